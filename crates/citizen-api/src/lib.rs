@@ -1,0 +1,1 @@
+//! citizen-api (skeleton).

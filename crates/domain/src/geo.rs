@@ -1,0 +1,218 @@
+//! Geography on WGS84: coordinate checks, the location parameter, and true distances in metres.
+//!
+//! Distances are geodesic on the WGS84 ellipsoid (Karney's algorithm, via the `geo` crate), the
+//! same quantity PostGIS computes for `geography`, so both storage backends agree.
+
+use geo::{Distance, Geodesic, Point};
+use thiserror::Error;
+
+/// Mean Earth radius (IUGG) in metres, used only for conservative bounding boxes.
+const MEAN_EARTH_RADIUS_M: f64 = 6_371_008.8;
+/// Smallest meridian radius of curvature on WGS84 (at the equator) in metres; a degree of
+/// latitude is never shorter than this radius implies, so boxes built from it are conservative.
+const MIN_MERIDIAN_RADIUS_M: f64 = 6_335_439.0;
+
+/// A longitude/latitude pair in WGS84 degrees.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LonLat {
+    pub lon: f64,
+    pub lat: f64,
+}
+
+/// A coordinate outside WGS84's range or not a number.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum CoordinateError {
+    #[error("longitude must be a number between -180 and 180")]
+    Longitude,
+    #[error("latitude must be a number between -90 and 90")]
+    Latitude,
+}
+
+impl LonLat {
+    /// Checks the ranges: longitude -180..=180, latitude -90..=90, both finite.
+    pub fn new(lon: f64, lat: f64) -> Result<Self, CoordinateError> {
+        if !lon.is_finite() || !(-180.0..=180.0).contains(&lon) {
+            return Err(CoordinateError::Longitude);
+        }
+        if !lat.is_finite() || !(-90.0..=90.0).contains(&lat) {
+            return Err(CoordinateError::Latitude);
+        }
+        Ok(Self { lon, lat })
+    }
+
+    fn point(self) -> Point<f64> {
+        Point::new(self.lon, self.lat)
+    }
+}
+
+/// An axis-aligned box in degrees: `[min_lon, min_lat, max_lon, max_lat]`.
+pub type BBox = [f64; 4];
+
+/// Geodesic distance between two points in metres.
+pub fn distance_m(a: LonLat, b: LonLat) -> f64 {
+    Geodesic::distance(a.point(), b.point())
+}
+
+/// A box that certainly contains every point within `radius_m` metres of `center`.
+///
+/// Used as an index prefilter (R*Tree in SQLite); the exact test is [`distance_to_lines_m`].
+pub fn bbox_around(center: LonLat, radius_m: f64) -> BBox {
+    // 1 % margin on top of the conservative radii covers the ellipsoid's flattening.
+    let r = radius_m * 1.01;
+    let dlat = (r / MIN_MERIDIAN_RADIUS_M).to_degrees();
+    let max_lat = (center.lat + dlat).min(90.0);
+    let min_lat = (center.lat - dlat).max(-90.0);
+    let widest = max_lat.abs().max(min_lat.abs()).to_radians().cos();
+    let dlon = if widest <= 1e-9 {
+        180.0
+    } else {
+        (r / (MEAN_EARTH_RADIUS_M * 0.99 * widest)).to_degrees().min(180.0)
+    };
+    [
+        (center.lon - dlon).max(-180.0),
+        min_lat,
+        (center.lon + dlon).min(180.0),
+        max_lat,
+    ]
+}
+
+/// The bounding box of a set of lines; `None` when there is no point.
+pub fn bbox_of_lines(lines: &[Vec<[f64; 2]>]) -> Option<BBox> {
+    let mut points = lines.iter().flatten();
+    let first = points.next()?;
+    let mut b = [first[0], first[1], first[0], first[1]];
+    for p in points {
+        b[0] = b[0].min(p[0]);
+        b[1] = b[1].min(p[1]);
+        b[2] = b[2].max(p[0]);
+        b[3] = b[3].max(p[1]);
+    }
+    Some(b)
+}
+
+/// Shortest distance in metres from `point` to any segment of `lines` (WGS84 `[lon, lat]`).
+///
+/// For each segment the closest point is located in a local tangent plane centred on `point`
+/// (exact for the short distances a city search asks about), then the geodesic distance to that
+/// closest point is measured on the ellipsoid. Returns `f64::INFINITY` for no points.
+pub fn distance_to_lines_m(point: LonLat, lines: &[Vec<[f64; 2]>]) -> f64 {
+    let cos_lat = point.lat.to_radians().cos();
+    let to_plane = |p: [f64; 2]| ((p[0] - point.lon) * cos_lat, p[1] - point.lat);
+    let from_plane = |x: f64, y: f64| LonLat {
+        lon: if cos_lat.abs() < 1e-12 { point.lon } else { point.lon + x / cos_lat },
+        lat: point.lat + y,
+    };
+    let mut best = f64::INFINITY;
+    for line in lines {
+        if let [only] = line.as_slice() {
+            best = best.min(distance_m(point, LonLat { lon: only[0], lat: only[1] }));
+            continue;
+        }
+        for seg in line.windows(2) {
+            let (ax, ay) = to_plane(seg[0]);
+            let (bx, by) = to_plane(seg[1]);
+            let (dx, dy) = (bx - ax, by - ay);
+            let len2 = dx * dx + dy * dy;
+            let t = if len2 == 0.0 { 0.0 } else { (-(ax * dx + ay * dy) / len2).clamp(0.0, 1.0) };
+            let closest = from_plane(ax + t * dx, ay + t * dy);
+            best = best.min(distance_m(point, closest));
+        }
+    }
+    best
+}
+
+/// A parsed `location` parameter: `longitude,latitude[,radius_m]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LocationParam {
+    pub point: LonLat,
+    pub radius_m: Option<f64>,
+}
+
+/// A `location` value that cannot be read.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum LocationError {
+    #[error("location must be \"longitude,latitude\" or \"longitude,latitude,radius\"")]
+    Shape,
+    #[error(transparent)]
+    Coordinate(#[from] CoordinateError),
+    #[error("location radius must be a positive number of metres")]
+    Radius,
+}
+
+/// Parses `longitude,latitude[,radius_m]` (spaces around the numbers are allowed).
+pub fn parse_location(raw: &str) -> Result<LocationParam, LocationError> {
+    let parts: Vec<&str> = raw.split(',').map(str::trim).collect();
+    let number = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite());
+    match parts.as_slice() {
+        [lon, lat] | [lon, lat, _] => {
+            let lon = number(lon).ok_or(LocationError::Shape)?;
+            let lat = number(lat).ok_or(LocationError::Shape)?;
+            let point = LonLat::new(lon, lat)?;
+            let radius_m = match parts.get(2) {
+                None => None,
+                Some(r) => Some(number(r).filter(|r| *r > 0.0).ok_or(LocationError::Radius)?),
+            };
+            Ok(LocationParam { point, radius_m })
+        }
+        _ => Err(LocationError::Shape),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinate_ranges() {
+        assert!(LonLat::new(180.0, 90.0).is_ok());
+        assert!(LonLat::new(-180.0, -90.0).is_ok());
+        assert_eq!(LonLat::new(180.0001, 0.0), Err(CoordinateError::Longitude));
+        assert_eq!(LonLat::new(0.0, -90.5), Err(CoordinateError::Latitude));
+        assert_eq!(LonLat::new(f64::NAN, 0.0), Err(CoordinateError::Longitude));
+    }
+
+    #[test]
+    fn one_degree_of_latitude_at_the_equator() {
+        // Reference: 110 574.389 m (WGS84 meridian arc 0°..1°, GeographicLib).
+        let d = distance_m(LonLat { lon: 0.0, lat: 0.0 }, LonLat { lon: 0.0, lat: 1.0 });
+        assert!((d - 110_574.389).abs() < 0.01, "{d}");
+    }
+
+    #[test]
+    fn distance_to_a_segment_is_perpendicular_not_to_a_vertex() {
+        // A north-south segment 0.001° east of the point at 50°N, passing by it.
+        let p = LonLat { lon: 14.0, lat: 50.0 };
+        let line = vec![vec![[14.001, 49.99], [14.001, 50.01]]];
+        let d = distance_to_lines_m(p, &line);
+        let to_foot = distance_m(p, LonLat { lon: 14.001, lat: 50.0 });
+        assert!((d - to_foot).abs() < 0.05, "{d} vs {to_foot}");
+        let to_vertex = distance_m(p, LonLat { lon: 14.001, lat: 49.99 });
+        assert!(d < to_vertex);
+    }
+
+    #[test]
+    fn bbox_contains_the_circle() {
+        for lat in [0.0, 45.0, 60.0, 80.0] {
+            let c = LonLat { lon: 10.0, lat };
+            let b = bbox_around(c, 5000.0);
+            // Walk the circle: 5 km east and north must be inside.
+            let east = LonLat { lon: 10.0 + (5000.0 / (111_320.0 * f64::cos(f64::to_radians(lat)))), lat };
+            assert!(distance_m(c, east) > 4900.0);
+            assert!(east.lon <= b[2] && b[0] <= 10.0 - (east.lon - 10.0), "lat {lat}: {b:?}");
+            assert!(b[3] - lat >= 5000.0 / 111_700.0, "lat {lat}: {b:?}");
+        }
+    }
+
+    #[test]
+    fn location_param() {
+        let l = parse_location("14.42, 50.08,250").unwrap();
+        assert_eq!(l.point, LonLat { lon: 14.42, lat: 50.08 });
+        assert_eq!(l.radius_m, Some(250.0));
+        assert_eq!(parse_location("14.42,50.08").unwrap().radius_m, None);
+        assert_eq!(parse_location("14.42"), Err(LocationError::Shape));
+        assert_eq!(parse_location("a,b"), Err(LocationError::Shape));
+        assert_eq!(parse_location("1,2,3,4"), Err(LocationError::Shape));
+        assert_eq!(parse_location("14,50,0"), Err(LocationError::Radius));
+        assert_eq!(parse_location("200,50"), Err(LocationError::Coordinate(CoordinateError::Longitude)));
+    }
+}

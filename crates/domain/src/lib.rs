@@ -1,0 +1,10 @@
+//! Pure domain rules of the citizen-services platform.
+//!
+//! Nothing in this crate performs I/O: no database, HTTP, MQTT or file access. CI enforces this
+//! with `cargo tree -i` (see `.ci/run`). Services translate these rules into storage and HTTP.
+
+pub mod error_code;
+pub mod geo;
+pub mod limits;
+pub mod markdown;
+pub mod text;

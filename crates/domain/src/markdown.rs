@@ -1,0 +1,1 @@
+//! Markdown safety rules (see issue 3).

@@ -1,0 +1,1 @@
+//! platform-messages (skeleton).

@@ -1,0 +1,1 @@
+//! streets-api (skeleton).
