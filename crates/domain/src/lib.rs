@@ -8,3 +8,4 @@ pub mod geo;
 pub mod limits;
 pub mod markdown;
 pub mod text;
+pub mod messages;

@@ -1,0 +1,1 @@
+//! Pure rules of platform messages (audiences, validity windows, version fingerprint).

@@ -1,0 +1,1 @@
+//! Bearer-token authentication (JWKS / dev secret) and scopes.
