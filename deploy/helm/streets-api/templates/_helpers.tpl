@@ -1,0 +1,14 @@
+{{/*
+The shared helpers live in the library chart deploy/helm/common
+(common.name, common.fullname, common.labels, common.selectorLabels,
+common.serviceAccountName, common.image, common.envPrefix, ...), so the three
+service charts name, label and configure their objects the same way.
+Chart-local aliases, for templates added to this chart only:
+*/}}
+{{- define "streets-api.fullname" -}}
+{{- include "common.fullname" . }}
+{{- end }}
+
+{{- define "streets-api.labels" -}}
+{{- include "common.labels" . }}
+{{- end }}
