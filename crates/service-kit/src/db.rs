@@ -1,0 +1,220 @@
+//! Database pools for both backends, chosen by the URL scheme, and embedded migrations.
+//!
+//! `postgres://…` → PostgreSQL, where every service works in its own schema (the pool's
+//! `search_path` is `<schema>,public` so PostGIS types in `public` resolve); `sqlite://…` → a
+//! SQLite file (created when missing, WAL journal, foreign keys on).
+
+use anyhow::Context;
+use async_trait::async_trait;
+use serde::Deserialize;
+use sqlx::migrate::Migrator;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{PgPool, SqlitePool};
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::health::ReadinessCheck;
+
+/// `database.*` settings.
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DatabaseSettings {
+    /// `postgres://user:password@host/db` or `sqlite://path/to/file.db`. Put it in the environment
+    /// when it holds a password.
+    pub url: String,
+    /// Largest number of pooled connections.
+    pub max_connections: u32,
+    /// PostgreSQL only: apply migrations on start (SQLite always does).
+    pub migrate_on_start: bool,
+    /// How long to wait for a connection before a request fails with 503.
+    pub acquire_timeout_seconds: u64,
+}
+
+impl std::fmt::Debug for DatabaseSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DatabaseSettings")
+            .field("url", &redact_url(&self.url))
+            .field("max_connections", &self.max_connections)
+            .field("migrate_on_start", &self.migrate_on_start)
+            .field("acquire_timeout_seconds", &self.acquire_timeout_seconds)
+            .finish()
+    }
+}
+
+/// The URL with any password replaced, for logs.
+pub fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let credentials = &url[scheme_end + 3..at];
+            match credentials.find(':') {
+                Some(colon) => format!(
+                    "{}{}:***{}",
+                    &url[..scheme_end + 3],
+                    &credentials[..colon],
+                    &url[at..]
+                ),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+/// Which backend a URL selects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Postgres,
+    Sqlite,
+}
+
+impl Backend {
+    /// Picks the backend from the URL scheme.
+    pub fn from_url(url: &str) -> anyhow::Result<Self> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Self::Postgres)
+        } else if url.starts_with("sqlite:") {
+            Ok(Self::Sqlite)
+        } else {
+            anyhow::bail!("database.url must start with postgres:// or sqlite://, got {}", redact_url(url))
+        }
+    }
+}
+
+/// A connection pool of either backend.
+#[derive(Debug, Clone)]
+pub enum Database {
+    Postgres(PgPool),
+    Sqlite(SqlitePool),
+}
+
+/// The embedded migrations of one service, one set per dialect.
+pub struct Migrations<'a> {
+    /// PostgreSQL schema owned by the service, e.g. `streets`.
+    pub schema: &'a str,
+    pub postgres: &'a Migrator,
+    pub sqlite: &'a Migrator,
+}
+
+impl Database {
+    /// Opens a pool for `settings.url`; does not migrate.
+    pub async fn connect(settings: &DatabaseSettings, schema: &str) -> anyhow::Result<Self> {
+        let acquire = Duration::from_secs(settings.acquire_timeout_seconds.max(1));
+        match Backend::from_url(&settings.url)? {
+            Backend::Postgres => {
+                let options = PgConnectOptions::from_str(&settings.url)
+                    .context("database.url is not a valid PostgreSQL URL")?
+                    .options([("search_path", format!("{schema},public"))]);
+                let pool = PgPoolOptions::new()
+                    .max_connections(settings.max_connections)
+                    .acquire_timeout(acquire)
+                    .connect_lazy_with(options);
+                Ok(Self::Postgres(pool))
+            }
+            Backend::Sqlite => {
+                let options = SqliteConnectOptions::from_str(&settings.url)
+                    .context("database.url is not a valid SQLite URL")?
+                    .create_if_missing(true)
+                    .journal_mode(SqliteJournalMode::Wal)
+                    .synchronous(SqliteSynchronous::Normal)
+                    .foreign_keys(true)
+                    .busy_timeout(Duration::from_secs(5));
+                if let Some(parent) = options.get_filename().parent() {
+                    if !parent.as_os_str().is_empty() {
+                        std::fs::create_dir_all(parent).with_context(|| {
+                            format!("cannot create the folder {} for the SQLite database", parent.display())
+                        })?;
+                    }
+                }
+                let pool = SqlitePoolOptions::new()
+                    .max_connections(settings.max_connections)
+                    .acquire_timeout(acquire)
+                    .connect_with(options)
+                    .await
+                    .context("cannot open the SQLite database")?;
+                Ok(Self::Sqlite(pool))
+            }
+        }
+    }
+
+    pub fn backend(&self) -> Backend {
+        match self {
+            Self::Postgres(_) => Backend::Postgres,
+            Self::Sqlite(_) => Backend::Sqlite,
+        }
+    }
+
+    /// Applies the service's migrations. In PostgreSQL the schema is created first when missing
+    /// (so sqlx's bookkeeping table lands in the service's own schema).
+    pub async fn migrate(&self, migrations: &Migrations<'_>) -> anyhow::Result<()> {
+        match self {
+            Self::Postgres(pool) => {
+                let exists: bool =
+                    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)")
+                        .bind(migrations.schema)
+                        .fetch_one(pool)
+                        .await
+                        .context("cannot reach PostgreSQL")?;
+                if !exists {
+                    let ident = migrations.schema.replace('"', "\"\"");
+                    sqlx::query(&format!("CREATE SCHEMA \"{ident}\""))
+                        .execute(pool)
+                        .await
+                        .with_context(|| format!("cannot create schema {}", migrations.schema))?;
+                }
+                migrations.postgres.run(pool).await.context("PostgreSQL migrations failed")?;
+            }
+            Self::Sqlite(pool) => {
+                migrations.sqlite.run(pool).await.context("SQLite migrations failed")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Connections in use and idle, for metrics.
+    pub fn pool_usage(&self) -> (u32, u32) {
+        let (size, idle) = match self {
+            Self::Postgres(p) => (p.size(), p.num_idle()),
+            Self::Sqlite(p) => (p.size(), p.num_idle()),
+        };
+        let idle = u32::try_from(idle).unwrap_or(u32::MAX);
+        (size.saturating_sub(idle), idle)
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Self::Postgres(p) => p.close().await,
+            Self::Sqlite(p) => p.close().await,
+        }
+    }
+}
+
+#[async_trait]
+impl ReadinessCheck for Database {
+    fn name(&self) -> &'static str {
+        "database"
+    }
+
+    async fn check(&self) -> anyhow::Result<()> {
+        match self {
+            Self::Postgres(p) => sqlx::query("SELECT 1").execute(p).await.map(drop)?,
+            Self::Sqlite(p) => sqlx::query("SELECT 1").execute(p).await.map(drop)?,
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backend_by_scheme_and_redaction() {
+        assert_eq!(Backend::from_url("postgres://u@h/db").unwrap(), Backend::Postgres);
+        assert_eq!(Backend::from_url("sqlite://data/x.db").unwrap(), Backend::Sqlite);
+        let err = Backend::from_url("mysql://u:secret@h/db").unwrap_err().to_string();
+        assert!(!err.contains("secret"), "{err}");
+        assert_eq!(redact_url("postgres://u:pw@h:5432/db"), "postgres://u:***@h:5432/db");
+        assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+    }
+}

@@ -1,0 +1,115 @@
+//! Prometheus metrics: request counts and latency by route and status, plus gauges filled at
+//! scrape time (database pool usage, broker state) by registered collectors.
+
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder};
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
+
+use crate::db::Database;
+use crate::error::ApiError;
+
+type Collector = Box<dyn Fn(&Metrics) + Send + Sync>;
+
+/// The metrics of one service instance (not global, so tests can run several in a process).
+#[derive(Clone)]
+pub struct Metrics {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    registry: Registry,
+    requests: IntCounterVec,
+    duration: HistogramVec,
+    pool: IntGaugeVec,
+    collectors: RwLock<Vec<Collector>>,
+}
+
+impl Metrics {
+    pub fn new(service: &str) -> anyhow::Result<Self> {
+        let registry = Registry::new_custom(None, Some([("service".to_string(), service.to_string())].into()))?;
+        let requests = IntCounterVec::new(
+            Opts::new("http_requests_total", "HTTP requests answered, by route and status"),
+            &["method", "route", "status"],
+        )?;
+        let duration = HistogramVec::new(
+            HistogramOpts::new("http_request_duration_seconds", "HTTP request latency, by route and status")
+                .buckets(vec![0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0]),
+            &["method", "route", "status"],
+        )?;
+        let pool = IntGaugeVec::new(
+            Opts::new("db_pool_connections", "Database pool connections by state"),
+            &["state"],
+        )?;
+        registry.register(Box::new(requests.clone()))?;
+        registry.register(Box::new(duration.clone()))?;
+        registry.register(Box::new(pool.clone()))?;
+        Ok(Self {
+            inner: Arc::new(Inner { registry, requests, duration, pool, collectors: RwLock::default() }),
+        })
+    }
+
+    /// The registry, for services that add their own metrics.
+    pub fn registry(&self) -> &Registry {
+        &self.inner.registry
+    }
+
+    /// Runs `collector` before every scrape (to refresh gauges).
+    pub fn add_collector(&self, collector: impl Fn(&Metrics) + Send + Sync + 'static) {
+        if let Ok(mut list) = self.inner.collectors.write() {
+            list.push(Box::new(collector));
+        }
+    }
+
+    /// Reports the pool usage of `db` at every scrape.
+    pub fn watch_pool(&self, db: Database) {
+        self.add_collector(move |m| {
+            let (busy, idle) = db.pool_usage();
+            m.inner.pool.with_label_values(&["busy"]).set(i64::from(busy));
+            m.inner.pool.with_label_values(&["idle"]).set(i64::from(idle));
+        });
+    }
+
+    /// The text exposition of every metric.
+    pub fn render(&self) -> anyhow::Result<String> {
+        if let Ok(list) = self.inner.collectors.read() {
+            for collect in list.iter() {
+                collect(self);
+            }
+        }
+        let mut buf = Vec::new();
+        TextEncoder::new().encode(&self.inner.registry.gather(), &mut buf)?;
+        Ok(String::from_utf8(buf)?)
+    }
+
+    fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
+        let status = status.to_string();
+        let labels = [method, route, status.as_str()];
+        self.inner.requests.with_label_values(&labels).inc();
+        self.inner.duration.with_label_values(&labels).observe(seconds);
+    }
+}
+
+/// Middleware recording every request; the route is the matched template, never the raw path
+/// (which would let clients create unbounded label values).
+pub(crate) async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let method = request.method().as_str().to_owned();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
+    let response = next.run(request).await;
+    metrics.observe(&method, &route, response.status().as_u16(), start.elapsed().as_secs_f64());
+    response
+}
+
+pub(crate) async fn scrape(State(metrics): State<Metrics>) -> Response {
+    match metrics.render() {
+        Ok(text) => ([(CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response(),
+        Err(err) => ApiError::internal(err).into_response(),
+    }
+}

@@ -1,0 +1,196 @@
+//! Layered settings: built-in defaults, an optional file, then environment variables (which win).
+//!
+//! Each service embeds its `config/<service>.toml` as defaults, may be given `--config FILE`, and
+//! reads environment variables with its prefix, `__` separating levels:
+//! `STREETS_API__DATABASE__URL` sets `database.url`. Unknown keys are refused so a typo in a key
+//! stops start-up instead of being silently ignored. Secrets belong in the environment only.
+
+use config::{Config, Environment, File, FileFormat};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::path::Path;
+
+/// What a service tells the loader about itself.
+#[derive(Debug, Clone, Copy)]
+pub struct ServiceSpec {
+    /// The service name, e.g. `streets-api` (used in logs and messages).
+    pub name: &'static str,
+    /// The environment prefix without trailing separator, e.g. `STREETS_API`.
+    pub env_prefix: &'static str,
+    /// The built-in defaults (`config/<service>.toml`), embedded with `include_str!`.
+    pub defaults_toml: &'static str,
+    /// Keys whose environment value is a comma-separated list.
+    pub list_keys: &'static [&'static str],
+}
+
+/// Configuration that cannot be loaded; the message names the key and the source.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration for {service}: {message}")]
+pub struct SettingsError {
+    pub service: &'static str,
+    pub message: String,
+}
+
+/// Loads `T` from defaults, the optional file and the environment (in that order of precedence).
+pub fn load<T: DeserializeOwned>(spec: &ServiceSpec, file: Option<&Path>) -> Result<T, SettingsError> {
+    load_from(spec, file, std::env::vars())
+}
+
+/// Like [`load`] but with the environment given explicitly (for tests).
+pub fn load_from<T: DeserializeOwned>(
+    spec: &ServiceSpec,
+    file: Option<&Path>,
+    env: impl IntoIterator<Item = (String, String)>,
+) -> Result<T, SettingsError> {
+    let fail = |message: String| SettingsError { service: spec.name, message };
+    let mut builder =
+        Config::builder().add_source(File::from_str(spec.defaults_toml, FileFormat::Toml));
+    if let Some(path) = file {
+        if !path.is_file() {
+            return Err(fail(format!("config file {} does not exist", path.display())));
+        }
+        builder = builder.add_source(File::from(path).required(true));
+    }
+    let prefix = format!("{}__", spec.env_prefix);
+    let env: config::Map<String, String> =
+        env.into_iter().filter(|(k, _)| k.starts_with(&prefix)).collect();
+    let mut environment = Environment::with_prefix(spec.env_prefix)
+        .prefix_separator("__")
+        .separator("__")
+        .try_parsing(true)
+        .source(Some(env));
+    if !spec.list_keys.is_empty() {
+        environment = environment.list_separator(",");
+        for key in spec.list_keys {
+            environment = environment.with_list_parse_key(key);
+        }
+    }
+    builder
+        .add_source(environment)
+        .build()
+        .and_then(Config::try_deserialize)
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// The HTTP listener and request handling (`http.*`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HttpSettings {
+    /// Address to bind, e.g. `0.0.0.0` in a container, `127.0.0.1` locally.
+    pub host: String,
+    /// Port to bind; 0 picks a free port (tests).
+    pub port: u16,
+    /// Prefix of every API route and of the docs, e.g. `/api/v1`.
+    pub base_path: String,
+    /// After SIGTERM: how long in-flight requests may take before they are cut.
+    pub shutdown_grace_seconds: u64,
+    /// A request that takes longer is answered 408 `REQUEST_TIMEOUT`.
+    pub request_timeout_seconds: u64,
+    /// Largest accepted request body; larger ones get 413 `PAYLOAD_TOO_LARGE`.
+    pub max_body_bytes: usize,
+    /// Origins allowed by CORS (`*` for any); empty disables CORS headers.
+    #[serde(default)]
+    pub cors_allowed_origins: Vec<String>,
+}
+
+impl HttpSettings {
+    /// Checks values the type system cannot; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.base_path.starts_with('/') || self.base_path.ends_with('/') {
+            return Err(format!(
+                "http.base_path must start with '/' and not end with '/', got {:?}",
+                self.base_path
+            ));
+        }
+        if self.request_timeout_seconds == 0 {
+            return Err("http.request_timeout_seconds must be at least 1".into());
+        }
+        if self.max_body_bytes == 0 {
+            return Err("http.max_body_bytes must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// Logging (`telemetry.*`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetrySettings {
+    /// `json` (production) or `pretty` (local).
+    pub format: LogFormat,
+    /// A `RUST_LOG`-style filter such as `info,sqlx=warn`; the `RUST_LOG` variable wins when set.
+    pub filter: String,
+}
+
+/// Log output format.
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Json,
+    Pretty,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Sample {
+        http: HttpSettings,
+    }
+
+    const SPEC: ServiceSpec = ServiceSpec {
+        name: "sample",
+        env_prefix: "SAMPLE",
+        defaults_toml: r#"
+            [http]
+            host = "127.0.0.1"
+            port = 8000
+            base_path = "/api/v1"
+            shutdown_grace_seconds = 5
+            request_timeout_seconds = 30
+            max_body_bytes = 1024
+        "#,
+        list_keys: &["http.cors_allowed_origins"],
+    };
+
+    fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn environment_wins_over_file_and_defaults() {
+        let dir = std::env::temp_dir().join(format!("settings-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("override.toml");
+        std::fs::write(&file, "[http]\nport = 9000\nhost = \"0.0.0.0\"\n").unwrap();
+        let s: Sample = load_from(
+            &SPEC,
+            Some(&file),
+            env(&[("SAMPLE__HTTP__PORT", "9100"), ("SAMPLE__HTTP__CORS_ALLOWED_ORIGINS", "https://a.example,https://b.example")]),
+        )
+        .unwrap();
+        assert_eq!(s.http.port, 9100, "env beats the file");
+        assert_eq!(s.http.host, "0.0.0.0", "file beats the defaults");
+        assert_eq!(s.http.cors_allowed_origins, vec!["https://a.example", "https://b.example"]);
+    }
+
+    #[test]
+    fn invalid_values_and_unknown_keys_name_the_key() {
+        let err = load_from::<Sample>(&SPEC, None, env(&[("SAMPLE__HTTP__PORT", "eighty")])).unwrap_err();
+        assert!(err.to_string().contains("http.port"), "{err}");
+        let err = load_from::<Sample>(&SPEC, None, env(&[("SAMPLE__HTTP__PROT", "80")])).unwrap_err();
+        assert!(err.to_string().contains("prot"), "{err}");
+        let err = load_from::<Sample>(&SPEC, Some(Path::new("/nonexistent.toml")), env(&[])).unwrap_err();
+        assert!(err.to_string().contains("/nonexistent.toml"), "{err}");
+    }
+
+    #[test]
+    fn base_path_is_validated() {
+        let mut s: Sample = load_from(&SPEC, None, env(&[])).unwrap();
+        assert!(s.http.validate().is_ok());
+        s.http.base_path = "/api/v1/".into();
+        assert!(s.http.validate().unwrap_err().contains("http.base_path"));
+    }
+}
