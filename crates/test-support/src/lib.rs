@@ -1,0 +1,167 @@
+//! Helpers for tests that talk to real services.
+//!
+//! * [`postgres`] gives every test a fresh PostgreSQL database (cloned from a template that has
+//!   PostGIS and pg_trgm), or `None` with a recorded skip when PostgreSQL is unreachable.
+//! * [`mqtt_broker`] tells whether the MQTT broker answers.
+//!
+//! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
+//! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
+//! after the run, because the test harness hides the output of passing tests.
+#![allow(clippy::expect_used, clippy::unwrap_used)] // test code: a failure here is a test failure
+
+use sqlx::{Connection, Executor, PgConnection};
+use std::io::Write;
+use std::path::PathBuf;
+use tokio::sync::OnceCell;
+
+/// Server URL used for tests (`TEST_DATABASE_URL`), pointing at an existing admin database.
+pub fn admin_url() -> String {
+    std::env::var("TEST_DATABASE_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
+}
+
+/// MQTT broker for tests (`TEST_MQTT_HOST`, `TEST_MQTT_PORT`).
+pub fn mqtt_address() -> (String, u16) {
+    let host = std::env::var("TEST_MQTT_HOST").unwrap_or_else(|_| "127.0.0.1".into());
+    let port = std::env::var("TEST_MQTT_PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(1883);
+    (host, port)
+}
+
+fn required(var: &str) -> bool {
+    std::env::var(var).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
+}
+
+/// Records (or, when required, fails on) a skipped test.
+fn skip(requirement_var: &str, what: &str, reason: &str) {
+    let test = std::thread::current().name().unwrap_or("unknown").to_string();
+    if required(requirement_var) {
+        panic!("{what} is required ({requirement_var}=1) but unavailable: {reason}");
+    }
+    eprintln!("SKIPPED {test}: {what} unavailable: {reason}");
+    let path = skip_file();
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+        let _ = writeln!(f, "{test}: {what} unavailable ({reason})");
+    }
+}
+
+/// Where skips are recorded: `<workspace>/target/test-skips.txt`.
+pub fn skip_file() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.join("../../target/test-skips.txt")
+}
+
+/// A fresh database for one test.
+pub struct TestPostgres {
+    /// URL of the fresh database.
+    pub url: String,
+    /// Its name.
+    pub name: String,
+}
+
+const TEMPLATE: &str = "citizen_services_test_template";
+
+static TEMPLATE_READY: OnceCell<Result<(), String>> = OnceCell::const_new();
+
+async fn ensure_template() -> Result<(), String> {
+    let mut admin = PgConnection::connect(&admin_url()).await.map_err(|e| e.to_string())?;
+    // Serialise template creation across test processes.
+    admin.execute("SELECT pg_advisory_lock(727274)").await.map_err(|e| e.to_string())?;
+    let result = async {
+        let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+            .bind(TEMPLATE)
+            .fetch_one(&mut admin)
+            .await
+            .map_err(|e| e.to_string())?;
+        if !exists {
+            admin.execute(format!("CREATE DATABASE {TEMPLATE}").as_str()).await.map_err(|e| e.to_string())?;
+            let mut tmpl = PgConnection::connect(&with_database(&admin_url(), TEMPLATE))
+                .await
+                .map_err(|e| e.to_string())?;
+            let ext = tmpl
+                .execute("CREATE EXTENSION IF NOT EXISTS postgis; CREATE EXTENSION IF NOT EXISTS pg_trgm;")
+                .await;
+            let _ = tmpl.close().await;
+            if let Err(e) = ext {
+                let _ = admin.execute(format!("DROP DATABASE {TEMPLATE}").as_str()).await;
+                return Err(format!("PostGIS/pg_trgm not installable ({e}); install postgresql-15-postgis-3"));
+            }
+        }
+        Ok(())
+    }
+    .await;
+    let _ = admin.execute("SELECT pg_advisory_unlock(727274)").await;
+    let _ = admin.close().await;
+    result
+}
+
+/// Replaces the database name (the path) of a PostgreSQL URL.
+pub fn with_database(url: &str, database: &str) -> String {
+    let (base, query) = match url.split_once('?') {
+        Some((b, q)) => (b, Some(q)),
+        None => (url, None),
+    };
+    let authority_start = base.find("://").map_or(0, |i| i + 3);
+    let path_start = base[authority_start..].find('/').map_or(base.len(), |i| authority_start + i);
+    let mut out = format!("{}/{}", &base[..path_start], database);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    out
+}
+
+/// A fresh database with PostGIS and pg_trgm, or `None` (recorded as a skip) when PostgreSQL
+/// is unreachable. Panics instead of skipping when `REQUIRE_POSTGRES=1`.
+pub async fn postgres(label: &str) -> Option<TestPostgres> {
+    let ready = TEMPLATE_READY.get_or_init(ensure_template).await;
+    if let Err(reason) = ready {
+        skip("REQUIRE_POSTGRES", "PostgreSQL", reason);
+        return None;
+    }
+    let label: String = label.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(20).collect();
+    let name = format!("cstest_{}_{}", label.to_lowercase(), uuid::Uuid::new_v4().simple());
+    let mut admin = PgConnection::connect(&admin_url()).await.expect("admin connection");
+    admin.execute("SELECT pg_advisory_lock(727275)").await.expect("lock");
+    let created = admin.execute(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}").as_str()).await;
+    let _ = admin.execute("SELECT pg_advisory_unlock(727275)").await;
+    let _ = admin.close().await;
+    created.expect("create test database");
+    Some(TestPostgres { url: with_database(&admin_url(), &name), name })
+}
+
+/// `true` when the MQTT broker accepts TCP connections; otherwise records a skip (or panics
+/// when `REQUIRE_MQTT=1`).
+pub async fn mqtt_broker() -> bool {
+    let (host, port) = mqtt_address();
+    match tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        tokio::net::TcpStream::connect((host.as_str(), port)),
+    )
+    .await
+    {
+        Ok(Ok(_)) => true,
+        Ok(Err(e)) => {
+            skip("REQUIRE_MQTT", "MQTT broker", &format!("{host}:{port}: {e}"));
+            false
+        }
+        Err(_) => {
+            skip("REQUIRE_MQTT", "MQTT broker", &format!("{host}:{port}: connect timed out"));
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn replaces_the_database_name() {
+        assert_eq!(with_database("postgres://u@h:5432/postgres", "x"), "postgres://u@h:5432/x");
+        assert_eq!(with_database("postgres://u@h", "x"), "postgres://u@h/x");
+        assert_eq!(with_database("postgres://u@h/db?sslmode=disable", "x"), "postgres://u@h/x?sslmode=disable");
+    }
+}
