@@ -539,3 +539,82 @@ fn reproject(
     }
     Ok([lon, lat])
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    #[test]
+    fn non_finite_coordinates_are_refused() {
+        // JSON cannot carry NaN or infinity, so this check is reached only here.
+        let identity = Reprojector::new(Crs::Wgs84).unwrap();
+        for (x, y) in [
+            (f64::NAN, 50.0),
+            (14.0, f64::INFINITY),
+            (f64::NEG_INFINITY, 0.0),
+        ] {
+            let err = reproject(x, y, Crs::Wgs84, &identity, 2, 5).unwrap_err();
+            assert_eq!(
+                err,
+                FeatureProblem::NonFiniteCoordinate {
+                    line: 2,
+                    position: 5
+                }
+            );
+        }
+        let err = ImportError::Feature {
+            index: 4,
+            number: Some(77),
+            problem: FeatureProblem::NonFiniteCoordinate {
+                line: 2,
+                position: 5,
+            },
+        };
+        assert_eq!(
+            err.to_string(),
+            "feature at index 4 (I_GM_U 77): line 2, position 5: coordinate is not a finite number"
+        );
+    }
+
+    #[test]
+    fn results_outside_valid_lon_lat_are_refused() {
+        // A UTM position that passes the area check, run through an identity
+        // reprojection, stands in for a projection that misbehaves.
+        let identity = Reprojector::new(Crs::Wgs84).unwrap();
+        let utm = Crs::WgsUtm {
+            zone: 33,
+            north: true,
+        };
+        let err = reproject(500_000.0, 5_000_000.0, utm, &identity, 0, 1).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                FeatureProblem::OutsideWgs84 {
+                    line: 0,
+                    position: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("not a valid WGS84 position"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn feature_without_readable_number_is_named_by_index_only() {
+        let err = ImportError::Feature {
+            index: 3,
+            number: None,
+            problem: FeatureProblem::MissingNumber,
+        };
+        assert_eq!(
+            err.to_string(),
+            "feature at index 3: has no property I_GM_U"
+        );
+    }
+}
