@@ -1,0 +1,207 @@
+//! HTTP handlers and the OpenAPI description of streets-api.
+
+use axum::extract::State;
+use axum::routing::get;
+use axum::Router;
+use domain::error_code::ErrorCode;
+use domain::geo::LonLat;
+use domain::limits::{self, LimitError, Page, STREETS_RADIUS_DEFAULT_M, STREETS_RADIUS_MAX_M};
+use serde::Deserialize;
+use service_kit::extract::{Json, Path, Query};
+use service_kit::{ApiError, ErrorBody};
+use std::sync::Arc;
+use utoipa::{IntoParams, OpenApi};
+
+use crate::model::{Near, Street, StreetFeature, StreetQuery};
+use crate::store::StreetStore;
+
+/// The routes under the base path.
+pub fn router(store: Arc<dyn StreetStore>) -> Router {
+    Router::new()
+        .route("/streets", get(list_streets))
+        .route("/streets/{street_id}", get(get_street))
+        .with_state(store)
+}
+
+/// The OpenAPI description (before `service_kit::docs::finalize`).
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Streets API",
+        version = "1.0.0",
+        description = "Public, read-only street geometries of the city as GeoJSON features in WGS84 \
+                       (EPSG:4326, coordinates longitude then latitude). No authentication."
+    ),
+    paths(list_streets, get_street),
+    components(schemas(StreetFeature, ErrorBody)),
+    tags((name = "streets", description = "Street geometries"))
+)]
+pub struct ApiDoc;
+
+/// Error names this service answers with.
+pub const ERROR_CODES: &[ErrorCode] = &[
+    ErrorCode::ValidationError,
+    ErrorCode::NotFound,
+    ErrorCode::MethodNotAllowed,
+    ErrorCode::RequestTimeout,
+    ErrorCode::InternalError,
+    ErrorCode::ServiceUnavailable,
+    ErrorCode::StreetNotFound,
+];
+
+/// Query parameters of `GET /streets`; all optional. Values arrive as text and are validated
+/// here so every malformed or out-of-range value gets a 400 naming the parameter.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct StreetsParams {
+    /// Page size.
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100, default = 100)]
+    limit: Option<String>,
+    /// Streets to skip.
+    #[param(value_type = Option<i32>, minimum = 0, maximum = 1000, default = 0)]
+    offset: Option<String>,
+    /// Street name search ignoring case and diacritics; matches the start of the name or of any
+    /// word in it. Best matches first: whole name, then name prefix, then word prefix.
+    #[param(value_type = Option<String>, min_length = 1, max_length = 200, example = "spel")]
+    q: Option<String>,
+    /// Longitude (WGS84) of the search point; needs `latitude`.
+    #[param(value_type = Option<f64>, minimum = -180, maximum = 180, example = 14.4378)]
+    longitude: Option<String>,
+    /// Latitude (WGS84) of the search point; needs `longitude`.
+    #[param(value_type = Option<f64>, minimum = -90, maximum = 90, example = 50.0755)]
+    latitude: Option<String>,
+    /// Search radius in metres around the point (true metres on the WGS84 ellipsoid); only with
+    /// a point. Streets whose geometry comes within the radius are returned, nearest first.
+    #[param(value_type = Option<f64>, exclusive_minimum = 0, maximum = 5000, default = 100)]
+    radius: Option<String>,
+}
+
+impl StreetsParams {
+    fn to_query(&self) -> Result<StreetQuery, LimitError> {
+        let page = Page::parse(self.limit.as_deref(), self.offset.as_deref())?;
+        let name = limits::parse_q(self.q.as_deref())?.map(domain::text::fold);
+        let lon = limits::parse_f64_in("longitude", self.longitude.as_deref(), -180.0, 180.0)?;
+        let lat = limits::parse_f64_in("latitude", self.latitude.as_deref(), -90.0, 90.0)?;
+        let radius = limits::parse_f64_in("radius", self.radius.as_deref(), 0.0, STREETS_RADIUS_MAX_M)?;
+        if radius == Some(0.0) {
+            return Err(LimitError::new("radius", "radius must be greater than 0"));
+        }
+        let near = match (lon, lat) {
+            (Some(lon), Some(lat)) => {
+                let point = LonLat::new(lon, lat).map_err(|e| LimitError::new("longitude", e.to_string()))?;
+                Some(Near { point, radius_m: radius.unwrap_or(STREETS_RADIUS_DEFAULT_M) })
+            }
+            (None, None) if radius.is_some() => {
+                return Err(LimitError::new("radius", "radius needs longitude and latitude"));
+            }
+            (None, None) => None,
+            (Some(_), None) => return Err(LimitError::new("latitude", "longitude needs latitude")),
+            (None, Some(_)) => return Err(LimitError::new("longitude", "latitude needs longitude")),
+        };
+        Ok(StreetQuery { limit: page.limit, offset: page.offset, name, near })
+    }
+}
+
+fn features(streets: Vec<Street>) -> Result<Vec<StreetFeature>, ApiError> {
+    streets
+        .into_iter()
+        .map(StreetFeature::from_street)
+        .collect::<Result<_, _>>()
+        .map_err(ApiError::internal)
+}
+
+/// List or search streets.
+///
+/// Without parameters: every street, ordered by street number. With `q`: streets whose name
+/// (ignoring case and diacritics) starts with `q` or has a word starting with `q`. With
+/// `longitude` and `latitude`: streets within `radius` metres of the point, nearest first. The
+/// filters combine.
+#[utoipa::path(
+    get,
+    path = "/streets",
+    tag = "streets",
+    operation_id = "listStreets",
+    params(StreetsParams),
+    responses(
+        (status = 200, description = "Street features (possibly none)", body = [StreetFeature]),
+        (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed or out of range, or only one of longitude/latitude", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_streets", skip_all)]
+pub async fn list_streets(
+    State(store): State<Arc<dyn StreetStore>>,
+    Query(params): Query<StreetsParams>,
+) -> Result<Json<Vec<StreetFeature>>, ApiError> {
+    let query = params.to_query()?;
+    let streets = store.find_streets(&query).await.map_err(ApiError::internal)?;
+    Ok(Json(features(streets)?))
+}
+
+/// One street by database id or street number.
+///
+/// An all-digit `streetId` is the street number (`I_GM_U`); anything else is the database id
+/// (`_id`).
+#[utoipa::path(
+    get,
+    path = "/streets/{streetId}",
+    tag = "streets",
+    operation_id = "getStreet",
+    params(("streetId" = String, Path, description = "Database id, or street number (I_GM_U) when all digits", min_length = 1, max_length = 100)),
+    responses(
+        (status = 200, description = "The street", body = StreetFeature),
+        (status = 404, description = "`STREET_NOT_FOUND`", body = ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "get_street", skip(store))]
+pub async fn get_street(
+    State(store): State<Arc<dyn StreetStore>>,
+    Path(street_id): Path<String>,
+) -> Result<Json<StreetFeature>, ApiError> {
+    let not_found = || ApiError::new(ErrorCode::StreetNotFound, format!("no street {street_id:?}"));
+    let found = if !street_id.is_empty() && street_id.bytes().all(|b| b.is_ascii_digit()) {
+        match street_id.parse::<i64>() {
+            Ok(number) => store.street_by_number(number).await,
+            Err(_) => return Err(not_found()),
+        }
+    } else {
+        store.street_by_id(&street_id).await
+    };
+    let street = found.map_err(ApiError::internal)?.ok_or_else(not_found)?;
+    Ok(Json(StreetFeature::from_street(street).map_err(ApiError::internal)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(pairs: &[(&str, &str)]) -> StreetsParams {
+        let qs = serde_urlencoded::to_string(pairs).unwrap();
+        serde_urlencoded::from_str(&qs).unwrap()
+    }
+
+    #[test]
+    fn point_needs_both_coordinates_and_radius_needs_a_point() {
+        assert_eq!(params(&[("longitude", "14")]).to_query().unwrap_err().parameter, "latitude");
+        assert_eq!(params(&[("latitude", "50")]).to_query().unwrap_err().parameter, "longitude");
+        assert_eq!(params(&[("radius", "10")]).to_query().unwrap_err().parameter, "radius");
+        let q = params(&[("longitude", "14"), ("latitude", "50")]).to_query().unwrap();
+        assert_eq!(q.near.unwrap().radius_m, 100.0);
+    }
+
+    #[test]
+    fn radius_edges() {
+        let at = |r: &str| params(&[("longitude", "14"), ("latitude", "50"), ("radius", r)]).to_query();
+        assert_eq!(at("5000").unwrap().near.unwrap().radius_m, 5000.0);
+        assert!(at("0.001").is_ok());
+        assert_eq!(at("0").unwrap_err().parameter, "radius");
+        assert_eq!(at("5000.0001").unwrap_err().parameter, "radius");
+        assert_eq!(at("-1").unwrap_err().parameter, "radius");
+    }
+
+    #[test]
+    fn q_is_folded() {
+        let q = params(&[("q", "SPÉL")]).to_query().unwrap();
+        assert_eq!(q.name.as_deref(), Some("spel"));
+        assert_eq!(params(&[("q", "")]).to_query().unwrap_err().parameter, "q");
+    }
+}

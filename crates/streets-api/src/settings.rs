@@ -1,0 +1,45 @@
+//! streets-api settings: `config/streets-api.toml`, then `--config FILE`, then `STREETS_API__*`.
+
+use serde::Deserialize;
+use service_kit::db::DatabaseSettings;
+use service_kit::settings::{HttpSettings, ServiceSpec, SettingsError, TelemetrySettings};
+use std::path::Path;
+
+/// How the loader finds this service's configuration.
+pub const SPEC: ServiceSpec = ServiceSpec {
+    name: "streets-api",
+    env_prefix: "STREETS_API",
+    defaults_toml: include_str!("../../../config/streets-api.toml"),
+    list_keys: &["http.cors_allowed_origins"],
+};
+
+/// All settings of streets-api.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub http: HttpSettings,
+    pub database: DatabaseSettings,
+    pub telemetry: TelemetrySettings,
+    pub demo: DemoSettings,
+}
+
+/// `demo.*`: the bundled demo data set.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemoSettings {
+    /// Load the bundled demo streets when the database holds no street.
+    pub load_when_empty: bool,
+}
+
+impl Settings {
+    /// Loads and validates the settings; the error names the offending key.
+    pub fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
+        let settings: Self = service_kit::settings::load(&SPEC, file)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    fn validate(&self) -> Result<(), SettingsError> {
+        self.http.validate().map_err(|message| SettingsError { service: SPEC.name, message })
+    }
+}

@@ -1,0 +1,175 @@
+//! SQLite backend: an R*Tree of bounding boxes prefilters radius searches; the exact
+//! geodesic distance is computed in Rust (`domain::geo`).
+
+use anyhow::Context;
+use async_trait::async_trait;
+use domain::geo::{bbox_around, bbox_of_lines, distance_to_lines_m};
+use sqlx::{Row, SqlitePool};
+use std::collections::HashMap;
+use streets_import::ImportedStreet;
+
+use super::coords::{pack, unpack};
+use super::{new_street_id, ImportSummary, StreetStore};
+use crate::model::{multilinestring_json, Near, Street, StreetQuery};
+
+/// Streets in a SQLite file.
+pub struct SqliteStreets {
+    pool: SqlitePool,
+}
+
+impl SqliteStreets {
+    pub fn new(pool: SqlitePool) -> Self {
+        Self { pool }
+    }
+
+    async fn find_near(&self, near: Near, name: Option<&str>, query: &StreetQuery) -> anyhow::Result<Vec<Street>> {
+        let [min_lon, min_lat, max_lon, max_lat] = bbox_around(near.point, near.radius_m);
+        let rows = sqlx::query(
+            "SELECT s.id, s.number, s.name, s.geojson, s.coords
+             FROM streets_rtree r JOIN streets s ON s.pk = r.pk
+             WHERE r.max_lon >= ?1 AND r.min_lon <= ?2 AND r.max_lat >= ?3 AND r.min_lat <= ?4
+               AND (?5 IS NULL OR s.name_folded LIKE ?5 || '%' OR s.name_folded LIKE '% ' || ?5 || '%')",
+        )
+        .bind(min_lon)
+        .bind(max_lon)
+        .bind(min_lat)
+        .bind(max_lat)
+        .bind(name)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut hits = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let blob: &[u8] = row.try_get("coords")?;
+            let lines = unpack(blob).context("corrupt packed coordinates")?;
+            let distance = distance_to_lines_m(near.point, &lines);
+            if distance <= near.radius_m {
+                hits.push((distance, street(row)?));
+            }
+        }
+        hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.number.cmp(&b.1.number)));
+        Ok(hits
+            .into_iter()
+            .skip(query.offset as usize)
+            .take(query.limit as usize)
+            .map(|(_, s)| s)
+            .collect())
+    }
+}
+
+fn street(row: &sqlx::sqlite::SqliteRow) -> Result<Street, sqlx::Error> {
+    Ok(Street {
+        id: row.try_get("id")?,
+        number: row.try_get("number")?,
+        name: row.try_get("name")?,
+        geojson: row.try_get("geojson")?,
+    })
+}
+
+#[async_trait]
+impl StreetStore for SqliteStreets {
+    async fn street_by_number(&self, number: i64) -> anyhow::Result<Option<Street>> {
+        let row = sqlx::query("SELECT id, number, name, geojson FROM streets WHERE number = ?1")
+            .bind(number)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(street).transpose()?)
+    }
+
+    async fn street_by_id(&self, id: &str) -> anyhow::Result<Option<Street>> {
+        let row = sqlx::query("SELECT id, number, name, geojson FROM streets WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(row.as_ref().map(street).transpose()?)
+    }
+
+    async fn find_streets(&self, query: &StreetQuery) -> anyhow::Result<Vec<Street>> {
+        let name = query.name.as_deref();
+        if name == Some("") {
+            return Ok(Vec::new());
+        }
+        if let Some(near) = query.near {
+            return self.find_near(near, name, query).await;
+        }
+        // Same filter and order as PostgreSQL: whole name, name prefix, word prefix; then name, number.
+        let sql = if name.is_some() {
+            "SELECT id, number, name, geojson FROM streets
+             WHERE name_folded LIKE ?1 || '%' OR name_folded LIKE '% ' || ?1 || '%'
+             ORDER BY CASE WHEN name_folded = ?1 THEN 0 WHEN name_folded LIKE ?1 || '%' THEN 1 ELSE 2 END,
+                      name_folded, number
+             LIMIT ?2 OFFSET ?3"
+        } else {
+            "SELECT id, number, name, geojson FROM streets WHERE ?1 IS NULL ORDER BY number LIMIT ?2 OFFSET ?3"
+        };
+        let rows = sqlx::query(sql)
+            .bind(name)
+            .bind(i64::from(query.limit))
+            .bind(i64::from(query.offset))
+            .fetch_all(&self.pool)
+            .await?;
+        Ok(rows.iter().map(street).collect::<Result<_, _>>()?)
+    }
+
+    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> anyhow::Result<ImportSummary> {
+        let mut conn = self.pool.acquire().await?;
+        // IMMEDIATE takes the write lock up front: one import at a time, readers unaffected (WAL).
+        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
+        let result = async {
+            let existing: HashMap<i64, String> = sqlx::query_as::<_, (i64, String)>("SELECT number, id FROM streets")
+                .fetch_all(&mut *conn)
+                .await?
+                .into_iter()
+                .collect();
+            sqlx::query("DELETE FROM streets_rtree").execute(&mut *conn).await?;
+            sqlx::query("DELETE FROM streets").execute(&mut *conn).await?;
+            let mut added = 0u64;
+            for (pk, s) in (1_i64..).zip(streets) {
+                let id = existing.get(&s.number).cloned().unwrap_or_else(|| {
+                    added += 1;
+                    new_street_id()
+                });
+                let bbox = bbox_of_lines(&s.lines)
+                    .with_context(|| format!("street {} has no coordinates", s.number))?;
+                sqlx::query(
+                    "INSERT INTO streets (pk, id, number, name, name_folded, geojson, coords)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )
+                .bind(pk)
+                .bind(id)
+                .bind(s.number)
+                .bind(&s.name)
+                .bind(domain::text::fold(&s.name))
+                .bind(multilinestring_json(&s.lines))
+                .bind(pack(&s.lines))
+                .execute(&mut *conn)
+                .await?;
+                sqlx::query("INSERT INTO streets_rtree (pk, min_lon, max_lon, min_lat, max_lat) VALUES (?1, ?2, ?3, ?4, ?5)")
+                    .bind(pk)
+                    .bind(bbox[0])
+                    .bind(bbox[2])
+                    .bind(bbox[1])
+                    .bind(bbox[3])
+                    .execute(&mut *conn)
+                    .await?;
+            }
+            let kept = streets.len() as u64 - added;
+            anyhow::Ok(ImportSummary { total: streets.len() as u64, added, removed: existing.len() as u64 - kept })
+        }
+        .await;
+        match result {
+            Ok(summary) => {
+                sqlx::query("COMMIT").execute(&mut *conn).await?;
+                Ok(summary)
+            }
+            Err(err) => {
+                sqlx::query("ROLLBACK").execute(&mut *conn).await?;
+                Err(err)
+            }
+        }
+    }
+
+    async fn count_streets(&self) -> anyhow::Result<u64> {
+        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets").fetch_one(&self.pool).await?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
