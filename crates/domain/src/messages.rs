@@ -1,1 +1,600 @@
-//! Pure rules of platform messages (audiences, validity windows, version fingerprint).
+//! Pure rules of platform messages: audiences, validity windows, the version fingerprint and the
+//! next instant at which a client's visible state changes.
+//!
+//! Instants are generic (`T: Ord + Copy`) so this crate needs no clock or date library: the service
+//! passes `chrono::DateTime<Utc>`, the tests pass plain integers. Nothing here reads a clock; every
+//! rule takes the instant `t` it is evaluated at.
+//!
+//! Windows are half-open, `[valid_from, valid_to)`: a message is visible from the instant
+//! `valid_from` on (inclusive) and no longer at the instant `valid_to` (exclusive). A missing bound
+//! is open on that side.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::error_code::ErrorCode;
+
+/// Longest message `text` accepted, in characters (Unicode scalar values).
+pub const TEXT_MAX_CHARS: usize = 4000;
+/// Longest message `title` accepted, in characters.
+pub const TITLE_MAX_CHARS: usize = 200;
+/// Longest `client_id`, in characters.
+pub const CLIENT_ID_MAX_CHARS: usize = 64;
+/// Most roles one message may target.
+pub const ROLES_MAX: usize = 20;
+/// Longest role name, in characters.
+pub const ROLE_MAX_CHARS: usize = 100;
+
+/// A rule a message or its client id breaks. Every variant is a 400 for the client.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MessageRuleError {
+    #[error("client_id must be 1 to {CLIENT_ID_MAX_CHARS} characters of A-Z, a-z, 0-9, '.', '_' or '-', starting with a letter or digit")]
+    InvalidClientId,
+    #[error("text must not be empty")]
+    EmptyText,
+    #[error("text must be at most {TEXT_MAX_CHARS} characters, got {0}")]
+    TextTooLong(usize),
+    #[error("text is not safe Markdown: {0}")]
+    UnsafeText(String),
+    #[error("title must be at most {TITLE_MAX_CHARS} characters and must not be blank")]
+    InvalidTitle,
+    #[error("unknown kind '{0}': expected info, maintenance or outage")]
+    UnknownKind(String),
+    #[error("unknown audience '{0}': expected everyone, signed_in or roles")]
+    UnknownAudience(String),
+    #[error("audience 'roles' needs at least one role")]
+    NoRoles,
+    #[error("roles are only allowed with audience 'roles'")]
+    RolesWithoutRolesAudience,
+    #[error("at most {ROLES_MAX} roles, each 1 to {ROLE_MAX_CHARS} characters without spaces")]
+    InvalidRoles,
+    #[error("valid_to must be later than valid_from")]
+    EmptyWindow,
+}
+
+impl MessageRuleError {
+    /// The public error name this rule maps to.
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Self::UnsafeText(_) => ErrorCode::UnsafeMessageText,
+            _ => ErrorCode::ValidationError,
+        }
+    }
+}
+
+/// Checks a client application id. It is also an MQTT topic level, so `/`, `+`, `#` and spaces
+/// are excluded by the character set.
+pub fn validate_client_id(client_id: &str) -> Result<(), MessageRuleError> {
+    let mut chars = client_id.chars();
+    let first_ok = chars.next().is_some_and(|c| c.is_ascii_alphanumeric());
+    let rest_ok = chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'));
+    if first_ok && rest_ok && client_id.len() <= CLIENT_ID_MAX_CHARS {
+        Ok(())
+    } else {
+        Err(MessageRuleError::InvalidClientId)
+    }
+}
+
+/// Checks a message text's size. The Markdown safety check (links, raw HTML) is
+/// [`crate::markdown::check_markdown`], applied by [`validate_text`].
+pub fn validate_text_size(text: &str) -> Result<(), MessageRuleError> {
+    if text.trim().is_empty() {
+        return Err(MessageRuleError::EmptyText);
+    }
+    let chars = text.chars().count();
+    if chars > TEXT_MAX_CHARS {
+        return Err(MessageRuleError::TextTooLong(chars));
+    }
+    Ok(())
+}
+
+/// Checks a message text: its size, then its Markdown safety ([`crate::markdown::check_markdown`]).
+pub fn validate_text(text: &str) -> Result<(), MessageRuleError> {
+    validate_text_size(text)?;
+    crate::markdown::check_markdown(text)
+        .map_err(|unsafe_text| MessageRuleError::UnsafeText(unsafe_text.to_string()))
+}
+
+/// Checks an optional title: plain text, not blank, bounded.
+pub fn validate_title(title: Option<&str>) -> Result<(), MessageRuleError> {
+    match title {
+        Some(t) if t.trim().is_empty() || t.chars().count() > TITLE_MAX_CHARS => {
+            Err(MessageRuleError::InvalidTitle)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// How prominent a message is; the front end picks colour and icon from it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Info,
+    Maintenance,
+    Outage,
+}
+
+impl Kind {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Kind::Info => "info",
+            Kind::Maintenance => "maintenance",
+            Kind::Outage => "outage",
+        }
+    }
+}
+
+impl FromStr for Kind {
+    type Err = MessageRuleError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "info" => Ok(Kind::Info),
+            "maintenance" => Ok(Kind::Maintenance),
+            "outage" => Ok(Kind::Outage),
+            other => Err(MessageRuleError::UnknownKind(other.to_owned())),
+        }
+    }
+}
+
+/// Who a message is meant for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone, also without a token (the public endpoint).
+    Everyone,
+    /// Every signed-in user.
+    SignedIn,
+    /// Signed-in users holding at least one of these roles (never empty).
+    Roles(Vec<String>),
+}
+
+impl Audience {
+    /// Builds an audience from its wire form: a name and the roles list (empty unless `roles`).
+    pub fn from_parts(name: &str, roles: Vec<String>) -> Result<Self, MessageRuleError> {
+        let audience = match name {
+            "everyone" => Audience::Everyone,
+            "signed_in" => Audience::SignedIn,
+            "roles" => {
+                if roles.is_empty() {
+                    return Err(MessageRuleError::NoRoles);
+                }
+                let bad = |r: &String| {
+                    r.is_empty()
+                        || r.chars().count() > ROLE_MAX_CHARS
+                        || r.chars().any(|c| c.is_whitespace() || c.is_control())
+                };
+                if roles.len() > ROLES_MAX || roles.iter().any(bad) {
+                    return Err(MessageRuleError::InvalidRoles);
+                }
+                let mut roles = roles;
+                roles.sort();
+                roles.dedup();
+                return Ok(Audience::Roles(roles));
+            }
+            other => return Err(MessageRuleError::UnknownAudience(other.to_owned())),
+        };
+        if roles.is_empty() {
+            Ok(audience)
+        } else {
+            Err(MessageRuleError::RolesWithoutRolesAudience)
+        }
+    }
+
+    /// The wire name of the audience.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Audience::Everyone => "everyone",
+            Audience::SignedIn => "signed_in",
+            Audience::Roles(_) => "roles",
+        }
+    }
+
+    /// The targeted roles (empty unless [`Audience::Roles`]).
+    pub fn roles(&self) -> &[String] {
+        match self {
+            Audience::Roles(roles) => roles,
+            _ => &[],
+        }
+    }
+
+    /// Whether `viewer` belongs to this audience.
+    pub fn admits(&self, viewer: &Viewer<'_>) -> bool {
+        match (self, viewer) {
+            (Audience::Everyone, _) => true,
+            (_, Viewer::Anonymous) => false,
+            (Audience::SignedIn, Viewer::SignedIn { .. }) => true,
+            (Audience::Roles(wanted), Viewer::SignedIn { roles }) => {
+                wanted.iter().any(|w| roles.iter().any(|r| r == w))
+            }
+        }
+    }
+}
+
+/// Who is asking for messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer<'a> {
+    /// No token (the public endpoint).
+    Anonymous,
+    /// A signed-in user with the roles from the token's roles claim.
+    SignedIn { roles: &'a [String] },
+}
+
+/// A validity window `[from, to)`; a missing bound is open on that side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window<T> {
+    from: Option<T>,
+    to: Option<T>,
+}
+
+impl<T: Ord + Copy> Window<T> {
+    /// A window; refused when it ends at or before its start (it could never be visible).
+    pub fn new(from: Option<T>, to: Option<T>) -> Result<Self, MessageRuleError> {
+        match (from, to) {
+            (Some(f), Some(t)) if t <= f => Err(MessageRuleError::EmptyWindow),
+            _ => Ok(Self { from, to }),
+        }
+    }
+
+    /// The window without bounds (always valid).
+    pub const fn always() -> Self {
+        Self {
+            from: None,
+            to: None,
+        }
+    }
+
+    pub fn from(&self) -> Option<T> {
+        self.from
+    }
+
+    pub fn to(&self) -> Option<T> {
+        self.to
+    }
+
+    /// Whether `t` lies inside: `from <= t < to`.
+    pub fn contains(&self, t: T) -> bool {
+        self.from.is_none_or(|f| f <= t) && self.to.is_none_or(|e| t < e)
+    }
+
+    /// The instants at which the window starts or ends.
+    pub fn boundaries(&self) -> impl Iterator<Item = T> {
+        self.from.into_iter().chain(self.to)
+    }
+}
+
+/// What a message needs for targeting: its audience and window.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Targeting<T> {
+    pub audience: Audience,
+    pub window: Window<T>,
+}
+
+impl<T: Ord + Copy> Targeting<T> {
+    /// Whether `viewer` sees the message at instant `t`.
+    pub fn visible_to(&self, viewer: &Viewer<'_>, t: T) -> bool {
+        self.window.contains(t) && self.audience.admits(viewer)
+    }
+}
+
+/// The next instant strictly after `t` at which any of the windows starts or ends, if any.
+pub fn next_change_at<'a, T: Ord + Copy + 'a>(
+    windows: impl IntoIterator<Item = &'a Window<T>>,
+    t: T,
+) -> Option<T> {
+    windows
+        .into_iter()
+        .flat_map(Window::boundaries)
+        .filter(|b| *b > t)
+        .min()
+}
+
+/// The version fingerprint of a client's whole message state at an instant.
+///
+/// `revision` is the client's stored write counter (incremented in the same transaction as every
+/// create, update and delete); `windows_passed` counts the window starts and ends at or before `t`
+/// among the client's stored messages. Together they change exactly when a write happens or a
+/// window starts or ends (every boundary flips one message in or out of its window, since empty
+/// windows are refused), and they do not depend on who asks, so REST and MQTT carry the same value.
+///
+/// Both parts only grow (a write raises the revision; time only passes more boundaries), so the
+/// derived order is the order of states: the service relies on it only internally; clients
+/// compare versions for inequality (spec section 9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    pub revision: i64,
+    pub windows_passed: u64,
+}
+
+impl Version {
+    /// The version of a client with stored `revision` and message `windows`, at instant `t`.
+    pub fn at<'a, T: Ord + Copy + 'a>(
+        revision: i64,
+        windows: impl IntoIterator<Item = &'a Window<T>>,
+        t: T,
+    ) -> Self {
+        let passed = windows
+            .into_iter()
+            .flat_map(Window::boundaries)
+            .filter(|b| *b <= t)
+            .count();
+        Self {
+            revision,
+            windows_passed: passed as u64,
+        }
+    }
+}
+
+impl fmt::Display for Version {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}.{}", self.revision, self.windows_passed)
+    }
+}
+
+impl FromStr for Version {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (r, w) = s.split_once('.').ok_or(())?;
+        Ok(Self {
+            revision: r.parse().map_err(|_| ())?,
+            windows_passed: w.parse().map_err(|_| ())?,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn roles(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    fn win(from: Option<i64>, to: Option<i64>) -> Window<i64> {
+        Window::new(from, to).unwrap()
+    }
+
+    #[test]
+    fn client_id_rules() {
+        for ok in ["web", "citizen-app.prod", "A_1", &"a".repeat(64)] {
+            assert_eq!(validate_client_id(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "",
+            "-web",
+            ".x",
+            "a/b",
+            "a+b",
+            "a#",
+            "a b",
+            "é",
+            &"a".repeat(65),
+        ] {
+            assert_eq!(
+                validate_client_id(bad),
+                Err(MessageRuleError::InvalidClientId),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn text_size_edges() {
+        assert_eq!(validate_text_size(""), Err(MessageRuleError::EmptyText));
+        assert_eq!(
+            validate_text_size(" \n\t"),
+            Err(MessageRuleError::EmptyText)
+        );
+        assert_eq!(validate_text_size(&"é".repeat(TEXT_MAX_CHARS)), Ok(()));
+        assert_eq!(
+            validate_text_size(&"x".repeat(TEXT_MAX_CHARS + 1)),
+            Err(MessageRuleError::TextTooLong(TEXT_MAX_CHARS + 1))
+        );
+    }
+
+    #[test]
+    fn text_rules_include_markdown_safety() {
+        assert_eq!(
+            validate_text("See [status](https://status.example.org)."),
+            Ok(())
+        );
+        for bad in [
+            "[x](javascript:alert(1))",
+            "<b>hi</b>",
+            "[x](JaVaScRiPt:alert(1))",
+            "![i](data:image/png;base64,AA)",
+        ] {
+            let err = validate_text(bad).unwrap_err();
+            assert!(
+                matches!(err, MessageRuleError::UnsafeText(_)),
+                "{bad}: {err:?}"
+            );
+            assert_eq!(err.code(), ErrorCode::UnsafeMessageText);
+        }
+        assert_eq!(
+            validate_text("").unwrap_err().code(),
+            ErrorCode::ValidationError
+        );
+    }
+
+    #[test]
+    fn title_edges() {
+        assert_eq!(validate_title(None), Ok(()));
+        assert_eq!(validate_title(Some(&"t".repeat(TITLE_MAX_CHARS))), Ok(()));
+        assert_eq!(
+            validate_title(Some(&"t".repeat(TITLE_MAX_CHARS + 1))),
+            Err(MessageRuleError::InvalidTitle)
+        );
+        assert_eq!(
+            validate_title(Some("  ")),
+            Err(MessageRuleError::InvalidTitle)
+        );
+    }
+
+    #[test]
+    fn kind_parses_known_names_only() {
+        assert_eq!("outage".parse::<Kind>(), Ok(Kind::Outage));
+        assert_eq!(
+            "Outage".parse::<Kind>(),
+            Err(MessageRuleError::UnknownKind("Outage".into()))
+        );
+        for k in [Kind::Info, Kind::Maintenance, Kind::Outage] {
+            assert_eq!(k.as_str().parse::<Kind>(), Ok(k));
+        }
+    }
+
+    #[test]
+    fn audience_parsing() {
+        assert_eq!(
+            Audience::from_parts("everyone", vec![]),
+            Ok(Audience::Everyone)
+        );
+        assert_eq!(
+            Audience::from_parts("signed_in", vec![]),
+            Ok(Audience::SignedIn)
+        );
+        assert_eq!(
+            Audience::from_parts("roles", roles(&["b", "a", "b"])),
+            Ok(Audience::Roles(roles(&["a", "b"])))
+        );
+        assert_eq!(
+            Audience::from_parts("roles", vec![]),
+            Err(MessageRuleError::NoRoles)
+        );
+        assert_eq!(
+            Audience::from_parts("admins", vec![]),
+            Err(MessageRuleError::UnknownAudience("admins".into()))
+        );
+        assert_eq!(
+            Audience::from_parts("everyone", roles(&["a"])),
+            Err(MessageRuleError::RolesWithoutRolesAudience)
+        );
+        assert_eq!(
+            Audience::from_parts("roles", roles(&[""])),
+            Err(MessageRuleError::InvalidRoles)
+        );
+        assert_eq!(
+            Audience::from_parts("roles", roles(&["a b"])),
+            Err(MessageRuleError::InvalidRoles)
+        );
+        let many: Vec<String> = (0..=ROLES_MAX).map(|i| format!("r{i}")).collect();
+        assert_eq!(
+            Audience::from_parts("roles", many),
+            Err(MessageRuleError::InvalidRoles)
+        );
+    }
+
+    #[test]
+    fn every_audience_viewer_combination() {
+        let none: Vec<String> = vec![];
+        let staff = roles(&["staff"]);
+        let other = roles(&["other", "x"]);
+        let anon = Viewer::Anonymous;
+        let signed_plain = Viewer::SignedIn { roles: &none };
+        let signed_staff = Viewer::SignedIn { roles: &staff };
+        let signed_other = Viewer::SignedIn { roles: &other };
+        let everyone = Audience::Everyone;
+        let signed_in = Audience::SignedIn;
+        let for_staff = Audience::Roles(roles(&["staff", "admin"]));
+        let cases = [
+            (&everyone, &anon, true),
+            (&everyone, &signed_plain, true),
+            (&everyone, &signed_staff, true),
+            (&signed_in, &anon, false),
+            (&signed_in, &signed_plain, true),
+            (&signed_in, &signed_staff, true),
+            (&for_staff, &anon, false),
+            (&for_staff, &signed_plain, false),
+            (&for_staff, &signed_staff, true),
+            (&for_staff, &signed_other, false),
+        ];
+        for (audience, viewer, expected) in cases {
+            assert_eq!(
+                audience.admits(viewer),
+                expected,
+                "{audience:?} / {viewer:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn window_is_half_open() {
+        let w = win(Some(10), Some(20));
+        assert!(!w.contains(9));
+        assert!(w.contains(10), "valid_from itself is inside");
+        assert!(w.contains(19));
+        assert!(!w.contains(20), "valid_to itself is outside");
+        assert!(win(None, Some(5)).contains(i64::MIN));
+        assert!(win(Some(5), None).contains(i64::MAX));
+        assert!(Window::<i64>::always().contains(0));
+    }
+
+    #[test]
+    fn empty_or_inverted_window_is_refused() {
+        assert_eq!(
+            Window::new(Some(10), Some(10)),
+            Err(MessageRuleError::EmptyWindow)
+        );
+        assert_eq!(
+            Window::new(Some(10), Some(9)),
+            Err(MessageRuleError::EmptyWindow)
+        );
+        assert!(Window::new(Some(10), Some(11)).is_ok());
+    }
+
+    #[test]
+    fn visibility_combines_window_and_audience() {
+        let m = Targeting {
+            audience: Audience::SignedIn,
+            window: win(Some(10), Some(20)),
+        };
+        let none: Vec<String> = vec![];
+        let signed = Viewer::SignedIn { roles: &none };
+        assert!(!m.visible_to(&signed, 9));
+        assert!(m.visible_to(&signed, 10));
+        assert!(!m.visible_to(&Viewer::Anonymous, 10));
+        assert!(!m.visible_to(&signed, 20));
+    }
+
+    #[test]
+    fn next_change_is_the_next_boundary_strictly_after_t() {
+        let ws = [
+            win(Some(10), Some(20)),
+            win(None, Some(15)),
+            Window::always(),
+        ];
+        assert_eq!(next_change_at(&ws, 0), Some(10));
+        assert_eq!(next_change_at(&ws, 10), Some(15));
+        assert_eq!(next_change_at(&ws, 15), Some(20));
+        assert_eq!(next_change_at(&ws, 20), None);
+        assert_eq!(next_change_at(&[] as &[Window<i64>], 0), None);
+    }
+
+    #[test]
+    fn version_changes_at_every_boundary_and_write_only() {
+        let ws = [win(Some(10), Some(20))];
+        let v = |rev, t| Version::at(rev, &ws, t);
+        assert_eq!(v(1, 0), v(1, 9), "nothing happens between boundaries");
+        assert_ne!(v(1, 9), v(1, 10), "window start");
+        assert_eq!(v(1, 10), v(1, 19));
+        assert_ne!(v(1, 19), v(1, 20), "window end");
+        assert_ne!(v(1, 5), v(2, 5), "a write");
+        assert!(
+            v(1, 9) < v(1, 10) && v(1, 20) < v(2, 0),
+            "versions grow with state"
+        );
+    }
+
+    #[test]
+    fn version_round_trips_through_text() {
+        let v = Version {
+            revision: 42,
+            windows_passed: 3,
+        };
+        assert_eq!(v.to_string(), "42.3");
+        assert_eq!("42.3".parse::<Version>(), Ok(v));
+        assert!("42".parse::<Version>().is_err());
+        assert!("a.b".parse::<Version>().is_err());
+    }
+}
