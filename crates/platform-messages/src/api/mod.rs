@@ -1,0 +1,120 @@
+//! HTTP routes (relative to the base path `/api/v1`) and the OpenAPI description.
+
+pub mod model;
+mod operator;
+mod read;
+
+use std::sync::Arc;
+
+use axum::extract::FromRef;
+use axum::routing::get;
+use axum::Router;
+use domain::error_code::ErrorCode;
+use service_kit::auth::Authenticator;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+pub use operator::MANAGE_SCOPE;
+
+use crate::clock::Clock;
+use crate::notify::Notifier;
+use crate::scheduler::Scheduler;
+use crate::store::MessageStore;
+
+/// What the handlers share.
+#[derive(Clone, FromRef)]
+pub struct AppState {
+    pub store: Arc<dyn MessageStore>,
+    pub clock: Arc<dyn Clock>,
+    pub notifier: Notifier,
+    pub scheduler: Arc<Scheduler>,
+    pub auth: Authenticator,
+}
+
+/// The API routes with their state applied.
+pub fn routes(state: AppState) -> Router {
+    Router::new()
+        .route(
+            "/clients/{client_id}/messages",
+            get(operator::list).post(operator::create),
+        )
+        .route(
+            "/clients/{client_id}/messages/{message_id}",
+            get(operator::get_one)
+                .put(operator::replace)
+                .patch(operator::patch)
+                .delete(operator::delete),
+        )
+        .route("/public/clients/{client_id}/messages", get(read::public))
+        .route("/me/messages", get(read::me))
+        .with_state(state)
+}
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "platform-messages",
+        version = "1.0.0",
+        description = "Operator announcements per client application (outage, maintenance, info).\n\n\
+            Applications read `GET /public/clients/{client_id}/messages` (no token) or `GET /me/messages` \
+            (bearer token) on load, and subscribe to the retained MQTT topic `system/messages/<client_id>`, \
+            whose payload `{client_id, version}` changes whenever the answer may have changed. Operators \
+            manage messages under `/clients/{client_id}/messages` with the scope `platform:messages:manage`.\n\n\
+            Limits: `client_id` 1-64 of `A-Z a-z 0-9 . _ -`; `text` 1-4000 characters of safe Markdown; \
+            `title` 1-200 characters; `roles` 1-20 names of 1-100 characters without spaces; \
+            windows are half-open `[valid_from, valid_to)`."
+    ),
+    paths(
+        operator::create, operator::list, operator::get_one, operator::replace, operator::patch,
+        operator::delete, read::public, read::me
+    ),
+    components(schemas(
+        model::Message, model::MessagesResponse, model::ClientMessages, model::MessageInput,
+        model::MessagePatch, model::MessageKind, model::AudienceName
+    )),
+    modifiers(&BearerScheme),
+    tags(
+        (name = "messages", description = "What client applications read"),
+        (name = "operator", description = "What the platform team manages (scope platform:messages:manage)"),
+    )
+)]
+struct ApiDoc;
+
+/// Every error name this service answers with.
+pub const ERROR_CODES: &[ErrorCode] = &[
+    ErrorCode::ValidationError,
+    ErrorCode::InvalidJson,
+    ErrorCode::UnsafeMessageText,
+    ErrorCode::Unauthorized,
+    ErrorCode::Forbidden,
+    ErrorCode::NotFound,
+    ErrorCode::MessageNotFound,
+    ErrorCode::MethodNotAllowed,
+    ErrorCode::RequestTimeout,
+    ErrorCode::PayloadTooLarge,
+    ErrorCode::UnsupportedMediaType,
+    ErrorCode::InternalError,
+    ErrorCode::ServiceUnavailable,
+];
+
+/// The OpenAPI description of this service.
+pub fn openapi(base_path: &str) -> utoipa::openapi::OpenApi {
+    service_kit::docs::finalize(ApiDoc::openapi(), base_path, ERROR_CODES)
+}

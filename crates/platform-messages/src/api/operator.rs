@@ -1,0 +1,259 @@
+//! The operator API: create, list, read, replace, patch and delete a client's messages.
+//! Every route needs a bearer token with the scope `platform:messages:manage`.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use domain::error_code::ErrorCode;
+use domain::messages::{validate_client_id, MessageRuleError};
+use service_kit::auth::{Auth, Principal};
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+use uuid::Uuid;
+
+use super::model::{ClientMessages, Message, MessageInput, MessagePatch};
+use super::AppState;
+use crate::store::StoredMessage;
+
+/// The scope of the operator API.
+pub const MANAGE_SCOPE: &str = "platform:messages:manage";
+
+pub(super) fn rule_error(err: MessageRuleError) -> ApiError {
+    ApiError::new(err.code(), err.to_string())
+}
+
+pub(super) fn checked_client_id(client_id: &str) -> Result<(), ApiError> {
+    validate_client_id(client_id).map_err(rule_error)
+}
+
+fn authorize(principal: &Principal, client_id: &str) -> Result<(), ApiError> {
+    principal.require_scope(MANAGE_SCOPE)?;
+    checked_client_id(client_id)
+}
+
+fn not_found(id: Uuid) -> ApiError {
+    ApiError::new(
+        ErrorCode::MessageNotFound,
+        format!("no message {id} for this client"),
+    )
+}
+
+impl AppState {
+    /// After a stored write: queue the MQTT notice and let the scheduler see the new windows.
+    fn after_write(&self, client_id: &str) {
+        self.notifier.changed(client_id);
+        self.scheduler.wake();
+    }
+}
+
+/// Create a message for a client application.
+#[utoipa::path(
+    post, path = "/clients/{client_id}/messages", tag = "operator",
+    params(("client_id" = String, Path, description = "Client application id: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit", max_length = 64)),
+    request_body = MessageInput,
+    responses(
+        (status = 201, description = "Stored; the MQTT notice follows (a broker that is down does not fail the write)", body = Message),
+        (status = 400, description = "`VALIDATION_ERROR` (client id, text size, title, kind, audience, roles, window), `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`: missing or invalid token", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: scope `platform:messages:manage` missing", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = ["platform:messages:manage"]))
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Path(client_id): Path<String>,
+    Json(input): Json<MessageInput>,
+) -> Result<(StatusCode, Json<Message>), ApiError> {
+    authorize(&principal, &client_id)?;
+    let fields = input.validate().map_err(rule_error)?;
+    let now = state.clock.now();
+    let stored = state
+        .store
+        .create_message(&client_id, Uuid::now_v7(), &fields, now)
+        .await
+        .map_err(ApiError::internal)?;
+    state.after_write(&client_id);
+    tracing::info!(client_id, message_id = %stored.id, subject = principal.subject, "message created");
+    Ok((StatusCode::CREATED, Json(stored.into())))
+}
+
+/// List every stored message of a client (also those outside their window).
+#[utoipa::path(
+    get, path = "/clients/{client_id}/messages", tag = "operator",
+    params(("client_id" = String, Path, description = "Client application id", max_length = 64)),
+    responses(
+        (status = 200, description = "All messages of the client, newest first, with the current version", body = ClientMessages),
+        (status = 400, description = "`VALIDATION_ERROR`: invalid client id", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = ["platform:messages:manage"]))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Path(client_id): Path<String>,
+) -> Result<Json<ClientMessages>, ApiError> {
+    authorize(&principal, &client_id)?;
+    let now = state.clock.now();
+    let client = state
+        .store
+        .client_state(&client_id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Json(ClientMessages {
+        version: client.version_at(now).to_string(),
+        next_change_at: client.next_change_after(now),
+        messages: client.messages.into_iter().map(Message::from).collect(),
+        client_id,
+    }))
+}
+
+async fn load(state: &AppState, client_id: &str, id: Uuid) -> Result<StoredMessage, ApiError> {
+    state
+        .store
+        .get_message(client_id, id)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| not_found(id))
+}
+
+/// Read one message.
+#[utoipa::path(
+    get, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
+    params(
+        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("message_id" = Uuid, Path, description = "Message id"),
+    ),
+    responses(
+        (status = 200, body = Message),
+        (status = 400, description = "`VALIDATION_ERROR`: invalid client id or message id", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = ["platform:messages:manage"]))
+)]
+pub async fn get_one(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Path((client_id, id)): Path<(String, Uuid)>,
+) -> Result<Json<Message>, ApiError> {
+    authorize(&principal, &client_id)?;
+    Ok(Json(load(&state, &client_id, id).await?.into()))
+}
+
+async fn store_update(
+    state: &AppState,
+    client_id: &str,
+    id: Uuid,
+    input: MessageInput,
+) -> Result<Message, ApiError> {
+    let fields = input.validate().map_err(rule_error)?;
+    let now = state.clock.now();
+    let stored = state
+        .store
+        .update_message(client_id, id, &fields, now)
+        .await
+        .map_err(ApiError::internal)?
+        .ok_or_else(|| not_found(id))?;
+    state.after_write(client_id);
+    tracing::info!(client_id, message_id = %id, "message updated");
+    Ok(stored.into())
+}
+
+/// Replace a message (every field; omitted optional fields take their defaults).
+#[utoipa::path(
+    put, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
+    params(
+        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("message_id" = Uuid, Path, description = "Message id"),
+    ),
+    request_body = MessageInput,
+    responses(
+        (status = 200, body = Message),
+        (status = 400, description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = ["platform:messages:manage"]))
+)]
+pub async fn replace(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Path((client_id, id)): Path<(String, Uuid)>,
+    Json(input): Json<MessageInput>,
+) -> Result<Json<Message>, ApiError> {
+    authorize(&principal, &client_id)?;
+    Ok(Json(store_update(&state, &client_id, id, input).await?))
+}
+
+/// Change some fields of a message; the result is validated like a full message. Concurrent
+/// patches of one message: the last one wins.
+#[utoipa::path(
+    patch, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
+    params(
+        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("message_id" = Uuid, Path, description = "Message id"),
+    ),
+    request_body = MessagePatch,
+    responses(
+        (status = 200, body = Message),
+        (status = 400, description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = ["platform:messages:manage"]))
+)]
+pub async fn patch(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Path((client_id, id)): Path<(String, Uuid)>,
+    Json(patch): Json<MessagePatch>,
+) -> Result<Json<Message>, ApiError> {
+    authorize(&principal, &client_id)?;
+    let current = Message::from(load(&state, &client_id, id).await?);
+    let merged = patch.apply(current.into());
+    Ok(Json(store_update(&state, &client_id, id, merged).await?))
+}
+
+/// Delete a message.
+#[utoipa::path(
+    delete, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
+    params(
+        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("message_id" = Uuid, Path, description = "Message id"),
+    ),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 400, description = "`VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = ["platform:messages:manage"]))
+)]
+pub async fn delete(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Path((client_id, id)): Path<(String, Uuid)>,
+) -> Result<StatusCode, ApiError> {
+    authorize(&principal, &client_id)?;
+    let now = state.clock.now();
+    if !state
+        .store
+        .delete_message(&client_id, id, now)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        return Err(not_found(id));
+    }
+    state.after_write(&client_id);
+    tracing::info!(client_id, message_id = %id, "message deleted");
+    Ok(StatusCode::NO_CONTENT)
+}

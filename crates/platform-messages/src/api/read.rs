@@ -1,0 +1,163 @@
+//! What users read: the public messages of a client and the messages for the signed-in user.
+
+use axum::extract::State;
+use axum::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use domain::messages::Viewer;
+use service_kit::auth::Auth;
+use service_kit::extract::{Json, Path, Query};
+use service_kit::ApiError;
+
+use super::model::{MeQuery, Message, MessagesResponse};
+use super::operator::checked_client_id;
+use super::AppState;
+
+impl AppState {
+    /// The messages `viewer` sees now, with the client's version and next change.
+    async fn visible(
+        &self,
+        client_id: &str,
+        viewer: Viewer<'_>,
+    ) -> Result<MessagesResponse, ApiError> {
+        let now = self.clock.now();
+        let client = self
+            .store
+            .client_state(client_id)
+            .await
+            .map_err(ApiError::internal)?;
+        Ok(MessagesResponse {
+            version: client.version_at(now).to_string(),
+            next_change_at: client.next_change_after(now),
+            messages: client
+                .messages
+                .into_iter()
+                .filter(|m| m.fields.targeting.visible_to(&viewer, now))
+                .map(Message::from)
+                .collect(),
+        })
+    }
+}
+
+fn etag(version: &str) -> String {
+    format!("\"{version}\"")
+}
+
+/// Whether an `If-None-Match` header matches `tag` (weak comparison, `*` matches anything).
+fn matches(headers: &HeaderMap, tag: &str) -> bool {
+    headers
+        .get_all(IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| {
+            v.split(',')
+                .map(str::trim)
+                .any(|candidate| candidate == "*" || candidate.trim_start_matches("W/") == tag)
+        })
+}
+
+/// Messages for everyone that are valid now (no token).
+///
+/// Answers with an `ETag` of the version; a request with a matching `If-None-Match` gets 304.
+#[utoipa::path(
+    get, path = "/public/clients/{client_id}/messages", tag = "messages",
+    params(
+        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("If-None-Match" = Option<String>, Header, description = "ETag of a previous answer (the quoted version)"),
+    ),
+    responses(
+        (status = 200, description = "Messages for everyone, valid now, newest first; an unknown client has none (version `0.0`)", body = MessagesResponse,
+            headers(("ETag" = String, description = "The version, quoted"))),
+        (status = 304, description = "Unchanged since the `If-None-Match` version",
+            headers(("ETag" = String, description = "The version, quoted"))),
+        (status = 400, description = "`VALIDATION_ERROR`: invalid client id", body = service_kit::ErrorBody),
+    )
+)]
+pub async fn public(
+    State(state): State<AppState>,
+    Path(client_id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    checked_client_id(&client_id)?;
+    let body = state.visible(&client_id, Viewer::Anonymous).await?;
+    let tag = etag(&body.version);
+    let status = if matches(&headers, &tag) {
+        StatusCode::NOT_MODIFIED
+    } else {
+        StatusCode::OK
+    };
+    let mut response = if status == StatusCode::NOT_MODIFIED {
+        status.into_response()
+    } else {
+        Json(body).into_response()
+    };
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&tag) {
+        headers.insert(ETAG, value);
+    }
+    // Caches may keep it but must ask again each time (cheaply, with If-None-Match).
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    Ok(response)
+}
+
+/// Messages for the signed-in user: those for everyone, for signed-in users and for the user's
+/// roles (from the token's roles claim), valid now.
+///
+/// The client application comes from the `client_id` query parameter, else from the token's
+/// client claim (`azp` by default).
+#[utoipa::path(
+    get, path = "/me/messages", tag = "messages",
+    params(MeQuery),
+    responses(
+        (status = 200, description = "Messages for this user, valid now, newest first", body = MessagesResponse),
+        (status = 400, description = "`VALIDATION_ERROR`: no client id in the query or the token, or an invalid one", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`: missing or invalid token", body = service_kit::ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn me(
+    State(state): State<AppState>,
+    Auth(principal): Auth,
+    Query(query): Query<MeQuery>,
+) -> Result<Response, ApiError> {
+    let client_id = query.client_id.or(principal.client_id).ok_or_else(|| {
+        ApiError::validation(
+            "no client_id: pass it as a query parameter or use a token with a client claim (azp)",
+        )
+    })?;
+    checked_client_id(&client_id)?;
+    let roles: Vec<String> = principal.roles.into_iter().collect();
+    let body = state
+        .visible(&client_id, Viewer::SignedIn { roles: &roles })
+        .await?;
+    // The content depends on the user, so no shared caching.
+    Ok((
+        [(CACHE_CONTROL, HeaderValue::from_static("private, no-cache"))],
+        Json(body),
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn if_none_match_forms() {
+        let with = |v: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(
+                IF_NONE_MATCH,
+                HeaderValue::from_str(v).unwrap_or(HeaderValue::from_static("")),
+            );
+            h
+        };
+        assert!(matches(&with("\"3.1\""), "\"3.1\""));
+        assert!(matches(&with("W/\"3.1\""), "\"3.1\""));
+        assert!(matches(&with("\"1.0\", \"3.1\""), "\"3.1\""));
+        assert!(matches(&with("*"), "\"3.1\""));
+        assert!(!matches(&with("\"3.10\""), "\"3.1\""));
+        assert!(!matches(&with("3.1"), "\"3.1\""));
+        assert!(!matches(&HeaderMap::new(), "\"3.1\""));
+    }
+}

@@ -1,0 +1,72 @@
+//! The in-process MQTT broker (rumqttd) of the embedded default: `make run` needs nothing else.
+//! In production the service talks to an external broker and this is off.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use rumqttd::{Broker, Config, ConnectionSettings, RouterConfig, ServerSettings};
+
+/// A running in-process broker. rumqttd has no stop operation: it runs until the process ends.
+#[derive(Debug)]
+pub struct EmbeddedBroker {
+    pub listen: SocketAddr,
+}
+
+impl EmbeddedBroker {
+    /// Starts a MQTT 3.1.1 broker on `listen` and waits until it accepts connections.
+    pub async fn start(listen: &str) -> anyhow::Result<Self> {
+        let listen: SocketAddr = listen
+            .parse()
+            .with_context(|| format!("mqtt.embedded_listen must be host:port, got {listen}"))?;
+        let server = ServerSettings {
+            name: "platform-messages-embedded".to_owned(),
+            listen,
+            tls: None,
+            next_connection_delay_ms: 1,
+            connections: ConnectionSettings {
+                connection_timeout_ms: 60_000,
+                max_payload_size: 20_480,
+                max_inflight_count: 100,
+                auth: None,
+                external_auth: None,
+                dynamic_filters: true,
+            },
+        };
+        let config = Config {
+            id: 0,
+            router: RouterConfig {
+                max_connections: 10_000,
+                max_outgoing_packet_count: 200,
+                max_segment_size: 10 * 1024 * 1024,
+                max_segment_count: 10,
+                ..RouterConfig::default()
+            },
+            v4: Some(HashMap::from([("1".to_owned(), server)])),
+            ..Config::default()
+        };
+        std::thread::Builder::new()
+            .name("embedded-mqtt-broker".to_owned())
+            .spawn(move || {
+                let mut broker = Broker::new(config);
+                if let Err(err) = broker.start() {
+                    tracing::error!(error = %err, "the embedded MQTT broker stopped");
+                }
+            })
+            .context("cannot start the embedded MQTT broker thread")?;
+        // The broker binds its listener on its own thread; wait (bounded) until it accepts.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        loop {
+            if tokio::net::TcpStream::connect(listen).await.is_ok() {
+                tracing::info!(%listen, "embedded MQTT broker listening");
+                return Ok(Self { listen });
+            }
+            anyhow::ensure!(
+                tokio::time::Instant::now() < deadline,
+                "the embedded MQTT broker did not start listening on {listen}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}

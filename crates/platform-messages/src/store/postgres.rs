@@ -1,0 +1,232 @@
+//! PostgreSQL backend (schema `platform_messages`, found through the pool's `search_path`).
+
+use anyhow::Context as _;
+use async_trait::async_trait;
+use sqlx::postgres::PgRow;
+use sqlx::{PgPool, Postgres, Row as _, Transaction};
+use uuid::Uuid;
+
+use super::{roles_json, ClientState, Instant, MessageFields, MessageStore, Row, StoredMessage};
+
+const COLUMNS: &str =
+    "m.id, m.client_id, m.title, m.text, m.kind, m.audience, m.roles, m.dismissible, \
+                       m.valid_from, m.valid_to, m.created_at, m.updated_at";
+
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+}
+
+fn read_row(row: &PgRow) -> anyhow::Result<StoredMessage> {
+    Row {
+        id: row.try_get("id")?,
+        client_id: row.try_get("client_id")?,
+        title: row.try_get("title")?,
+        text: row.try_get("text")?,
+        kind: row.try_get("kind")?,
+        audience: row.try_get("audience")?,
+        roles: row.try_get("roles")?,
+        dismissible: row.try_get("dismissible")?,
+        valid_from: row.try_get("valid_from")?,
+        valid_to: row.try_get("valid_to")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    }
+    .into_message()
+}
+
+/// Increments the client's revision (creating the client row on its first write); the row lock it
+/// takes serialises concurrent writers of one client until the transaction ends.
+async fn bump_revision(
+    tx: &mut Transaction<'_, Postgres>,
+    client_id: &str,
+    now: Instant,
+) -> anyhow::Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO clients (client_id, revision, updated_at) VALUES ($1, 1, $2) \
+         ON CONFLICT (client_id) DO UPDATE SET revision = clients.revision + 1, updated_at = $2 \
+         RETURNING revision",
+    )
+    .bind(client_id)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await
+    .context("cannot increment the client revision")
+}
+
+#[async_trait]
+impl MessageStore for PgStore {
+    async fn create_message(
+        &self,
+        client_id: &str,
+        id: Uuid,
+        fields: &MessageFields,
+        now: Instant,
+    ) -> anyhow::Result<StoredMessage> {
+        let mut tx = self.pool.begin().await?;
+        bump_revision(&mut tx, client_id, now).await?;
+        let window = &fields.targeting.window;
+        sqlx::query(
+            "INSERT INTO messages (id, client_id, title, text, kind, audience, roles, dismissible, \
+             valid_from, valid_to, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)",
+        )
+        .bind(id)
+        .bind(client_id)
+        .bind(&fields.title)
+        .bind(&fields.text)
+        .bind(fields.kind.as_str())
+        .bind(fields.targeting.audience.name())
+        .bind(roles_json(fields))
+        .bind(fields.dismissible)
+        .bind(window.from())
+        .bind(window.to())
+        .bind(now)
+        .execute(&mut *tx)
+        .await
+        .context("cannot insert the message")?;
+        tx.commit().await?;
+        Ok(StoredMessage {
+            id,
+            client_id: client_id.to_owned(),
+            fields: fields.clone(),
+            created_at: now,
+            updated_at: now,
+        })
+    }
+
+    async fn update_message(
+        &self,
+        client_id: &str,
+        id: Uuid,
+        fields: &MessageFields,
+        now: Instant,
+    ) -> anyhow::Result<Option<StoredMessage>> {
+        let mut tx = self.pool.begin().await?;
+        bump_revision(&mut tx, client_id, now).await?;
+        let window = &fields.targeting.window;
+        let row = sqlx::query(&format!(
+            "UPDATE messages m SET title = $3, text = $4, kind = $5, audience = $6, roles = $7, \
+             dismissible = $8, valid_from = $9, valid_to = $10, updated_at = $11 \
+             WHERE m.client_id = $1 AND m.id = $2 RETURNING {COLUMNS}"
+        ))
+        .bind(client_id)
+        .bind(id)
+        .bind(&fields.title)
+        .bind(&fields.text)
+        .bind(fields.kind.as_str())
+        .bind(fields.targeting.audience.name())
+        .bind(roles_json(fields))
+        .bind(fields.dismissible)
+        .bind(window.from())
+        .bind(window.to())
+        .bind(now)
+        .fetch_optional(&mut *tx)
+        .await
+        .context("cannot update the message")?;
+        let Some(row) = row else {
+            // Nothing changed: roll the revision increment back with the transaction.
+            return Ok(None);
+        };
+        let message = read_row(&row)?;
+        tx.commit().await?;
+        Ok(Some(message))
+    }
+
+    async fn delete_message(
+        &self,
+        client_id: &str,
+        id: Uuid,
+        now: Instant,
+    ) -> anyhow::Result<bool> {
+        let mut tx = self.pool.begin().await?;
+        bump_revision(&mut tx, client_id, now).await?;
+        let deleted = sqlx::query("DELETE FROM messages WHERE client_id = $1 AND id = $2")
+            .bind(client_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .context("cannot delete the message")?
+            .rows_affected();
+        if deleted == 0 {
+            return Ok(false);
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    async fn get_message(
+        &self,
+        client_id: &str,
+        id: Uuid,
+    ) -> anyhow::Result<Option<StoredMessage>> {
+        let row = sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM messages m WHERE m.client_id = $1 AND m.id = $2"
+        ))
+        .bind(client_id)
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await
+        .context("cannot read the message")?;
+        row.as_ref().map(read_row).transpose()
+    }
+
+    async fn client_state(&self, client_id: &str) -> anyhow::Result<ClientState> {
+        // One statement, so the revision and the messages come from the same snapshot.
+        let rows = sqlx::query(&format!(
+            "SELECT c.revision, {COLUMNS} FROM clients c LEFT JOIN messages m ON m.client_id = c.client_id \
+             WHERE c.client_id = $1 ORDER BY m.created_at DESC, m.id"
+        ))
+        .bind(client_id)
+        .fetch_all(&self.pool)
+        .await
+        .context("cannot read the client's messages")?;
+        let mut state = ClientState::default();
+        for row in &rows {
+            state.revision = row.try_get("revision")?;
+            if row.try_get::<Option<Uuid>, _>("id")?.is_some() {
+                state.messages.push(read_row(row)?);
+            }
+        }
+        Ok(state)
+    }
+
+    async fn all_client_ids(&self) -> anyhow::Result<Vec<String>> {
+        sqlx::query_scalar("SELECT client_id FROM clients ORDER BY client_id")
+            .fetch_all(&self.pool)
+            .await
+            .context("cannot list the clients")
+    }
+
+    async fn clients_with_change_in(
+        &self,
+        after: Instant,
+        upto: Instant,
+    ) -> anyhow::Result<Vec<String>> {
+        sqlx::query_scalar(
+            "SELECT DISTINCT client_id FROM messages \
+             WHERE (valid_from > $1 AND valid_from <= $2) OR (valid_to > $1 AND valid_to <= $2)",
+        )
+        .bind(after)
+        .bind(upto)
+        .fetch_all(&self.pool)
+        .await
+        .context("cannot find the clients with a window change")
+    }
+
+    async fn next_change_after(&self, t: Instant) -> anyhow::Result<Option<Instant>> {
+        sqlx::query_scalar(
+            "SELECT MIN(b) FROM (SELECT MIN(valid_from) AS b FROM messages WHERE valid_from > $1 \
+             UNION ALL SELECT MIN(valid_to) FROM messages WHERE valid_to > $1) AS boundaries",
+        )
+        .bind(t)
+        .fetch_one(&self.pool)
+        .await
+        .context("cannot find the next window change")
+    }
+}
