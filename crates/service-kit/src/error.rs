@@ -38,7 +38,8 @@ impl ApiError {
     /// An error with one of the public codes and a client-safe message.
     pub fn new(code: ErrorCode, userinfo: impl Into<String>) -> Self {
         Self {
-            status: StatusCode::from_u16(code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            status: StatusCode::from_u16(code.status())
+                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             name: Cow::Borrowed(code.as_str()),
             userinfo: userinfo.into(),
         }
@@ -68,14 +69,42 @@ impl ApiError {
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
         let cause = cause.into();
         tracing::error!(error = format!("{cause:#}"), "internal error");
-        Self::new(ErrorCode::InternalError, "An unexpected error occurred; it has been logged.")
+        Self::new(
+            ErrorCode::InternalError,
+            "An unexpected error occurred; it has been logged.",
+        )
     }
 
     /// 503 `SERVICE_UNAVAILABLE`: logs `cause`; the client sees a generic text.
     pub fn unavailable(cause: impl Into<anyhow::Error>) -> Self {
         let cause = cause.into();
         tracing::warn!(error = format!("{cause:#}"), "dependency unavailable");
-        Self::new(ErrorCode::ServiceUnavailable, "The service is temporarily unavailable.")
+        Self::new(
+            ErrorCode::ServiceUnavailable,
+            "The service is temporarily unavailable.",
+        )
+    }
+
+    /// A storage failure: 503 `SERVICE_UNAVAILABLE` when the database cannot be reached (the
+    /// client may retry), else 500 `INTERNAL_ERROR`. Either way the cause goes to the log only.
+    pub fn storage(cause: impl Into<anyhow::Error>) -> Self {
+        let cause = cause.into();
+        let unreachable = cause.chain().any(|e| {
+            matches!(
+                e.downcast_ref::<sqlx::Error>(),
+                Some(
+                    sqlx::Error::PoolTimedOut
+                        | sqlx::Error::PoolClosed
+                        | sqlx::Error::Io(_)
+                        | sqlx::Error::Tls(_)
+                )
+            )
+        });
+        if unreachable {
+            Self::unavailable(cause)
+        } else {
+            Self::internal(cause)
+        }
     }
 
     pub fn status(&self) -> StatusCode {
@@ -101,7 +130,13 @@ impl ApiError {
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} {}: {}", self.status.as_u16(), self.name, self.userinfo)
+        write!(
+            f,
+            "{} {}: {}",
+            self.status.as_u16(),
+            self.name,
+            self.userinfo
+        )
     }
 }
 

@@ -7,7 +7,11 @@ use std::path::PathBuf;
 use streets_api::{store, Application, Settings};
 
 #[derive(Parser)]
-#[command(name = "streets-api", version, about = "Public street geometries of the city (GeoJSON, WGS84)")]
+#[command(
+    name = "streets-api",
+    version,
+    about = "Public street geometries of the city (GeoJSON, WGS84)"
+)]
 struct Cli {
     /// A TOML file whose values override the built-in defaults (environment variables still win).
     #[arg(long, global = true, value_name = "FILE")]
@@ -38,21 +42,37 @@ async fn main() -> anyhow::Result<()> {
     let settings = Settings::load(cli.config.as_deref())?;
     service_kit::telemetry::init(&settings.telemetry);
     match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => Application::build(&settings).await?.run_until_stopped().await?,
+        Command::Serve => {
+            Application::build(&settings)
+                .await?
+                .run_until_stopped()
+                .await?
+        }
         Command::Migrate => {
             let db = Database::connect(&settings.database, store::SCHEMA).await?;
             db.migrate(&store::migrations()).await?;
             println!("streets-api: migrations applied");
         }
         Command::Import { file, source_crs } => {
-            let streets = streets_import::read_file(&file, source_crs.as_deref())
-                .with_context(|| format!("{} was not imported; the served data is unchanged", file.display()))?;
-            anyhow::ensure!(!streets.is_empty(), "{} holds no street; refusing to empty the data set", file.display());
+            let streets =
+                streets_import::read_file(&file, source_crs.as_deref()).with_context(|| {
+                    format!(
+                        "{} was not imported; the served data is unchanged",
+                        file.display()
+                    )
+                })?;
+            anyhow::ensure!(
+                !streets.is_empty(),
+                "{} holds no street; refusing to empty the data set",
+                file.display()
+            );
             let db = Database::connect(&settings.database, store::SCHEMA).await?;
             if matches!(db, Database::Sqlite(_)) || settings.database.migrate_on_start {
                 db.migrate(&store::migrations()).await?;
             }
-            let summary = store::for_database(&db).replace_all_streets(&streets).await?;
+            let summary = store::for_database(&db)
+                .replace_all_streets(&streets)
+                .await?;
             println!(
                 "streets-api: imported {} streets ({} new, {} removed)",
                 summary.total, summary.added, summary.removed

@@ -93,7 +93,10 @@ impl StreetFeature {
         Ok(Self {
             _id: street.id,
             kind: "Feature",
-            properties: StreetProperties { I_GM_U: street.number, N_GM_U: street.name },
+            properties: StreetProperties {
+                I_GM_U: street.number,
+                N_GM_U: street.name,
+            },
             geometry: RawValue::from_string(street.geojson)?,
         })
     }

@@ -82,23 +82,38 @@ impl StreetsParams {
         let name = limits::parse_q(self.q.as_deref())?.map(domain::text::fold);
         let lon = limits::parse_f64_in("longitude", self.longitude.as_deref(), -180.0, 180.0)?;
         let lat = limits::parse_f64_in("latitude", self.latitude.as_deref(), -90.0, 90.0)?;
-        let radius = limits::parse_f64_in("radius", self.radius.as_deref(), 0.0, STREETS_RADIUS_MAX_M)?;
+        let radius =
+            limits::parse_f64_in("radius", self.radius.as_deref(), 0.0, STREETS_RADIUS_MAX_M)?;
         if radius == Some(0.0) {
             return Err(LimitError::new("radius", "radius must be greater than 0"));
         }
         let near = match (lon, lat) {
             (Some(lon), Some(lat)) => {
-                let point = LonLat::new(lon, lat).map_err(|e| LimitError::new("longitude", e.to_string()))?;
-                Some(Near { point, radius_m: radius.unwrap_or(STREETS_RADIUS_DEFAULT_M) })
+                let point = LonLat::new(lon, lat)
+                    .map_err(|e| LimitError::new("longitude", e.to_string()))?;
+                Some(Near {
+                    point,
+                    radius_m: radius.unwrap_or(STREETS_RADIUS_DEFAULT_M),
+                })
             }
             (None, None) if radius.is_some() => {
-                return Err(LimitError::new("radius", "radius needs longitude and latitude"));
+                return Err(LimitError::new(
+                    "radius",
+                    "radius needs longitude and latitude",
+                ));
             }
             (None, None) => None,
             (Some(_), None) => return Err(LimitError::new("latitude", "longitude needs latitude")),
-            (None, Some(_)) => return Err(LimitError::new("longitude", "latitude needs longitude")),
+            (None, Some(_)) => {
+                return Err(LimitError::new("longitude", "latitude needs longitude"))
+            }
         };
-        Ok(StreetQuery { limit: page.limit, offset: page.offset, name, near })
+        Ok(StreetQuery {
+            limit: page.limit,
+            offset: page.offset,
+            name,
+            near,
+        })
     }
 }
 
@@ -125,6 +140,7 @@ fn features(streets: Vec<Street>) -> Result<Vec<StreetFeature>, ApiError> {
     responses(
         (status = 200, description = "Street features (possibly none)", body = [StreetFeature]),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed or out of range, or only one of longitude/latitude", body = ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
     )
 )]
 #[tracing::instrument(name = "list_streets", skip_all)]
@@ -133,7 +149,10 @@ pub async fn list_streets(
     Query(params): Query<StreetsParams>,
 ) -> Result<Json<Vec<StreetFeature>>, ApiError> {
     let query = params.to_query()?;
-    let streets = store.find_streets(&query).await.map_err(ApiError::internal)?;
+    let streets = store
+        .find_streets(&query)
+        .await
+        .map_err(ApiError::storage)?;
     Ok(Json(features(streets)?))
 }
 
@@ -150,6 +169,7 @@ pub async fn list_streets(
     responses(
         (status = 200, description = "The street", body = StreetFeature),
         (status = 404, description = "`STREET_NOT_FOUND`", body = ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
     )
 )]
 #[tracing::instrument(name = "get_street", skip(store))]
@@ -157,7 +177,12 @@ pub async fn get_street(
     State(store): State<Arc<dyn StreetStore>>,
     Path(street_id): Path<String>,
 ) -> Result<Json<StreetFeature>, ApiError> {
-    let not_found = || ApiError::new(ErrorCode::StreetNotFound, format!("no street {street_id:?}"));
+    let not_found = || {
+        ApiError::new(
+            ErrorCode::StreetNotFound,
+            format!("no street {street_id:?}"),
+        )
+    };
     let found = if !street_id.is_empty() && street_id.bytes().all(|b| b.is_ascii_digit()) {
         match street_id.parse::<i64>() {
             Ok(number) => store.street_by_number(number).await,
@@ -166,8 +191,10 @@ pub async fn get_street(
     } else {
         store.street_by_id(&street_id).await
     };
-    let street = found.map_err(ApiError::internal)?.ok_or_else(not_found)?;
-    Ok(Json(StreetFeature::from_street(street).map_err(ApiError::internal)?))
+    let street = found.map_err(ApiError::storage)?.ok_or_else(not_found)?;
+    Ok(Json(
+        StreetFeature::from_street(street).map_err(ApiError::internal)?,
+    ))
 }
 
 #[cfg(test)]
@@ -181,16 +208,37 @@ mod tests {
 
     #[test]
     fn point_needs_both_coordinates_and_radius_needs_a_point() {
-        assert_eq!(params(&[("longitude", "14")]).to_query().unwrap_err().parameter, "latitude");
-        assert_eq!(params(&[("latitude", "50")]).to_query().unwrap_err().parameter, "longitude");
-        assert_eq!(params(&[("radius", "10")]).to_query().unwrap_err().parameter, "radius");
-        let q = params(&[("longitude", "14"), ("latitude", "50")]).to_query().unwrap();
+        assert_eq!(
+            params(&[("longitude", "14")])
+                .to_query()
+                .unwrap_err()
+                .parameter,
+            "latitude"
+        );
+        assert_eq!(
+            params(&[("latitude", "50")])
+                .to_query()
+                .unwrap_err()
+                .parameter,
+            "longitude"
+        );
+        assert_eq!(
+            params(&[("radius", "10")])
+                .to_query()
+                .unwrap_err()
+                .parameter,
+            "radius"
+        );
+        let q = params(&[("longitude", "14"), ("latitude", "50")])
+            .to_query()
+            .unwrap();
         assert_eq!(q.near.unwrap().radius_m, 100.0);
     }
 
     #[test]
     fn radius_edges() {
-        let at = |r: &str| params(&[("longitude", "14"), ("latitude", "50"), ("radius", r)]).to_query();
+        let at =
+            |r: &str| params(&[("longitude", "14"), ("latitude", "50"), ("radius", r)]).to_query();
         assert_eq!(at("5000").unwrap().near.unwrap().radius_m, 5000.0);
         assert!(at("0.001").is_ok());
         assert_eq!(at("0").unwrap_err().parameter, "radius");

@@ -40,6 +40,9 @@ impl Settings {
     }
 
     fn validate(&self) -> Result<(), SettingsError> {
-        self.http.validate().map_err(|message| SettingsError { service: SPEC.name, message })
+        self.http.validate().map_err(|message| SettingsError {
+            service: SPEC.name,
+            message,
+        })
     }
 }

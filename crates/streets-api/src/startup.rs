@@ -34,12 +34,19 @@ impl Application {
         let store = store::for_database(&db);
         if settings.demo.load_when_empty {
             if let Some(summary) = crate::demo::load_when_empty(store.as_ref()).await? {
-                tracing::info!(streets = summary.total, "database was empty: loaded the demo streets");
+                tracing::info!(
+                    streets = summary.total,
+                    "database was empty: loaded the demo streets"
+                );
             }
         }
         let metrics = Metrics::new("streets-api")?;
         metrics.watch_pool(db.clone());
-        let openapi = service_kit::docs::finalize(ApiDoc::openapi(), &settings.http.base_path, routes::ERROR_CODES);
+        let openapi = service_kit::docs::finalize(
+            ApiDoc::openapi(),
+            &settings.http.base_path,
+            routes::ERROR_CODES,
+        );
         let parts = AppParts {
             api: routes::router(store.clone()),
             openapi,
@@ -73,7 +80,10 @@ impl Application {
     }
 
     /// Serves until `shutdown` resolves, then drains within the grace period.
-    pub async fn run_with_shutdown(self, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    pub async fn run_with_shutdown(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
         tracing::info!(port = self.port(), "streets-api listening");
         let result = http::serve(self.listener, self.router, self.grace, shutdown).await;
         self.db.close().await;

@@ -41,7 +41,10 @@ mod tests {
 
     #[test]
     fn round_trip_and_truncation() {
-        let lines = vec![vec![[14.1, 50.1], [14.2, 50.2]], vec![[-1.5, 0.25], [1.0, 2.0], [3.0, 4.0]]];
+        let lines = vec![
+            vec![[14.1, 50.1], [14.2, 50.2]],
+            vec![[-1.5, 0.25], [1.0, 2.0], [3.0, 4.0]],
+        ];
         let packed = pack(&lines);
         assert_eq!(unpack(&packed).unwrap(), lines);
         assert_eq!(unpack(&packed[..packed.len() - 1]), None);

@@ -23,7 +23,11 @@ static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/streets-ap
 
 /// The migrations of both dialects.
 pub fn migrations() -> Migrations<'static> {
-    Migrations { schema: SCHEMA, postgres: &POSTGRES_MIGRATIONS, sqlite: &SQLITE_MIGRATIONS }
+    Migrations {
+        schema: SCHEMA,
+        postgres: &POSTGRES_MIGRATIONS,
+        sqlite: &SQLITE_MIGRATIONS,
+    }
 }
 
 /// What a replace-all import changed.
@@ -49,7 +53,10 @@ pub trait StreetStore: Send + Sync {
     async fn find_streets(&self, query: &StreetQuery) -> anyhow::Result<Vec<Street>>;
     /// Replaces the whole data set in one transaction, keeping each street's id for the same
     /// number. Either everything is replaced or nothing changes.
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> anyhow::Result<ImportSummary>;
+    async fn replace_all_streets(
+        &self,
+        streets: &[ImportedStreet],
+    ) -> anyhow::Result<ImportSummary>;
     /// How many streets are stored.
     async fn count_streets(&self) -> anyhow::Result<u64>;
 }

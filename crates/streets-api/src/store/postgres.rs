@@ -59,7 +59,8 @@ impl StreetStore for PostgresStreets {
         // separated by exactly one space in name_folded). The folded query holds only letters,
         // digits and single spaces, so it contains no LIKE wildcard.
         let name_filter = "($1::text IS NULL OR name_folded LIKE $1 || '%' OR name_folded LIKE '% ' || $1 || '%')";
-        let rank = "CASE WHEN name_folded = $1 THEN 0 WHEN name_folded LIKE $1 || '%' THEN 1 ELSE 2 END";
+        let rank =
+            "CASE WHEN name_folded = $1 THEN 0 WHEN name_folded LIKE $1 || '%' THEN 1 ELSE 2 END";
         let sql = if query.near.is_some() {
             format!(
                 "WITH p AS (SELECT ST_SetSRID(ST_MakePoint($2, $3), 4326)::geography AS g)
@@ -93,15 +94,21 @@ impl StreetStore for PostgresStreets {
         Ok(rows.iter().map(street).collect::<Result<_, _>>()?)
     }
 
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> anyhow::Result<ImportSummary> {
+    async fn replace_all_streets(
+        &self,
+        streets: &[ImportedStreet],
+    ) -> anyhow::Result<ImportSummary> {
         let mut tx = self.pool.begin().await?;
         // One import at a time; readers keep seeing the old data until commit.
-        sqlx::query("LOCK TABLE streets IN EXCLUSIVE MODE").execute(&mut *tx).await?;
-        let existing: HashMap<i64, String> = sqlx::query_as::<_, (i64, String)>("SELECT number, id FROM streets")
-            .fetch_all(&mut *tx)
-            .await?
-            .into_iter()
-            .collect();
+        sqlx::query("LOCK TABLE streets IN EXCLUSIVE MODE")
+            .execute(&mut *tx)
+            .await?;
+        let existing: HashMap<i64, String> =
+            sqlx::query_as::<_, (i64, String)>("SELECT number, id FROM streets")
+                .fetch_all(&mut *tx)
+                .await?
+                .into_iter()
+                .collect();
         sqlx::query("DELETE FROM streets").execute(&mut *tx).await?;
         let mut added = 0;
         for chunk in streets.chunks(500) {
@@ -138,11 +145,17 @@ impl StreetStore for PostgresStreets {
         }
         let kept = streets.len() as u64 - added;
         tx.commit().await?;
-        Ok(ImportSummary { total: streets.len() as u64, added, removed: existing.len() as u64 - kept })
+        Ok(ImportSummary {
+            total: streets.len() as u64,
+            added,
+            removed: existing.len() as u64 - kept,
+        })
     }
 
     async fn count_streets(&self) -> anyhow::Result<u64> {
-        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets").fetch_one(&self.pool).await?;
+        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
+            .fetch_one(&self.pool)
+            .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 }

@@ -22,7 +22,12 @@ impl SqliteStreets {
         Self { pool }
     }
 
-    async fn find_near(&self, near: Near, name: Option<&str>, query: &StreetQuery) -> anyhow::Result<Vec<Street>> {
+    async fn find_near(
+        &self,
+        near: Near,
+        name: Option<&str>,
+        query: &StreetQuery,
+    ) -> anyhow::Result<Vec<Street>> {
         let [min_lon, min_lat, max_lon, max_lat] = bbox_around(near.point, near.radius_m);
         let rows = sqlx::query(
             "SELECT s.id, s.number, s.name, s.geojson, s.coords
@@ -110,7 +115,10 @@ impl StreetStore for SqliteStreets {
         Ok(rows.iter().map(street).collect::<Result<_, _>>()?)
     }
 
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> anyhow::Result<ImportSummary> {
+    async fn replace_all_streets(
+        &self,
+        streets: &[ImportedStreet],
+    ) -> anyhow::Result<ImportSummary> {
         let mut conn = self.pool.acquire().await?;
         // IMMEDIATE takes the write lock up front: one import at a time, readers unaffected (WAL).
         sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
@@ -169,7 +177,9 @@ impl StreetStore for SqliteStreets {
     }
 
     async fn count_streets(&self) -> anyhow::Result<u64> {
-        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets").fetch_one(&self.pool).await?;
+        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
+            .fetch_one(&self.pool)
+            .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 }

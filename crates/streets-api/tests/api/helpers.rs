@@ -1,0 +1,166 @@
+//! `spawn_app`: the real application on port 0 with a fresh database per test.
+
+use serde_json::Value;
+use std::sync::Arc;
+use streets_api::store::StreetStore;
+use streets_api::{Application, Settings};
+use streets_import::ImportedStreet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    pub store: Arc<dyn StreetStore>,
+    pub database_url: String,
+    pub _dir: tempfile::TempDir,
+    pub shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+/// Settings as in production, with a fresh database and port 0.
+pub fn test_settings(database_url: &str) -> Settings {
+    let mut settings = Settings::load(None).expect("default settings load");
+    settings.http.host = "127.0.0.1".into();
+    settings.http.port = 0;
+    settings.database.url = database_url.to_string();
+    settings.database.migrate_on_start = true;
+    settings.database.max_connections = 4;
+    settings.demo.load_when_empty = false;
+    settings
+}
+
+/// A database URL for `backend`, or `None` when PostgreSQL is unreachable (skip recorded).
+pub async fn database_url(backend: Backend, dir: &tempfile::TempDir) -> Option<String> {
+    match backend {
+        Backend::Sqlite => Some(format!(
+            "sqlite://{}",
+            dir.path().join("streets.db").display()
+        )),
+        Backend::Postgres => test_support::postgres("streets").await.map(|db| db.url),
+    }
+}
+
+/// Starts the application; `None` when the backend is unavailable (the skip is recorded).
+pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = database_url(backend, &dir).await?;
+    Some(spawn_with(test_settings(&url), dir).await)
+}
+
+pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
+    let app = Application::build(&settings)
+        .await
+        .expect("application builds");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let store = app.store();
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(app.run_with_shutdown(async move {
+        let _ = rx.await;
+    }));
+    TestApp {
+        address,
+        client: reqwest::Client::new(),
+        store,
+        database_url: settings.database.url.clone(),
+        _dir: dir,
+        shutdown: Some(tx),
+        server,
+    }
+}
+
+impl TestApp {
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("{}/api/v1{}", self.address, path_and_query)
+    }
+
+    /// GET a path under the base path; returns status and JSON body.
+    pub async fn get(&self, path_and_query: &str) -> (u16, Value) {
+        let response = self
+            .client
+            .get(self.url(path_and_query))
+            .send()
+            .await
+            .expect("request");
+        let status = response.status().as_u16();
+        let body = response.json::<Value>().await.expect("JSON body");
+        (status, body)
+    }
+
+    /// GET that must succeed with an array of features.
+    pub async fn streets(&self, path_and_query: &str) -> Vec<Value> {
+        let (status, body) = self.get(path_and_query).await;
+        assert_eq!(status, 200, "{path_and_query}: {body}");
+        body.as_array().expect("array").clone()
+    }
+
+    /// The I_GM_U numbers of a street list.
+    pub async fn numbers(&self, path_and_query: &str) -> Vec<i64> {
+        self.streets(path_and_query)
+            .await
+            .iter()
+            .map(number)
+            .collect()
+    }
+
+    pub async fn seed(&self, streets: &[ImportedStreet]) {
+        self.store.replace_all_streets(streets).await.expect("seed");
+    }
+}
+
+pub fn number(feature: &Value) -> i64 {
+    feature["properties"]["I_GM_U"].as_i64().expect("I_GM_U")
+}
+
+pub fn street(number: i64, name: &str, lines: Vec<Vec<[f64; 2]>>) -> ImportedStreet {
+    ImportedStreet {
+        number,
+        name: name.to_string(),
+        lines,
+    }
+}
+
+/// A short east-west street at `lon`, `lat`.
+pub fn short_street(number: i64, name: &str, lon: f64, lat: f64) -> ImportedStreet {
+    street(number, name, vec![vec![[lon, lat], [lon + 0.0005, lat]]])
+}
+
+/// Asserts the error body shape and name.
+pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_name: &str) {
+    assert_eq!(status, expected_status, "{body}");
+    assert_eq!(body["statusCode"], expected_status, "{body}");
+    assert_eq!(body["name"], expected_name, "{body}");
+    assert!(
+        body["userinfo"].as_str().is_some_and(|s| !s.is_empty()),
+        "{body}"
+    );
+}
+
+/// Runs each listed test function against SQLite and PostgreSQL.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let app = $crate::helpers::spawn_app($crate::helpers::Backend::Sqlite).await.expect("sqlite");
+                    super::$name(app).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let Some(app) = $crate::helpers::spawn_app($crate::helpers::Backend::Postgres).await else { return };
+                    super::$name(app).await;
+                }
+            )*
+        }
+    };
+}
