@@ -76,7 +76,10 @@ impl Backend {
         } else if url.starts_with("sqlite:") {
             Ok(Self::Sqlite)
         } else {
-            anyhow::bail!("database.url must start with postgres:// or sqlite://, got {}", redact_url(url))
+            anyhow::bail!(
+                "database.url must start with postgres:// or sqlite://, got {}",
+                redact_url(url)
+            )
         }
     }
 }
@@ -122,7 +125,10 @@ impl Database {
                 if let Some(parent) = options.get_filename().parent() {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).with_context(|| {
-                            format!("cannot create the folder {} for the SQLite database", parent.display())
+                            format!(
+                                "cannot create the folder {} for the SQLite database",
+                                parent.display()
+                            )
                         })?;
                     }
                 }
@@ -149,12 +155,13 @@ impl Database {
     pub async fn migrate(&self, migrations: &Migrations<'_>) -> anyhow::Result<()> {
         match self {
             Self::Postgres(pool) => {
-                let exists: bool =
-                    sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)")
-                        .bind(migrations.schema)
-                        .fetch_one(pool)
-                        .await
-                        .context("cannot reach PostgreSQL")?;
+                let exists: bool = sqlx::query_scalar(
+                    "SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)",
+                )
+                .bind(migrations.schema)
+                .fetch_one(pool)
+                .await
+                .context("cannot reach PostgreSQL")?;
                 if !exists {
                     let ident = migrations.schema.replace('"', "\"\"");
                     sqlx::query(&format!("CREATE SCHEMA \"{ident}\""))
@@ -162,10 +169,18 @@ impl Database {
                         .await
                         .with_context(|| format!("cannot create schema {}", migrations.schema))?;
                 }
-                migrations.postgres.run(pool).await.context("PostgreSQL migrations failed")?;
+                migrations
+                    .postgres
+                    .run(pool)
+                    .await
+                    .context("PostgreSQL migrations failed")?;
             }
             Self::Sqlite(pool) => {
-                migrations.sqlite.run(pool).await.context("SQLite migrations failed")?;
+                migrations
+                    .sqlite
+                    .run(pool)
+                    .await
+                    .context("SQLite migrations failed")?;
             }
         }
         Ok(())
@@ -210,11 +225,22 @@ mod tests {
 
     #[test]
     fn backend_by_scheme_and_redaction() {
-        assert_eq!(Backend::from_url("postgres://u@h/db").unwrap(), Backend::Postgres);
-        assert_eq!(Backend::from_url("sqlite://data/x.db").unwrap(), Backend::Sqlite);
-        let err = Backend::from_url("mysql://u:secret@h/db").unwrap_err().to_string();
+        assert_eq!(
+            Backend::from_url("postgres://u@h/db").unwrap(),
+            Backend::Postgres
+        );
+        assert_eq!(
+            Backend::from_url("sqlite://data/x.db").unwrap(),
+            Backend::Sqlite
+        );
+        let err = Backend::from_url("mysql://u:secret@h/db")
+            .unwrap_err()
+            .to_string();
         assert!(!err.contains("secret"), "{err}");
-        assert_eq!(redact_url("postgres://u:pw@h:5432/db"), "postgres://u:***@h:5432/db");
+        assert_eq!(
+            redact_url("postgres://u:pw@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
         assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
     }
 }

@@ -18,7 +18,9 @@ use crate::error::ErrorBody;
 pub fn finalize(mut api: OpenApi, base_path: &str, codes: &[ErrorCode]) -> OpenApi {
     api.servers = Some(vec![Server::new(base_path)]);
     let components = api.components.get_or_insert_with(Default::default);
-    components.schemas.insert("ErrorBody".to_string(), ErrorBody::schema());
+    components
+        .schemas
+        .insert("ErrorBody".to_string(), ErrorBody::schema());
     let mut table = String::from(
         "\n\n## Errors\n\nEvery error response has the body `{statusCode, name, userinfo}`. \
          `name` is one of these stable codes:\n\n| status | name |\n|---|---|\n",

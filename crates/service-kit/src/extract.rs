@@ -34,9 +34,10 @@ pub struct Path<T>(pub T);
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         match rejection {
-            JsonRejection::JsonSyntaxError(e) => {
-                ApiError::new(ErrorCode::InvalidJson, format!("the body is not valid JSON: {}", e.body_text()))
-            }
+            JsonRejection::JsonSyntaxError(e) => ApiError::new(
+                ErrorCode::InvalidJson,
+                format!("the body is not valid JSON: {}", e.body_text()),
+            ),
             JsonRejection::JsonDataError(e) => ApiError::validation(e.body_text()),
             JsonRejection::MissingJsonContentType(_) => ApiError::new(
                 ErrorCode::UnsupportedMediaType,

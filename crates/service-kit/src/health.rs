@@ -40,7 +40,11 @@ impl Readiness {
             match outcome {
                 Ok(Ok(())) => None,
                 Ok(Err(err)) => {
-                    tracing::warn!(check = c.name(), error = format!("{err:#}"), "readiness check failed");
+                    tracing::warn!(
+                        check = c.name(),
+                        error = format!("{err:#}"),
+                        "readiness check failed"
+                    );
                     Some(c.name())
                 }
                 Err(_) => {
@@ -56,10 +60,17 @@ impl Readiness {
     pub(crate) async fn respond(&self) -> Response {
         let failing = self.failing().await;
         if failing.is_empty() {
-            (StatusCode::OK, Json(serde_json::json!({ "status": "ready" }))).into_response()
-        } else {
-            ApiError::new(ErrorCode::ServiceUnavailable, format!("not ready: {}", failing.join(", ")))
+            (
+                StatusCode::OK,
+                Json(serde_json::json!({ "status": "ready" })),
+            )
                 .into_response()
+        } else {
+            ApiError::new(
+                ErrorCode::ServiceUnavailable,
+                format!("not ready: {}", failing.join(", ")),
+            )
+            .into_response()
         }
     }
 }

@@ -41,11 +41,19 @@ pub struct AppParts {
 
 /// Assembles the whole application router.
 pub fn build_router(parts: AppParts, http: &HttpSettings) -> Router {
-    let AppParts { api, openapi, readiness, metrics } = parts;
+    let AppParts {
+        api,
+        openapi,
+        readiness,
+        metrics,
+    } = parts;
     let base = http.base_path.as_str();
     let ops = Router::new()
         .route("/healthz", get(healthz))
-        .route("/readyz", get(move || async move { readiness.respond().await }))
+        .route(
+            "/readyz",
+            get(move || async move { readiness.respond().await }),
+        )
         .route("/metrics", get(metrics::scrape).with_state(metrics.clone()));
 
     Router::new()
@@ -62,18 +70,23 @@ pub fn build_router(parts: AppParts, http: &HttpSettings) -> Router {
         .layer(cors(&http.cors_allowed_origins))
         .layer(CatchPanicLayer::custom(|_| {
             tracing::error!("handler panicked");
-            ApiError::new(ErrorCode::InternalError, "An unexpected error occurred; it has been logged.")
-                .into_response()
+            ApiError::new(
+                ErrorCode::InternalError,
+                "An unexpected error occurred; it has been logged.",
+            )
+            .into_response()
         }))
         .layer(middleware::from_fn_with_state(metrics, metrics::track))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(TraceLayer::new_for_http().make_span_with(request_span).on_response(
-            |response: &Response, latency: Duration, span: &Span| {
-                span.record("status", response.status().as_u16());
-                span.record("latency_ms", latency.as_secs_f64() * 1000.0);
-                tracing::info!(parent: span, "request finished");
-            },
-        ))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(request_span)
+                .on_response(|response: &Response, latency: Duration, span: &Span| {
+                    span.record("status", response.status().as_u16());
+                    span.record("latency_ms", latency.as_secs_f64() * 1000.0);
+                    tracing::info!(parent: span, "request finished");
+                }),
+        )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
 }
 
@@ -82,7 +95,11 @@ fn request_span(request: &Request) -> Span {
         .extensions()
         .get::<axum::extract::MatchedPath>()
         .map_or("unmatched", |p| p.as_str());
-    let request_id = request.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+    let request_id = request
+        .headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
     tracing::info_span!(
         "request",
         method = %request.method(),
@@ -99,14 +116,23 @@ fn cors(origins: &[String]) -> CorsLayer {
         return CorsLayer::new();
     }
     let layer = CorsLayer::new()
-        .allow_methods([Method::GET, Method::POST, Method::PUT, Method::PATCH, Method::DELETE])
+        .allow_methods([
+            Method::GET,
+            Method::POST,
+            Method::PUT,
+            Method::PATCH,
+            Method::DELETE,
+        ])
         .allow_headers(Any)
         .expose_headers([REQUEST_ID, HeaderName::from_static("etag")])
         .max_age(Duration::from_secs(600));
     if origins.iter().any(|o| o == "*") {
         layer.allow_origin(Any)
     } else {
-        let list: Vec<HeaderValue> = origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()).collect();
+        let list: Vec<HeaderValue> = origins
+            .iter()
+            .filter_map(|o| HeaderValue::from_str(o).ok())
+            .collect();
         layer.allow_origin(AllowOrigin::list(list))
     }
 }
@@ -166,8 +192,12 @@ fn error_for_status(status: StatusCode, text: &str) -> ApiError {
     };
     match code {
         ErrorCode::InternalError => ApiError::internal(anyhow::anyhow!("framework error {status}")),
-        ErrorCode::ServiceUnavailable => ApiError::unavailable(anyhow::anyhow!("framework error {status}")),
-        _ if userinfo.is_empty() => ApiError::new(code, status.canonical_reason().unwrap_or("error")),
+        ErrorCode::ServiceUnavailable => {
+            ApiError::unavailable(anyhow::anyhow!("framework error {status}"))
+        }
+        _ if userinfo.is_empty() => {
+            ApiError::new(code, status.canonical_reason().unwrap_or("error"))
+        }
         _ => ApiError::new(code, userinfo),
     }
 }
@@ -188,7 +218,10 @@ pub async fn serve(
     let (started_tx, started_rx) = tokio::sync::oneshot::channel::<()>();
     let server = axum::serve(listener, router).with_graceful_shutdown(async move {
         shutdown.await;
-        tracing::info!(grace_seconds = grace.as_secs(), "shutting down: no new connections");
+        tracing::info!(
+            grace_seconds = grace.as_secs(),
+            "shutting down: no new connections"
+        );
         let _ = started_tx.send(());
     });
     let deadline = async move {

@@ -5,7 +5,9 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::header::CONTENT_TYPE;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use prometheus::{Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder};
+use prometheus::{
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder,
+};
 use std::sync::{Arc, RwLock};
 use std::time::Instant;
 
@@ -30,14 +32,25 @@ struct Inner {
 
 impl Metrics {
     pub fn new(service: &str) -> anyhow::Result<Self> {
-        let registry = Registry::new_custom(None, Some([("service".to_string(), service.to_string())].into()))?;
+        let registry = Registry::new_custom(
+            None,
+            Some([("service".to_string(), service.to_string())].into()),
+        )?;
         let requests = IntCounterVec::new(
-            Opts::new("http_requests_total", "HTTP requests answered, by route and status"),
+            Opts::new(
+                "http_requests_total",
+                "HTTP requests answered, by route and status",
+            ),
             &["method", "route", "status"],
         )?;
         let duration = HistogramVec::new(
-            HistogramOpts::new("http_request_duration_seconds", "HTTP request latency, by route and status")
-                .buckets(vec![0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0]),
+            HistogramOpts::new(
+                "http_request_duration_seconds",
+                "HTTP request latency, by route and status",
+            )
+            .buckets(vec![
+                0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+            ]),
             &["method", "route", "status"],
         )?;
         let pool = IntGaugeVec::new(
@@ -48,7 +61,13 @@ impl Metrics {
         registry.register(Box::new(duration.clone()))?;
         registry.register(Box::new(pool.clone()))?;
         Ok(Self {
-            inner: Arc::new(Inner { registry, requests, duration, pool, collectors: RwLock::default() }),
+            inner: Arc::new(Inner {
+                registry,
+                requests,
+                duration,
+                pool,
+                collectors: RwLock::default(),
+            }),
         })
     }
 
@@ -68,8 +87,14 @@ impl Metrics {
     pub fn watch_pool(&self, db: Database) {
         self.add_collector(move |m| {
             let (busy, idle) = db.pool_usage();
-            m.inner.pool.with_label_values(&["busy"]).set(i64::from(busy));
-            m.inner.pool.with_label_values(&["idle"]).set(i64::from(idle));
+            m.inner
+                .pool
+                .with_label_values(&["busy"])
+                .set(i64::from(busy));
+            m.inner
+                .pool
+                .with_label_values(&["idle"])
+                .set(i64::from(idle));
         });
     }
 
@@ -89,13 +114,20 @@ impl Metrics {
         let status = status.to_string();
         let labels = [method, route, status.as_str()];
         self.inner.requests.with_label_values(&labels).inc();
-        self.inner.duration.with_label_values(&labels).observe(seconds);
+        self.inner
+            .duration
+            .with_label_values(&labels)
+            .observe(seconds);
     }
 }
 
 /// Middleware recording every request; the route is the matched template, never the raw path
 /// (which would let clients create unbounded label values).
-pub(crate) async fn track(State(metrics): State<Metrics>, request: Request, next: Next) -> Response {
+pub(crate) async fn track(
+    State(metrics): State<Metrics>,
+    request: Request,
+    next: Next,
+) -> Response {
     let start = Instant::now();
     let method = request.method().as_str().to_owned();
     let route = request
@@ -103,7 +135,12 @@ pub(crate) async fn track(State(metrics): State<Metrics>, request: Request, next
         .get::<MatchedPath>()
         .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
     let response = next.run(request).await;
-    metrics.observe(&method, &route, response.status().as_u16(), start.elapsed().as_secs_f64());
+    metrics.observe(
+        &method,
+        &route,
+        response.status().as_u16(),
+        start.elapsed().as_secs_f64(),
+    );
     response
 }
 

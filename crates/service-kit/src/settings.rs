@@ -32,7 +32,10 @@ pub struct SettingsError {
 }
 
 /// Loads `T` from defaults, the optional file and the environment (in that order of precedence).
-pub fn load<T: DeserializeOwned>(spec: &ServiceSpec, file: Option<&Path>) -> Result<T, SettingsError> {
+pub fn load<T: DeserializeOwned>(
+    spec: &ServiceSpec,
+    file: Option<&Path>,
+) -> Result<T, SettingsError> {
     load_from(spec, file, std::env::vars())
 }
 
@@ -42,18 +45,26 @@ pub fn load_from<T: DeserializeOwned>(
     file: Option<&Path>,
     env: impl IntoIterator<Item = (String, String)>,
 ) -> Result<T, SettingsError> {
-    let fail = |message: String| SettingsError { service: spec.name, message };
+    let fail = |message: String| SettingsError {
+        service: spec.name,
+        message,
+    };
     let mut builder =
         Config::builder().add_source(File::from_str(spec.defaults_toml, FileFormat::Toml));
     if let Some(path) = file {
         if !path.is_file() {
-            return Err(fail(format!("config file {} does not exist", path.display())));
+            return Err(fail(format!(
+                "config file {} does not exist",
+                path.display()
+            )));
         }
         builder = builder.add_source(File::from(path).required(true));
     }
     let prefix = format!("{}__", spec.env_prefix);
-    let env: config::Map<String, String> =
-        env.into_iter().filter(|(k, _)| k.starts_with(&prefix)).collect();
+    let env: config::Map<String, String> = env
+        .into_iter()
+        .filter(|(k, _)| k.starts_with(&prefix))
+        .collect();
     let mut environment = Environment::with_prefix(spec.env_prefix)
         .prefix_separator("__")
         .separator("__")
@@ -156,7 +167,10 @@ mod tests {
     };
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
     }
 
     #[test]
@@ -168,21 +182,33 @@ mod tests {
         let s: Sample = load_from(
             &SPEC,
             Some(&file),
-            env(&[("SAMPLE__HTTP__PORT", "9100"), ("SAMPLE__HTTP__CORS_ALLOWED_ORIGINS", "https://a.example,https://b.example")]),
+            env(&[
+                ("SAMPLE__HTTP__PORT", "9100"),
+                (
+                    "SAMPLE__HTTP__CORS_ALLOWED_ORIGINS",
+                    "https://a.example,https://b.example",
+                ),
+            ]),
         )
         .unwrap();
         assert_eq!(s.http.port, 9100, "env beats the file");
         assert_eq!(s.http.host, "0.0.0.0", "file beats the defaults");
-        assert_eq!(s.http.cors_allowed_origins, vec!["https://a.example", "https://b.example"]);
+        assert_eq!(
+            s.http.cors_allowed_origins,
+            vec!["https://a.example", "https://b.example"]
+        );
     }
 
     #[test]
     fn invalid_values_and_unknown_keys_name_the_key() {
-        let err = load_from::<Sample>(&SPEC, None, env(&[("SAMPLE__HTTP__PORT", "eighty")])).unwrap_err();
+        let err =
+            load_from::<Sample>(&SPEC, None, env(&[("SAMPLE__HTTP__PORT", "eighty")])).unwrap_err();
         assert!(err.to_string().contains("http.port"), "{err}");
-        let err = load_from::<Sample>(&SPEC, None, env(&[("SAMPLE__HTTP__PROT", "80")])).unwrap_err();
+        let err =
+            load_from::<Sample>(&SPEC, None, env(&[("SAMPLE__HTTP__PROT", "80")])).unwrap_err();
         assert!(err.to_string().contains("prot"), "{err}");
-        let err = load_from::<Sample>(&SPEC, Some(Path::new("/nonexistent.toml")), env(&[])).unwrap_err();
+        let err =
+            load_from::<Sample>(&SPEC, Some(Path::new("/nonexistent.toml")), env(&[])).unwrap_err();
         assert!(err.to_string().contains("/nonexistent.toml"), "{err}");
     }
 

@@ -14,7 +14,13 @@ pub fn init(settings: &TelemetrySettings) {
     let registry = tracing_subscriber::registry().with(filter);
     let _ = match settings.format {
         LogFormat::Json => registry
-            .with(fmt::layer().json().flatten_event(true).with_current_span(true).with_span_list(false))
+            .with(
+                fmt::layer()
+                    .json()
+                    .flatten_event(true)
+                    .with_current_span(true)
+                    .with_span_list(false),
+            )
             .try_init(),
         LogFormat::Pretty => registry.with(fmt::layer().compact()).try_init(),
     };

@@ -23,7 +23,10 @@ pub fn admin_url() -> String {
 /// MQTT broker for tests (`TEST_MQTT_HOST`, `TEST_MQTT_PORT`).
 pub fn mqtt_address() -> (String, u16) {
     let host = std::env::var("TEST_MQTT_HOST").unwrap_or_else(|_| "127.0.0.1".into());
-    let port = std::env::var("TEST_MQTT_PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(1883);
+    let port = std::env::var("TEST_MQTT_PORT")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(1883);
     (host, port)
 }
 
@@ -33,7 +36,10 @@ fn required(var: &str) -> bool {
 
 /// Records (or, when required, fails on) a skipped test.
 fn skip(requirement_var: &str, what: &str, reason: &str) {
-    let test = std::thread::current().name().unwrap_or("unknown").to_string();
+    let test = std::thread::current()
+        .name()
+        .unwrap_or("unknown")
+        .to_string();
     if required(requirement_var) {
         panic!("{what} is required ({requirement_var}=1) but unavailable: {reason}");
     }
@@ -42,7 +48,11 @@ fn skip(requirement_var: &str, what: &str, reason: &str) {
     if let Some(dir) = path.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
-    if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+    if let Ok(mut f) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    {
         let _ = writeln!(f, "{test}: {what} unavailable ({reason})");
     }
 }
@@ -66,9 +76,14 @@ const TEMPLATE: &str = "citizen_services_test_template";
 static TEMPLATE_READY: OnceCell<Result<(), String>> = OnceCell::const_new();
 
 async fn ensure_template() -> Result<(), String> {
-    let mut admin = PgConnection::connect(&admin_url()).await.map_err(|e| e.to_string())?;
+    let mut admin = PgConnection::connect(&admin_url())
+        .await
+        .map_err(|e| e.to_string())?;
     // Serialise template creation across test processes.
-    admin.execute("SELECT pg_advisory_lock(727274)").await.map_err(|e| e.to_string())?;
+    admin
+        .execute("SELECT pg_advisory_lock(727274)")
+        .await
+        .map_err(|e| e.to_string())?;
     let result = async {
         let exists: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
             .bind(TEMPLATE)
@@ -104,7 +119,9 @@ pub fn with_database(url: &str, database: &str) -> String {
         None => (url, None),
     };
     let authority_start = base.find("://").map_or(0, |i| i + 3);
-    let path_start = base[authority_start..].find('/').map_or(base.len(), |i| authority_start + i);
+    let path_start = base[authority_start..]
+        .find('/')
+        .map_or(base.len(), |i| authority_start + i);
     let mut out = format!("{}/{}", &base[..path_start], database);
     if let Some(q) = query {
         out.push('?');
@@ -121,15 +138,33 @@ pub async fn postgres(label: &str) -> Option<TestPostgres> {
         skip("REQUIRE_POSTGRES", "PostgreSQL", reason);
         return None;
     }
-    let label: String = label.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').take(20).collect();
-    let name = format!("cstest_{}_{}", label.to_lowercase(), uuid::Uuid::new_v4().simple());
-    let mut admin = PgConnection::connect(&admin_url()).await.expect("admin connection");
-    admin.execute("SELECT pg_advisory_lock(727275)").await.expect("lock");
-    let created = admin.execute(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}").as_str()).await;
+    let label: String = label
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .take(20)
+        .collect();
+    let name = format!(
+        "cstest_{}_{}",
+        label.to_lowercase(),
+        uuid::Uuid::new_v4().simple()
+    );
+    let mut admin = PgConnection::connect(&admin_url())
+        .await
+        .expect("admin connection");
+    admin
+        .execute("SELECT pg_advisory_lock(727275)")
+        .await
+        .expect("lock");
+    let created = admin
+        .execute(format!("CREATE DATABASE {name} TEMPLATE {TEMPLATE}").as_str())
+        .await;
     let _ = admin.execute("SELECT pg_advisory_unlock(727275)").await;
     let _ = admin.close().await;
     created.expect("create test database");
-    Some(TestPostgres { url: with_database(&admin_url(), &name), name })
+    Some(TestPostgres {
+        url: with_database(&admin_url(), &name),
+        name,
+    })
 }
 
 /// `true` when the MQTT broker accepts TCP connections; otherwise records a skip (or panics
@@ -144,11 +179,19 @@ pub async fn mqtt_broker() -> bool {
     {
         Ok(Ok(_)) => true,
         Ok(Err(e)) => {
-            skip("REQUIRE_MQTT", "MQTT broker", &format!("{host}:{port}: {e}"));
+            skip(
+                "REQUIRE_MQTT",
+                "MQTT broker",
+                &format!("{host}:{port}: {e}"),
+            );
             false
         }
         Err(_) => {
-            skip("REQUIRE_MQTT", "MQTT broker", &format!("{host}:{port}: connect timed out"));
+            skip(
+                "REQUIRE_MQTT",
+                "MQTT broker",
+                &format!("{host}:{port}: connect timed out"),
+            );
             false
         }
     }
@@ -160,8 +203,14 @@ mod tests {
 
     #[test]
     fn replaces_the_database_name() {
-        assert_eq!(with_database("postgres://u@h:5432/postgres", "x"), "postgres://u@h:5432/x");
+        assert_eq!(
+            with_database("postgres://u@h:5432/postgres", "x"),
+            "postgres://u@h:5432/x"
+        );
         assert_eq!(with_database("postgres://u@h", "x"), "postgres://u@h/x");
-        assert_eq!(with_database("postgres://u@h/db?sslmode=disable", "x"), "postgres://u@h/x?sslmode=disable");
+        assert_eq!(
+            with_database("postgres://u@h/db?sslmode=disable", "x"),
+            "postgres://u@h/x?sslmode=disable"
+        );
     }
 }
