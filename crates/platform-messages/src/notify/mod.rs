@@ -96,15 +96,41 @@ struct Shared {
     queue: Mutex<Queue>,
     wake: Notify,
     connected: watch::Sender<bool>,
+    /// True while nothing is queued or being published.
+    idle: watch::Sender<bool>,
     /// The PUBACK the publisher waits for: the packet id once known, and who to tell.
     awaiting: Mutex<Awaiting>,
     settings: MqttSettings,
 }
 
 impl Shared {
+    /// Marks every client for a notice (the list is read from the database by the publisher).
+    fn request_republish_all(&self) {
+        let mut queue = lock(&self.queue);
+        self.idle.send_replace(false);
+        queue.republish_all = true;
+    }
+
+    /// The next client to publish; marks the publisher idle when there is none.
+    fn next_client(&self) -> Option<String> {
+        let mut queue = lock(&self.queue);
+        let next = queue.order.pop_front();
+        match &next {
+            Some(client_id) => {
+                queue.queued.remove(client_id);
+            }
+            None if !queue.republish_all => {
+                self.idle.send_replace(true);
+            }
+            None => {}
+        }
+        next
+    }
+
     /// Queues `client_id` unless it is already waiting; `front` for a retry.
     fn enqueue(&self, client_id: String, front: bool) {
         let mut queue = lock(&self.queue);
+        self.idle.send_replace(false);
         if queue.queued.insert(client_id.clone()) {
             if front {
                 queue.order.push_front(client_id);
@@ -154,6 +180,7 @@ impl Notifier {
         let options = settings.mqtt_options()?;
         let (client, eventloop) = AsyncClient::new(options, 64);
         let (connected, _) = watch::channel(false);
+        let (idle, _) = watch::channel(true);
         let shared = Arc::new(Shared {
             store,
             clock,
@@ -161,6 +188,7 @@ impl Notifier {
             queue: Mutex::new(Queue::default()),
             wake: Notify::new(),
             connected,
+            idle,
             awaiting: Mutex::new(Awaiting::default()),
             settings: settings.clone(),
         });
@@ -182,7 +210,7 @@ impl Notifier {
 
     /// Queues a notice for every client (what a reconnect does).
     pub fn republish_all(&self) {
-        lock(&self.shared.queue).republish_all = true;
+        self.shared.request_republish_all();
         self.shared.wake.notify_one();
     }
 
@@ -195,6 +223,12 @@ impl Notifier {
     pub async fn wait_connected(&self) {
         let mut rx = self.shared.connected.subscribe();
         let _ = rx.wait_for(|up| *up).await;
+    }
+
+    /// Waits until every queued notice has been published and acknowledged (tests, benchmarks).
+    pub async fn wait_idle(&self) {
+        let mut rx = self.shared.idle.subscribe();
+        let _ = rx.wait_for(|idle| *idle).await;
     }
 
     /// Closes the broker connection and stops the publisher.
@@ -232,7 +266,7 @@ async fn drive_connection(shared: Arc<Shared>, mut eventloop: EventLoop) {
                 if ack.code == ConnectReturnCode::Success {
                     tracing::info!("connected to the MQTT broker; republishing every client");
                     set_connected(&shared, true);
-                    lock(&shared.queue).republish_all = true;
+                    shared.request_republish_all();
                     shared.wake.notify_one();
                 } else {
                     tracing::warn!(code = ?ack.code, "the MQTT broker refused the connection");
@@ -294,18 +328,16 @@ async fn publish_loop(shared: Arc<Shared>) {
                         error = format!("{err:#}"),
                         "cannot list clients to republish; retrying"
                     );
-                    lock(&shared.queue).republish_all = true;
+                    shared.request_republish_all();
                     tokio::time::sleep(retry).await;
                     continue;
                 }
             }
         }
-        let next = lock(&shared.queue).order.pop_front();
-        let Some(client_id) = next else {
+        let Some(client_id) = shared.next_client() else {
             shared.wake.notified().await;
             continue;
         };
-        lock(&shared.queue).queued.remove(&client_id);
         if let Err(err) = publish_current(&shared, &client_id).await {
             count("failed");
             tracing::warn!(

@@ -396,3 +396,24 @@ pub async fn clear_retained(broker: &Broker, client_id: &str) {
         .await
         .expect("puback in time");
 }
+
+/// Checks that the broker holds no retained notice for the client: a subscriber's first message
+/// must be a probe published after it subscribed (brokers send retained messages first).
+pub async fn assert_nothing_retained(broker: &Broker, client_id: &str) {
+    let mut sub = Subscriber::connect(broker, client_id).await;
+    let probe = serde_json::to_vec(&Notice {
+        client_id: client_id.into(),
+        version: "probe".into(),
+    })
+    .unwrap();
+    sub.client
+        .publish(topic(client_id), QoS::AtLeastOnce, false, probe)
+        .await
+        .unwrap();
+    let (retained, first) = sub.next().await;
+    assert_eq!(
+        (retained, first.version.as_str()),
+        (false, "probe"),
+        "the retained notice was cleared"
+    );
+}
