@@ -74,6 +74,9 @@ pub fn load_settings(file: Option<&std::path::Path>) -> anyhow::Result<Settings>
     Ok(settings)
 }
 
+/// How long start-up waits for the embedded broker to accept the service's connection.
+const EMBEDDED_BROKER_START: Duration = Duration::from_secs(10);
+
 /// Options for tests and benchmarks.
 #[derive(Default)]
 pub struct BuildOptions {
@@ -109,11 +112,22 @@ impl Application {
         let clock: Arc<dyn Clock> = options.clock.unwrap_or_else(|| Arc::new(SystemClock));
 
         let embedded_broker = if settings.mqtt.embedded_broker {
-            Some(EmbeddedBroker::start(&settings.mqtt.embedded_listen).await?)
+            Some(EmbeddedBroker::start(&settings.mqtt.embedded_listen)?)
         } else {
             None
         };
         let notifier = Notifier::start(&settings.mqtt, store.clone(), clock.clone())?;
+        if let Some(broker) = &embedded_broker {
+            tokio::time::timeout(EMBEDDED_BROKER_START, notifier.wait_connected())
+                .await
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "the embedded MQTT broker did not accept a connection on {}",
+                        broker.listen
+                    )
+                })?;
+            tracing::info!(listen = %broker.listen, "embedded MQTT broker running");
+        }
         let scheduler = Arc::new(Scheduler::new(
             store.clone(),
             notifier.clone(),
