@@ -1,0 +1,38 @@
+# Citizen-services platform: the two commands are `make run` and `make test`.
+SHELL := /bin/bash
+CARGO ?= cargo
+
+.PHONY: run test lint fmt bench check-layering schemathesis deploy-check toolchain help
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+
+run: toolchain ## Build and start every service on its embedded defaults (SQLite, in-process broker)
+	@scripts/run-local.sh
+
+test: toolchain ## Run every test; PostgreSQL/MQTT tests skip (and say so) when those services are unreachable
+	@rm -f target/test-skips.txt
+	$(CARGO) test --workspace --all-targets --locked
+	@scripts/report-skips.sh
+
+lint: toolchain ## rustfmt check and clippy with warnings as errors
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+
+fmt: ## Format the workspace
+	$(CARGO) fmt --all
+
+check-layering: ## The domain crate must not depend on any I/O crate
+	@scripts/check-layering.sh
+
+bench: toolchain ## Benchmarks (see docs/benchmarks.md); needs PostgreSQL with PostGIS for the PostgreSQL half
+	@scripts/bench.sh
+
+schemathesis: toolchain ## Property-based API tests against each service's own OpenAPI description
+	@scripts/schemathesis.sh
+
+deploy-check: ## Lint, render and validate the Helm charts, Dockerfile and proxy config
+	@bash deploy/check.sh
+
+toolchain: ## Check for what the build needs beyond cargo (a C compiler for SQLite and ring)
+	@scripts/ensure-toolchain.sh

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# `make bench`: HTTP throughput of the services under wrk, each figure as a ratio to a baseline
+# measured in the same run on the same machine:
+#   - the trivial handler of the same server (GET /healthz: same stack, no I/O),
+#   - on PostgreSQL, `pgbench -S` (select-only) with as many connections as the server's pool.
+# Streets: generated cities of BENCH_SIZES streets (default 1000 and 100000) on SQLite and
+# PostgreSQL+PostGIS (skipped when unreachable); GET /streets/{number}, a 300 m radius query and a
+# name-prefix query. Peak resident memory (VmHWM) of the server is reported per run.
+# Results: bench-results/streets.md (and stdout). Knobs: BENCH_DURATION (s, default 8),
+# BENCH_CONNECTIONS (default 16), BENCH_SIZES, BENCH_BACKENDS ("sqlite postgres").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${BENCH_DURATION:-8}"
+CONNECTIONS="${BENCH_CONNECTIONS:-16}"
+SIZES="${BENCH_SIZES:-1000 100000}"
+BACKENDS="${BENCH_BACKENDS:-sqlite postgres}"
+POOL=8
+PORT=18282
+PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+cargo build --release --locked -p streets-api -q
+BIN=target/release/streets-api
+work=$(mktemp -d)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+mkdir -p bench-results
+report=bench-results/streets.md
+pg_url() { echo "${PG_ADMIN%/*}/$1"; }
+
+echo "# streets-api benchmark ($(date -u +%F), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s, pool $POOL)" | tee "$report"
+echo | tee -a "$report"
+echo "| backend | streets | trivial rps | id rps (ratio) | radius 300 m rps (ratio) | q prefix rps (ratio) | peak RSS MiB | import s |" | tee -a "$report"
+echo "|---|---|---|---|---|---|---|---|" | tee -a "$report"
+
+rps() { # path-list-file
+  WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" \
+    | awk '/Requests\/sec/ {print int($2)}'
+}
+
+declare -A radius_rate
+for size in $SIZES; do
+  city="$work/city-$size.geojson"
+  python3 bench/generate_city.py "$size" "$city"
+  echo "/healthz" > "$work/trivial-$size"
+  python3 -c "import random; r=random.Random(1); [print(f'/api/v1/streets/{r.randint(1,$size)}') for _ in range(5000)]" > "$work/id-$size"
+  awk '{printf "/api/v1/streets?longitude=%s&latitude=%s&radius=300\n", $1, $2}' "$city.points.txt" > "$work/radius-$size"
+  awk '{printf "/api/v1/streets?q=%s&limit=20\n", $1}' "$city.prefixes.txt" > "$work/q-$size"
+done
+
+pg_ok=""
+if psql "$PG_ADMIN" -Atc "SELECT 1 FROM pg_available_extensions WHERE name='postgis'" 2>/dev/null | grep -q 1; then pg_ok=1; fi
+
+for backend in $BACKENDS; do
+  if [ "$backend" = postgres ] && [ -z "$pg_ok" ]; then
+    echo "| postgres | skipped: PostgreSQL with PostGIS unreachable at $PG_ADMIN | | | | | | |" | tee -a "$report"
+    continue
+  fi
+  for size in $SIZES; do
+    if [ "$backend" = sqlite ]; then
+      url="sqlite://$work/streets-$size.db"
+    else
+      db="bench_streets_$size"
+      psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+      url=$(pg_url "$db")
+    fi
+    export STREETS_API__DATABASE__URL="$url" STREETS_API__DATABASE__MIGRATE_ON_START=true \
+      STREETS_API__DATABASE__MAX_CONNECTIONS=$POOL STREETS_API__HTTP__PORT=$PORT \
+      STREETS_API__HTTP__HOST=127.0.0.1 STREETS_API__TELEMETRY__FILTER=warn
+    t0=$(date +%s.%N)
+    "$BIN" import "$work/city-$size.geojson" >/dev/null
+    import_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {print a - b}')
+    "$BIN" serve & server=$!
+    for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+    # warm-up
+    WRK_TARGETS="$work/id-$size" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    trivial=$(rps "$work/trivial-$size")
+    id=$(rps "$work/id-$size")
+    radius=$(rps "$work/radius-$size")
+    q=$(rps "$work/q-$size")
+    peak=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$server/status")
+    kill "$server"; wait "$server" 2>/dev/null || true; server=""
+    radius_rate["$backend-$size"]=$radius
+    ratio() { awk -v a="$1" -v b="$trivial" 'BEGIN {printf "%.2f", a/b}'; }
+    printf '| %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s | %.1f |\n' "$backend" "$size" "$trivial" \
+      "$id" "$(ratio "$id")" "$radius" "$(ratio "$radius")" "$q" "$(ratio "$q")" "$peak" "$import_s" | tee -a "$report"
+  done
+  if [ "$backend" = postgres ]; then
+    psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS bench_pgbench" -c "CREATE DATABASE bench_pgbench" >/dev/null
+    pgbench -i -q -s 10 "$(pg_url bench_pgbench)" >/dev/null 2>&1
+    pgb=$(pgbench -S -n -c "$POOL" -j 2 -T "$DURATION" "$(pg_url bench_pgbench)" 2>/dev/null | awk '/^tps/ {print int($3); exit}')
+    echo | tee -a "$report"
+    echo "pgbench -S -c $POOL -j 2 -T $DURATION (scale 10) on the same server: $pgb tps" | tee -a "$report"
+    for size in $SIZES; do
+      printf -- '- postgres, %s streets: radius = %s of pgbench -S\n' "$size" "$(awk -v a="${radius_rate[postgres-$size]}" -v b="$pgb" 'BEGIN {printf "%.2f", a/b}')" | tee -a "$report"
+    done
+  fi
+done
+
+echo | tee -a "$report"
+for backend in $BACKENDS; do
+  small="${radius_rate[$backend-${SIZES%% *}]:-}"; large="${radius_rate[$backend-${SIZES##* }]:-}"
+  [ -n "$small" ] && [ -n "$large" ] && printf -- '- %s: radius rate at %s streets = %s of the rate at %s streets\n' \
+    "$backend" "${SIZES##* }" "$(awk -v a="$large" -v b="$small" 'BEGIN {printf "%.2f", a/b}')" "${SIZES%% *}" | tee -a "$report"
+done
+echo "Written to $report"
