@@ -1,0 +1,221 @@
+//! `cargo bench -p platform-messages --bench notices`
+//!
+//! 1. Operator write → subscriber receives the notice: median and p99 over `PM_BENCH_CHANGES`
+//!    (default 2000) sequential writes, against the broker's own publish → receive time (a plain
+//!    retained QoS 1 publish) measured in the same run on the same broker.
+//! 2. Public read endpoint requests per second (16 concurrent clients, `PM_BENCH_SECONDS`,
+//!    default 3) against a trivial axum handler served the same way.
+//!
+//! Broker: Mosquitto at 127.0.0.1:1883 when reachable, else the embedded rumqttd. Database: a
+//! fresh SQLite file.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a failure aborts it
+
+use std::time::{Duration, Instant};
+
+use platform_messages::notify::{topic, Notice};
+use platform_messages::{load_settings, Application};
+use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
+use tokio::sync::mpsc;
+
+fn env_number(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+async fn subscriber(port: u16, topic: String) -> mpsc::UnboundedReceiver<Vec<u8>> {
+    let mut options = MqttOptions::new(
+        format!("bench-sub-{}", uuid::Uuid::new_v4().simple()),
+        "127.0.0.1",
+        port,
+    );
+    options.set_keep_alive(Duration::from_secs(30));
+    let (client, mut eventloop) = AsyncClient::new(options, 64);
+    client.subscribe(topic, QoS::AtLeastOnce).await.unwrap();
+    let (tx, rx) = mpsc::unbounded_channel();
+    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let _client = client;
+        let mut ready = Some(ready_tx);
+        while let Ok(event) = eventloop.poll().await {
+            match event {
+                Event::Incoming(Packet::SubAck(_)) => {
+                    if let Some(r) = ready.take() {
+                        let _ = r.send(());
+                    }
+                }
+                Event::Incoming(Packet::Publish(p)) => {
+                    let _ = tx.send(p.payload.to_vec());
+                }
+                _ => {}
+            }
+        }
+    });
+    ready_rx.await.unwrap();
+    rx
+}
+
+fn summary(name: &str, mut samples: Vec<Duration>) {
+    samples.sort();
+    let at = |q: f64| samples[((samples.len() as f64 - 1.0) * q).round() as usize];
+    println!(
+        "{name:<42} n={:<6} median={:>9.3?} p99={:>9.3?} max={:>9.3?}",
+        samples.len(),
+        at(0.5),
+        at(0.99),
+        at(1.0)
+    );
+}
+
+async fn requests_per_second(url: &str, seconds: u64) -> f64 {
+    let http = reqwest::Client::new();
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let tasks: Vec<_> = (0..16)
+        .map(|_| {
+            let http = http.clone();
+            let url = url.to_string();
+            tokio::spawn(async move {
+                let mut n = 0u64;
+                while Instant::now() < deadline {
+                    let response = http.get(&url).send().await.unwrap();
+                    assert!(response.status().is_success());
+                    response.bytes().await.unwrap();
+                    n += 1;
+                }
+                n
+            })
+        })
+        .collect();
+    let mut total = 0;
+    for task in tasks {
+        total += task.await.unwrap();
+    }
+    total as f64 / seconds as f64
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let changes = env_number("PM_BENCH_CHANGES", 2000);
+    let seconds = env_number("PM_BENCH_SECONDS", 3);
+    let mosquitto = tokio::net::TcpStream::connect("127.0.0.1:1883")
+        .await
+        .is_ok();
+    let embedded_port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let db = std::env::temp_dir().join(format!("pm-bench-{}.db", uuid::Uuid::new_v4().simple()));
+    let mut settings = load_settings(None)?;
+    settings.http.port = 0;
+    settings.database.url = format!("sqlite://{}", db.display());
+    settings.auth.dev_secret = Some("bench-secret-0123456789abcdef".into());
+    settings.mqtt.embedded_broker = !mosquitto;
+    settings.mqtt.embedded_listen = format!("127.0.0.1:{embedded_port}");
+    settings.mqtt.url = "mqtt://127.0.0.1:1883".into();
+    let broker_port = if mosquitto { 1883 } else { embedded_port };
+    println!(
+        "broker: {}",
+        if mosquitto {
+            "Mosquitto 127.0.0.1:1883"
+        } else {
+            "embedded rumqttd"
+        }
+    );
+
+    let app = Application::build(settings.clone()).await?;
+    let base = format!("http://127.0.0.1:{}{}", app.port(), settings.http.base_path);
+    let notifier = app.notifier();
+    tokio::spawn(app.run_until(std::future::pending()));
+    notifier.wait_connected().await;
+    let token = service_kit::auth::mint_dev_token(
+        &settings.auth,
+        &service_kit::auth::DevTokenRequest {
+            subject: "bench".into(),
+            scopes: vec!["platform:messages:manage".into()],
+            roles: vec![],
+            client_id: None,
+            ttl: Duration::from_secs(3600),
+        },
+    )?;
+    let http = reqwest::Client::new();
+    let client_id = format!("bench-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+
+    // 1a. Operator write → notice.
+    let mut notices = subscriber(broker_port, topic(&client_id)).await;
+    let mut write_to_notice = Vec::with_capacity(changes as usize);
+    let mut last_version = String::new();
+    for i in 0..changes {
+        let started = Instant::now();
+        let response = http
+            .post(format!("{base}/clients/{client_id}/messages"))
+            .bearer_auth(&token)
+            .json(&serde_json::json!({ "text": format!("change {i}") }))
+            .send()
+            .await?;
+        assert_eq!(response.status(), 201);
+        loop {
+            let payload = notices.recv().await.expect("subscriber alive");
+            let notice: Notice = serde_json::from_slice(&payload)?;
+            if notice.version != last_version {
+                last_version = notice.version;
+                break;
+            }
+        }
+        write_to_notice.push(started.elapsed());
+    }
+
+    // 1b. The broker alone: retained QoS 1 publish → receive, same broker, same run.
+    let raw_topic = format!("bench/raw/{client_id}");
+    let mut raw = subscriber(broker_port, raw_topic.clone()).await;
+    let mut options = MqttOptions::new(format!("bench-pub-{client_id}"), "127.0.0.1", broker_port);
+    options.set_keep_alive(Duration::from_secs(30));
+    let (publisher, mut eventloop) = AsyncClient::new(options, 64);
+    tokio::spawn(async move { while eventloop.poll().await.is_ok() {} });
+    let mut broker_only = Vec::with_capacity(changes as usize);
+    for i in 0..changes {
+        let started = Instant::now();
+        publisher
+            .publish(
+                raw_topic.clone(),
+                QoS::AtLeastOnce,
+                true,
+                format!("{i}").into_bytes(),
+            )
+            .await?;
+        raw.recv().await.expect("subscriber alive");
+        broker_only.push(started.elapsed());
+    }
+    summary("operator write -> subscriber notice", write_to_notice);
+    summary("broker publish -> subscriber (baseline)", broker_only);
+
+    // 2. Read throughput against a trivial handler.
+    // A realistic client: three current messages.
+    let read_client = format!("{client_id}-read");
+    for i in 0..3 {
+        let response = http
+            .post(format!("{base}/clients/{read_client}/messages"))
+            .bearer_auth(&token)
+            .json(&serde_json::json!({ "text": format!("notice {i}"), "kind": "maintenance" }))
+            .send()
+            .await?;
+        assert_eq!(response.status(), 201);
+    }
+    let public = format!("{base}/public/clients/{read_client}/messages");
+    let trivial = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let trivial_url = format!("http://{}/", trivial.local_addr()?);
+    let router = axum::Router::new().route(
+        "/",
+        axum::routing::get(|| async { axum::Json(serde_json::json!({"ok": true})) }),
+    );
+    tokio::spawn(async move { axum::serve(trivial, router).await });
+    println!(
+        "public read (3 messages)         {:>10.0} req/s",
+        requests_per_second(&public, seconds).await
+    );
+    println!(
+        "trivial axum handler             {:>10.0} req/s",
+        requests_per_second(&trivial_url, seconds).await
+    );
+    let _ = std::fs::remove_file(db);
+    Ok(())
+}
