@@ -4,8 +4,10 @@
 #   - the trivial handler of the same server (GET /healthz: same stack, no I/O),
 #   - on PostgreSQL, `pgbench -S` (select-only) with as many connections as the server's pool.
 # Streets: generated cities of BENCH_SIZES streets (default 1000 and 100000) on SQLite and
-# PostgreSQL+PostGIS (skipped when unreachable); GET /streets/{number}, a 300 m radius query and a
-# name-prefix query. Peak resident memory (VmHWM) of the server is reported per run.
+# PostgreSQL+PostGIS (skipped when unreachable); GET /streets/{number} for 20 000 random streets
+# (warm: after one pass over them, so they sit in the lookup cache; and with the cache disabled,
+# i.e. the database path), a 300 m radius query at 2 000 random points and a name-prefix query.
+# Peak resident memory (VmHWM) of the server is reported per run.
 # Results: bench-results/streets.md (and stdout). Knobs: BENCH_DURATION (s, default 8),
 # BENCH_CONNECTIONS (default 16), BENCH_SIZES, BENCH_BACKENDS ("sqlite postgres").
 set -euo pipefail
@@ -30,20 +32,20 @@ pg_url() { echo "${PG_ADMIN%/*}/$1"; }
 
 echo "# streets-api benchmark ($(date -u +%F), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s, pool $POOL)" | tee "$report"
 echo | tee -a "$report"
-echo "| backend | streets | trivial rps | id rps (ratio) | radius 300 m rps (ratio) | q prefix rps (ratio) | peak RSS MiB | import s |" | tee -a "$report"
-echo "|---|---|---|---|---|---|---|---|" | tee -a "$report"
+echo "| backend | streets | trivial rps | id rps, cache warm (ratio) | id rps, no cache (ratio) | radius 300 m rps (ratio) | q prefix rps (ratio) | peak RSS MiB | import s |" | tee -a "$report"
+echo "|---|---|---|---|---|---|---|---|---|" | tee -a "$report"
 
 rps() { # path-list-file
   WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" \
     | awk '/Requests\/sec/ {print int($2)}'
 }
 
-declare -A radius_rate
+declare -A radius_rate id_rate
 for size in $SIZES; do
   city="$work/city-$size.geojson"
   python3 bench/generate_city.py "$size" "$city"
   echo "/healthz" > "$work/trivial-$size"
-  python3 -c "import random; r=random.Random(1); [print(f'/api/v1/streets/{r.randint(1,$size)}') for _ in range(5000)]" > "$work/id-$size"
+  python3 -c "import random; r=random.Random(1); [print(f'/api/v1/streets/{r.randint(1,$size)}') for _ in range(20000)]" > "$work/id-$size"
   awk '{printf "/api/v1/streets?longitude=%s&latitude=%s&radius=300\n", $1, $2}' "$city.points.txt" > "$work/radius-$size"
   awk '{printf "/api/v1/streets?q=%s&limit=20\n", $1}' "$city.prefixes.txt" > "$work/q-$size"
 done
@@ -53,7 +55,7 @@ if psql "$PG_ADMIN" -Atc "SELECT 1 FROM pg_available_extensions WHERE name='post
 
 for backend in $BACKENDS; do
   if [ "$backend" = postgres ] && [ -z "$pg_ok" ]; then
-    echo "| postgres | skipped: PostgreSQL with PostGIS unreachable at $PG_ADMIN | | | | | | |" | tee -a "$report"
+    echo "| postgres | skipped: PostgreSQL with PostGIS unreachable at $PG_ADMIN | | | | | | | |" | tee -a "$report"
     continue
   fi
   for size in $SIZES; do
@@ -70,20 +72,30 @@ for backend in $BACKENDS; do
     t0=$(date +%s.%N)
     "$BIN" import "$work/city-$size.geojson" >/dev/null
     import_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {print a - b}')
-    "$BIN" serve & server=$!
-    for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
-    # warm-up
+    start_server() {
+      "$BIN" serve & server=$!
+      for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+    }
+    stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
+    STREETS_API__CACHE__MAX_ENTRIES=0 start_server
     WRK_TARGETS="$work/id-$size" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    id_nocache=$(rps "$work/id-$size")
+    stop_server
+    start_server
+    # One pass over the looked-up streets fills the cache.
+    sed 's|^|http://127.0.0.1:'"$PORT"'|' "$work/id-$size" | xargs -P 4 -n 200 curl -fs > /dev/null
     trivial=$(rps "$work/trivial-$size")
     id=$(rps "$work/id-$size")
     radius=$(rps "$work/radius-$size")
     q=$(rps "$work/q-$size")
     peak=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$server/status")
-    kill "$server"; wait "$server" 2>/dev/null || true; server=""
+    stop_server
     radius_rate["$backend-$size"]=$radius
+    id_rate["$backend-$size"]=$id_nocache
     ratio() { awk -v a="$1" -v b="$trivial" 'BEGIN {printf "%.2f", a/b}'; }
-    printf '| %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s | %.1f |\n' "$backend" "$size" "$trivial" \
-      "$id" "$(ratio "$id")" "$radius" "$(ratio "$radius")" "$q" "$(ratio "$q")" "$peak" "$import_s" | tee -a "$report"
+    printf '| %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %.1f |\n' "$backend" "$size" "$trivial" \
+      "$id" "$(ratio "$id")" "$id_nocache" "$(ratio "$id_nocache")" "$radius" "$(ratio "$radius")" "$q" "$(ratio "$q")" \
+      "$peak" "$import_s" | tee -a "$report"
   done
   if [ "$backend" = postgres ]; then
     psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS bench_pgbench" -c "CREATE DATABASE bench_pgbench" >/dev/null
@@ -92,7 +104,9 @@ for backend in $BACKENDS; do
     echo | tee -a "$report"
     echo "pgbench -S -c $POOL -j 2 -T $DURATION (scale 10) on the same server: $pgb tps" | tee -a "$report"
     for size in $SIZES; do
-      printf -- '- postgres, %s streets: radius = %s of pgbench -S\n' "$size" "$(awk -v a="${radius_rate[postgres-$size]}" -v b="$pgb" 'BEGIN {printf "%.2f", a/b}')" | tee -a "$report"
+      printf -- '- postgres, %s streets: id (no cache) = %s, radius = %s of pgbench -S\n' "$size" \
+        "$(awk -v a="${id_rate[postgres-$size]}" -v b="$pgb" 'BEGIN {printf "%.2f", a/b}')" \
+        "$(awk -v a="${radius_rate[postgres-$size]}" -v b="$pgb" 'BEGIN {printf "%.2f", a/b}')" | tee -a "$report"
     done
   fi
 done

@@ -115,7 +115,11 @@ mod tests {
                 name.chars().all(|c| c.is_ascii_uppercase() || c == '_'),
                 "{name} is not SCREAMING_SNAKE"
             );
-            assert!((400..600).contains(&code.status()), "{name} has status {}", code.status());
+            assert!(
+                (400..600).contains(&code.status()),
+                "{name} has status {}",
+                code.status()
+            );
         }
     }
 
@@ -134,7 +138,8 @@ mod tests {
             .enumerate()
             .flat_map(|(i, c)| {
                 let sep = (i > 0 && c.is_ascii_uppercase()).then_some('_');
-                sep.into_iter().chain(std::iter::once(c.to_ascii_uppercase()))
+                sep.into_iter()
+                    .chain(std::iter::once(c.to_ascii_uppercase()))
             })
             .collect()
     }

@@ -66,7 +66,9 @@ pub fn bbox_around(center: LonLat, radius_m: f64) -> BBox {
     let dlon = if widest <= 1e-9 {
         180.0
     } else {
-        (r / (MEAN_EARTH_RADIUS_M * 0.99 * widest)).to_degrees().min(180.0)
+        (r / (MEAN_EARTH_RADIUS_M * 0.99 * widest))
+            .to_degrees()
+            .min(180.0)
     };
     [
         (center.lon - dlon).max(-180.0),
@@ -99,13 +101,23 @@ pub fn distance_to_lines_m(point: LonLat, lines: &[Vec<[f64; 2]>]) -> f64 {
     let cos_lat = point.lat.to_radians().cos();
     let to_plane = |p: [f64; 2]| ((p[0] - point.lon) * cos_lat, p[1] - point.lat);
     let from_plane = |x: f64, y: f64| LonLat {
-        lon: if cos_lat.abs() < 1e-12 { point.lon } else { point.lon + x / cos_lat },
+        lon: if cos_lat.abs() < 1e-12 {
+            point.lon
+        } else {
+            point.lon + x / cos_lat
+        },
         lat: point.lat + y,
     };
     let mut best = f64::INFINITY;
     for line in lines {
         if let [only] = line.as_slice() {
-            best = best.min(distance_m(point, LonLat { lon: only[0], lat: only[1] }));
+            best = best.min(distance_m(
+                point,
+                LonLat {
+                    lon: only[0],
+                    lat: only[1],
+                },
+            ));
             continue;
         }
         for seg in line.windows(2) {
@@ -113,7 +125,11 @@ pub fn distance_to_lines_m(point: LonLat, lines: &[Vec<[f64; 2]>]) -> f64 {
             let (bx, by) = to_plane(seg[1]);
             let (dx, dy) = (bx - ax, by - ay);
             let len2 = dx * dx + dy * dy;
-            let t = if len2 == 0.0 { 0.0 } else { (-(ax * dx + ay * dy) / len2).clamp(0.0, 1.0) };
+            let t = if len2 == 0.0 {
+                0.0
+            } else {
+                (-(ax * dx + ay * dy) / len2).clamp(0.0, 1.0)
+            };
             let closest = from_plane(ax + t * dx, ay + t * dy);
             best = best.min(distance_m(point, closest));
         }
@@ -150,7 +166,11 @@ pub fn parse_location(raw: &str) -> Result<LocationParam, LocationError> {
             let point = LonLat::new(lon, lat)?;
             let radius_m = match parts.get(2) {
                 None => None,
-                Some(r) => Some(number(r).filter(|r| *r > 0.0).ok_or(LocationError::Radius)?),
+                Some(r) => Some(
+                    number(r)
+                        .filter(|r| *r > 0.0)
+                        .ok_or(LocationError::Radius)?,
+                ),
             };
             Ok(LocationParam { point, radius_m })
         }
@@ -181,12 +201,27 @@ mod tests {
     #[test]
     fn distance_to_a_segment_is_perpendicular_not_to_a_vertex() {
         // A north-south segment 0.001° east of the point at 50°N, passing by it.
-        let p = LonLat { lon: 14.0, lat: 50.0 };
+        let p = LonLat {
+            lon: 14.0,
+            lat: 50.0,
+        };
         let line = vec![vec![[14.001, 49.99], [14.001, 50.01]]];
         let d = distance_to_lines_m(p, &line);
-        let to_foot = distance_m(p, LonLat { lon: 14.001, lat: 50.0 });
+        let to_foot = distance_m(
+            p,
+            LonLat {
+                lon: 14.001,
+                lat: 50.0,
+            },
+        );
         assert!((d - to_foot).abs() < 0.05, "{d} vs {to_foot}");
-        let to_vertex = distance_m(p, LonLat { lon: 14.001, lat: 49.99 });
+        let to_vertex = distance_m(
+            p,
+            LonLat {
+                lon: 14.001,
+                lat: 49.99,
+            },
+        );
         assert!(d < to_vertex);
     }
 
@@ -196,9 +231,15 @@ mod tests {
             let c = LonLat { lon: 10.0, lat };
             let b = bbox_around(c, 5000.0);
             // Walk the circle: 5 km east and north must be inside.
-            let east = LonLat { lon: 10.0 + (5000.0 / (111_320.0 * f64::cos(f64::to_radians(lat)))), lat };
+            let east = LonLat {
+                lon: 10.0 + (5000.0 / (111_320.0 * f64::cos(f64::to_radians(lat)))),
+                lat,
+            };
             assert!(distance_m(c, east) > 4900.0);
-            assert!(east.lon <= b[2] && b[0] <= 10.0 - (east.lon - 10.0), "lat {lat}: {b:?}");
+            assert!(
+                east.lon <= b[2] && b[0] <= 10.0 - (east.lon - 10.0),
+                "lat {lat}: {b:?}"
+            );
             assert!(b[3] - lat >= 5000.0 / 111_700.0, "lat {lat}: {b:?}");
         }
     }
@@ -206,13 +247,22 @@ mod tests {
     #[test]
     fn location_param() {
         let l = parse_location("14.42, 50.08,250").unwrap();
-        assert_eq!(l.point, LonLat { lon: 14.42, lat: 50.08 });
+        assert_eq!(
+            l.point,
+            LonLat {
+                lon: 14.42,
+                lat: 50.08
+            }
+        );
         assert_eq!(l.radius_m, Some(250.0));
         assert_eq!(parse_location("14.42,50.08").unwrap().radius_m, None);
         assert_eq!(parse_location("14.42"), Err(LocationError::Shape));
         assert_eq!(parse_location("a,b"), Err(LocationError::Shape));
         assert_eq!(parse_location("1,2,3,4"), Err(LocationError::Shape));
         assert_eq!(parse_location("14,50,0"), Err(LocationError::Radius));
-        assert_eq!(parse_location("200,50"), Err(LocationError::Coordinate(CoordinateError::Longitude)));
+        assert_eq!(
+            parse_location("200,50"),
+            Err(LocationError::Coordinate(CoordinateError::Longitude))
+        );
     }
 }

@@ -7,5 +7,5 @@ pub mod error_code;
 pub mod geo;
 pub mod limits;
 pub mod markdown;
-pub mod text;
 pub mod messages;
+pub mod text;

@@ -38,7 +38,10 @@ pub struct LimitError {
 
 impl LimitError {
     pub fn new(parameter: &'static str, message: impl Into<String>) -> Self {
-        Self { parameter, message: message.into() }
+        Self {
+            parameter,
+            message: message.into(),
+        }
     }
 }
 
@@ -51,7 +54,10 @@ pub struct Page {
 
 impl Default for Page {
     fn default() -> Self {
-        Self { limit: LIMIT_DEFAULT, offset: OFFSET_DEFAULT }
+        Self {
+            limit: LIMIT_DEFAULT,
+            offset: OFFSET_DEFAULT,
+        }
     }
 }
 
@@ -74,7 +80,10 @@ pub fn parse_int_in(
 ) -> Result<Option<u32>, LimitError> {
     let Some(raw) = raw else { return Ok(None) };
     let value: i64 = raw.trim().parse().map_err(|_| {
-        LimitError::new(parameter, format!("{parameter} must be an integer, got {raw:?}"))
+        LimitError::new(
+            parameter,
+            format!("{parameter} must be an integer, got {raw:?}"),
+        )
     })?;
     if value < i64::from(min) || value > i64::from(max) {
         return Err(LimitError::new(
@@ -99,7 +108,12 @@ pub fn parse_f64_in(
         .parse()
         .ok()
         .filter(|v: &f64| v.is_finite())
-        .ok_or_else(|| LimitError::new(parameter, format!("{parameter} must be a number, got {raw:?}")))?;
+        .ok_or_else(|| {
+            LimitError::new(
+                parameter,
+                format!("{parameter} must be a number, got {raw:?}"),
+            )
+        })?;
     if value < min || value > max {
         return Err(LimitError::new(
             parameter,
@@ -114,10 +128,16 @@ pub fn parse_q(raw: Option<&str>) -> Result<Option<&str>, LimitError> {
     let Some(q) = raw else { return Ok(None) };
     let chars = q.chars().count();
     if chars < Q_MIN_CHARS {
-        return Err(LimitError::new("q", format!("q must have at least {Q_MIN_CHARS} character")));
+        return Err(LimitError::new(
+            "q",
+            format!("q must have at least {Q_MIN_CHARS} character"),
+        ));
     }
     if chars > Q_MAX_CHARS {
-        return Err(LimitError::new("q", format!("q must have at most {Q_MAX_CHARS} characters")));
+        return Err(LimitError::new(
+            "q",
+            format!("q must have at most {Q_MAX_CHARS} characters"),
+        ));
     }
     Ok(Some(q))
 }
@@ -128,9 +148,27 @@ mod tests {
 
     #[test]
     fn page_defaults_and_edges() {
-        assert_eq!(Page::parse(None, None), Ok(Page { limit: 100, offset: 0 }));
-        assert_eq!(Page::parse(Some("1"), Some("1000")), Ok(Page { limit: 1, offset: 1000 }));
-        assert_eq!(Page::parse(Some("100"), Some("0")), Ok(Page { limit: 100, offset: 0 }));
+        assert_eq!(
+            Page::parse(None, None),
+            Ok(Page {
+                limit: 100,
+                offset: 0
+            })
+        );
+        assert_eq!(
+            Page::parse(Some("1"), Some("1000")),
+            Ok(Page {
+                limit: 1,
+                offset: 1000
+            })
+        );
+        assert_eq!(
+            Page::parse(Some("100"), Some("0")),
+            Ok(Page {
+                limit: 100,
+                offset: 0
+            })
+        );
         for bad in ["0", "101", "-1", "abc", "1.5", "", "99999999999999999999"] {
             let err = Page::parse(Some(bad), None).unwrap_err();
             assert_eq!(err.parameter, "limit", "{bad}");
@@ -143,7 +181,10 @@ mod tests {
 
     #[test]
     fn floats_reject_nan_and_range() {
-        assert_eq!(parse_f64_in("radius", Some("5000"), 0.0, 5000.0), Ok(Some(5000.0)));
+        assert_eq!(
+            parse_f64_in("radius", Some("5000"), 0.0, 5000.0),
+            Ok(Some(5000.0))
+        );
         assert!(parse_f64_in("radius", Some("5000.01"), 0.0, 5000.0).is_err());
         assert!(parse_f64_in("radius", Some("NaN"), 0.0, 5000.0).is_err());
         assert!(parse_f64_in("radius", Some("inf"), 0.0, 5000.0).is_err());

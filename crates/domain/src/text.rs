@@ -60,7 +60,10 @@ pub fn match_rank(name: &str, query: &str) -> Option<MatchRank> {
         Some(MatchRank::Whole)
     } else if name.starts_with(query) {
         Some(MatchRank::NamePrefix)
-    } else if name.match_indices(query).any(|(i, _)| name[..i].ends_with(' ')) {
+    } else if name
+        .match_indices(query)
+        .any(|(i, _)| name[..i].ends_with(' '))
+    {
         Some(MatchRank::WordPrefix)
     } else {
         None
@@ -86,10 +89,22 @@ mod tests {
     #[test]
     fn ranks_whole_then_prefix_then_word_prefix() {
         let name = fold("Avenue des Spélugues");
-        assert_eq!(match_rank(&name, &fold("spel")), Some(MatchRank::WordPrefix));
-        assert_eq!(match_rank(&name, &fold("AVENUE")), Some(MatchRank::NamePrefix));
-        assert_eq!(match_rank(&name, &fold("avenue des spélugues")), Some(MatchRank::Whole));
-        assert_eq!(match_rank(&name, &fold("des spe")), Some(MatchRank::WordPrefix));
+        assert_eq!(
+            match_rank(&name, &fold("spel")),
+            Some(MatchRank::WordPrefix)
+        );
+        assert_eq!(
+            match_rank(&name, &fold("AVENUE")),
+            Some(MatchRank::NamePrefix)
+        );
+        assert_eq!(
+            match_rank(&name, &fold("avenue des spélugues")),
+            Some(MatchRank::Whole)
+        );
+        assert_eq!(
+            match_rank(&name, &fold("des spe")),
+            Some(MatchRank::WordPrefix)
+        );
         assert_eq!(match_rank(&name, &fold("pel")), None);
         assert_eq!(match_rank(&name, ""), None);
     }

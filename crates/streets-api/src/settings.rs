@@ -21,6 +21,7 @@ pub struct Settings {
     pub database: DatabaseSettings,
     pub telemetry: TelemetrySettings,
     pub demo: DemoSettings,
+    pub cache: crate::store::CacheSettings,
 }
 
 /// `demo.*`: the bundled demo data set.

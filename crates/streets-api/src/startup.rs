@@ -23,6 +23,26 @@ pub struct Application {
     store: Arc<dyn StreetStore>,
 }
 
+/// `streets_cache_lookups_total{result="hit"|"miss"}`, brought up to date at every scrape.
+fn watch_cache(metrics: &Metrics, cache: Arc<store::CachedStreets>) -> anyhow::Result<()> {
+    let lookups = prometheus::IntCounterVec::new(
+        prometheus::Opts::new(
+            "streets_cache_lookups_total",
+            "Street lookups by id or number, by cache result",
+        ),
+        &["result"],
+    )?;
+    metrics.registry().register(Box::new(lookups.clone()))?;
+    metrics.add_collector(move |_| {
+        let stats = cache.stats();
+        for (label, total) in [("hit", stats.hits), ("miss", stats.misses)] {
+            let counter = lookups.with_label_values(&[label]);
+            counter.inc_by(total.saturating_sub(counter.get()));
+        }
+    });
+    Ok(())
+}
+
 impl Application {
     /// Opens (and, for SQLite or when configured, migrates) the database, loads the demo data
     /// when configured and empty, builds the router and binds the listener.
@@ -31,7 +51,11 @@ impl Application {
         if matches!(db, Database::Sqlite(_)) || settings.database.migrate_on_start {
             db.migrate(&store::migrations()).await?;
         }
-        let store = store::for_database(&db);
+        let cached = Arc::new(store::CachedStreets::new(
+            store::for_database(&db),
+            settings.cache.clone(),
+        ));
+        let store: Arc<dyn StreetStore> = cached.clone();
         if settings.demo.load_when_empty {
             if let Some(summary) = crate::demo::load_when_empty(store.as_ref()).await? {
                 tracing::info!(
@@ -42,6 +66,7 @@ impl Application {
         }
         let metrics = Metrics::new("streets-api")?;
         metrics.watch_pool(db.clone());
+        watch_cache(&metrics, cached)?;
         let openapi = service_kit::docs::finalize(
             ApiDoc::openapi(),
             &settings.http.base_path,

@@ -1,5 +1,6 @@
 //! Street storage: one trait in domain terms, a backend per database.
 
+mod cache;
 mod coords;
 mod postgres;
 mod sqlite;
@@ -12,6 +13,7 @@ use streets_import::ImportedStreet;
 
 use crate::model::{Street, StreetQuery};
 
+pub use cache::{CacheSettings, CachedStreets};
 pub use postgres::PostgresStreets;
 pub use sqlite::SqliteStreets;
 
@@ -59,6 +61,8 @@ pub trait StreetStore: Send + Sync {
     ) -> anyhow::Result<ImportSummary>;
     /// How many streets are stored.
     async fn count_streets(&self) -> anyhow::Result<u64>;
+    /// A number that changes with every import (bumped in the import's transaction).
+    async fn dataset_generation(&self) -> anyhow::Result<i64>;
 }
 
 /// The store for a database of either backend.

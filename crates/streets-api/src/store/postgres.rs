@@ -144,6 +144,9 @@ impl StreetStore for PostgresStreets {
             .context("inserting streets")?;
         }
         let kept = streets.len() as u64 - added;
+        sqlx::query("UPDATE dataset SET generation = generation + 1")
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(ImportSummary {
             total: streets.len() as u64,
@@ -157,5 +160,11 @@ impl StreetStore for PostgresStreets {
             .fetch_one(&self.pool)
             .await?;
         Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    async fn dataset_generation(&self) -> anyhow::Result<i64> {
+        Ok(sqlx::query_scalar("SELECT generation FROM dataset")
+            .fetch_one(&self.pool)
+            .await?)
     }
 }

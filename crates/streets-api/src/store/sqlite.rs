@@ -161,6 +161,7 @@ impl StreetStore for SqliteStreets {
                     .await?;
             }
             let kept = streets.len() as u64 - added;
+            sqlx::query("UPDATE dataset SET generation = generation + 1").execute(&mut *conn).await?;
             anyhow::Ok(ImportSummary { total: streets.len() as u64, added, removed: existing.len() as u64 - kept })
         }
         .await;
@@ -181,5 +182,11 @@ impl StreetStore for SqliteStreets {
             .fetch_one(&self.pool)
             .await?;
         Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    async fn dataset_generation(&self) -> anyhow::Result<i64> {
+        Ok(sqlx::query_scalar("SELECT generation FROM dataset")
+            .fetch_one(&self.pool)
+            .await?)
     }
 }
