@@ -121,7 +121,12 @@ impl Database {
                     .journal_mode(SqliteJournalMode::Wal)
                     .synchronous(SqliteSynchronous::Normal)
                     .foreign_keys(true)
-                    .busy_timeout(Duration::from_secs(5));
+                    .busy_timeout(Duration::from_secs(5))
+                    // Reads map the file instead of copying pages through read(2), and every
+                    // connection keeps a larger page cache: random lookups over a big file
+                    // (100 000 streets) then stay as fast as over a small one.
+                    .pragma("mmap_size", "268435456")
+                    .pragma("cache_size", "-16384");
                 if let Some(parent) = options.get_filename().parent() {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).with_context(|| {
