@@ -1,7 +1,7 @@
 //! `cargo bench -p platform-messages --bench notices`
 //!
 //! 1. Operator write → subscriber receives the notice: median and p99 over `PM_BENCH_CHANGES`
-//!    (default 2000) sequential writes, against the broker's own publish → receive time (a plain
+//!    (default 2000) sequential edits of one of the client's three messages, against the broker's own publish → receive time (a plain
 //!    retained QoS 1 publish) measured in the same run on the same broker.
 //! 2. Public read endpoint requests per second (16 concurrent clients, `PM_BENCH_SECONDS`,
 //!    default 3) against a trivial axum handler served the same way.
@@ -147,15 +147,40 @@ async fn main() -> anyhow::Result<()> {
     let mut notices = subscriber(broker_port, topic(&client_id)).await;
     let mut write_to_notice = Vec::with_capacity(changes as usize);
     let mut last_version = String::new();
+    // The client keeps a realistic few messages: the operator edits one of them again and again.
+    let mut message_id = String::new();
+    for i in 0..3 {
+        let created: serde_json::Value = http
+            .post(format!("{base}/clients/{client_id}/messages"))
+            .bearer_auth(&token)
+            .json(&serde_json::json!({ "text": format!("message {i}") }))
+            .send()
+            .await?
+            .json()
+            .await?;
+        message_id = created["id"].as_str().expect("id").to_string();
+    }
+    // Let the notices of the set-up arrive before timing anything.
+    let current: serde_json::Value = http
+        .get(format!("{base}/public/clients/{client_id}/messages"))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let current = current["version"].as_str().expect("version").to_string();
+    while last_version != current {
+        let payload = notices.recv().await.expect("subscriber alive");
+        last_version = serde_json::from_slice::<Notice>(&payload)?.version;
+    }
     for i in 0..changes {
         let started = Instant::now();
         let response = http
-            .post(format!("{base}/clients/{client_id}/messages"))
+            .patch(format!("{base}/clients/{client_id}/messages/{message_id}"))
             .bearer_auth(&token)
             .json(&serde_json::json!({ "text": format!("change {i}") }))
             .send()
             .await?;
-        assert_eq!(response.status(), 201);
+        assert_eq!(response.status(), 200);
         loop {
             let payload = notices.recv().await.expect("subscriber alive");
             let notice: Notice = serde_json::from_slice(&payload)?;

@@ -48,7 +48,7 @@ impl AppState {
 /// Create a message for a client application.
 #[utoipa::path(
     post, path = "/clients/{client_id}/messages", tag = "operator",
-    params(("client_id" = String, Path, description = "Client application id: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit", max_length = 64)),
+    params(("client_id" = String, Path, description = "Client application id: 1 to 64 of A-Z a-z 0-9 . _ -, starting with a letter or digit", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$")),
     request_body = MessageInput,
     responses(
         (status = 201, description = "Stored; the MQTT notice follows (a broker that is down does not fail the write)", body = Message),
@@ -81,7 +81,7 @@ pub async fn create(
 /// List every stored message of a client (also those outside their window).
 #[utoipa::path(
     get, path = "/clients/{client_id}/messages", tag = "operator",
-    params(("client_id" = String, Path, description = "Client application id", max_length = 64)),
+    params(("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$")),
     responses(
         (status = 200, description = "All messages of the client, newest first, with the current version", body = ClientMessages),
         (status = 400, description = "`VALIDATION_ERROR`: invalid client id", body = service_kit::ErrorBody),
@@ -123,7 +123,7 @@ async fn load(state: &AppState, client_id: &str, id: Uuid) -> Result<StoredMessa
 #[utoipa::path(
     get, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
     params(
-        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
         ("message_id" = Uuid, Path, description = "Message id"),
     ),
     responses(
@@ -167,7 +167,7 @@ async fn store_update(
 #[utoipa::path(
     put, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
     params(
-        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
         ("message_id" = Uuid, Path, description = "Message id"),
     ),
     request_body = MessageInput,
@@ -196,7 +196,7 @@ pub async fn replace(
 #[utoipa::path(
     patch, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
     params(
-        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
         ("message_id" = Uuid, Path, description = "Message id"),
     ),
     request_body = MessagePatch,
@@ -226,7 +226,7 @@ pub async fn patch(
 #[utoipa::path(
     delete, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
     params(
-        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
         ("message_id" = Uuid, Path, description = "Message id"),
     ),
     responses(

@@ -62,7 +62,7 @@ fn matches(headers: &HeaderMap, tag: &str) -> bool {
 #[utoipa::path(
     get, path = "/public/clients/{client_id}/messages", tag = "messages",
     params(
-        ("client_id" = String, Path, description = "Client application id", max_length = 64),
+        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
         ("If-None-Match" = Option<String>, Header, description = "ETag of a previous answer (the quoted version)"),
     ),
     responses(
