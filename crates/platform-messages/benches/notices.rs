@@ -99,8 +99,16 @@ async fn main() -> anyhow::Result<()> {
     // `cargo bench` passes --bench; `cargo test --all-targets` runs this binary without it, and
     // then it only checks that the benchmark still works, with tiny sizes.
     let full = std::env::args().any(|a| a == "--bench");
-    let changes = if full { env_number("PM_BENCH_CHANGES", 2000) } else { 20 };
-    let seconds = if full { env_number("PM_BENCH_SECONDS", 3) } else { 1 };
+    let changes = if full {
+        env_number("PM_BENCH_CHANGES", 2000)
+    } else {
+        20
+    };
+    let seconds = if full {
+        env_number("PM_BENCH_SECONDS", 3)
+    } else {
+        1
+    };
     let mosquitto = tokio::net::TcpStream::connect("127.0.0.1:1883")
         .await
         .is_ok();

@@ -60,15 +60,7 @@ async fn cache_follows_imports_by_other_processes(backend: Backend) {
         .await;
     assert_eq!(by_id, by_number);
 
-    let metrics = patient
-        .client
-        .get(format!("{}/metrics", patient.address))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = patient.metrics().await;
     let hits = metrics
         .lines()
         .find(|l| l.starts_with("streets_cache_lookups_total{result=\"hit\""))

@@ -78,6 +78,24 @@ impl TestApp {
         format!("{}/api/v1{}", self.address, path_and_query)
     }
 
+    /// GET a path at the root (`/healthz`, `/readyz`, `/metrics`, unknown paths).
+    pub async fn get_root(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.address))
+            .send()
+            .await
+            .expect("request")
+    }
+
+    /// The `/metrics` text.
+    pub async fn metrics(&self) -> String {
+        self.get_root("/metrics")
+            .await
+            .text()
+            .await
+            .expect("metrics text")
+    }
+
     /// GET a path under the base path; returns status and JSON body.
     pub async fn get(&self, path_and_query: &str) -> (u16, Value) {
         let response = self

@@ -7,12 +7,7 @@ use serde_json::Value;
 #[tokio::test]
 async fn framework_errors_use_the_error_body() {
     let app = spawn_app(Backend::Sqlite).await.unwrap();
-    let r = app
-        .client
-        .get(format!("{}/nowhere", app.address))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/nowhere").await;
     assert_eq!(r.headers()["content-type"], "application/json");
     let (s, b) = (r.status().as_u16(), r.json::<Value>().await.unwrap());
     assert_error(s, &b, 404, "NOT_FOUND");
@@ -64,31 +59,13 @@ async fn request_id_is_returned_or_created() {
 #[tokio::test]
 async fn health_readiness_and_metrics() {
     let app = spawn_app(Backend::Sqlite).await.unwrap();
-    let r = app
-        .client
-        .get(format!("{}/healthz", app.address))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/healthz").await;
     assert_eq!(r.status(), 200);
-    let r = app
-        .client
-        .get(format!("{}/readyz", app.address))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/readyz").await;
     assert_eq!(r.status(), 200);
     app.get("/streets?limit=5").await;
     app.get("/streets/12345").await;
-    let text = app
-        .client
-        .get(format!("{}/metrics", app.address))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = app.metrics().await;
     assert!(text.contains(r#"http_requests_total{method="GET",route="/api/v1/streets",status="200",service="streets-api"} 1"#), "{text}");
     assert!(
         text.contains(r#"route="/api/v1/streets/{street_id}",status="404",service="streets-api""#),
@@ -109,19 +86,9 @@ async fn readiness_fails_when_the_database_is_unreachable() {
     settings.database.migrate_on_start = false;
     settings.database.acquire_timeout_seconds = 1;
     let app = crate::helpers::spawn_with(settings, dir).await;
-    let r = app
-        .client
-        .get(format!("{}/healthz", app.address))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/healthz").await;
     assert_eq!(r.status(), 200, "the process is alive");
-    let r = app
-        .client
-        .get(format!("{}/readyz", app.address))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/readyz").await;
     let (s, b) = (r.status().as_u16(), r.json::<Value>().await.unwrap());
     assert_error(s, &b, 503, "SERVICE_UNAVAILABLE");
     assert_eq!(b["userinfo"], "not ready: database");
