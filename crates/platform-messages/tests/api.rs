@@ -355,6 +355,30 @@ async fn writes_are_validated(db: Db) {
         not_json.json::<Value>().await.unwrap()["name"],
         "INVALID_JSON"
     );
+
+    // The framework's own refusals carry the error body too.
+    let raw = |content_type: &'static str, body: String| {
+        app.http
+            .post(format!("{}/clients/{client}/messages", app.base))
+            .bearer_auth(app.operator())
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let oversize = format!(r#"{{"text": "{}"}}"#, "x".repeat(70_000));
+    let response = raw("application/json", oversize).send().await.unwrap();
+    assert_eq!(response.status(), 413);
+    let body = response.json::<Value>().await.unwrap();
+    assert_eq!(
+        (body["statusCode"].as_u64(), body["name"].as_str()),
+        (Some(413), Some("PAYLOAD_TOO_LARGE"))
+    );
+    let response = raw("text/plain", r#"{"text": "x"}"#.into())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 415);
+    let body = response.json::<Value>().await.unwrap();
+    assert_eq!(body["name"], "UNSUPPORTED_MEDIA_TYPE");
 }
 
 async fn unsafe_text_is_refused_through_the_api(db: Db) {
