@@ -72,7 +72,7 @@ pub async fn create(
         .store
         .create_message(&client_id, Uuid::now_v7(), &fields, now)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::storage)?;
     state.after_write(&client_id);
     tracing::info!(client_id, message_id = %stored.id, subject = principal.subject, "message created");
     Ok((StatusCode::CREATED, Json(stored.into())))
@@ -101,7 +101,7 @@ pub async fn list(
         .store
         .client_state(&client_id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(ApiError::storage)?;
     Ok(Json(ClientMessages {
         version: client.version_at(now).to_string(),
         next_change_at: client.next_change_after(now),
@@ -115,7 +115,7 @@ async fn load(state: &AppState, client_id: &str, id: Uuid) -> Result<StoredMessa
         .store
         .get_message(client_id, id)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::storage)?
         .ok_or_else(|| not_found(id))
 }
 
@@ -156,7 +156,7 @@ async fn store_update(
         .store
         .update_message(client_id, id, &fields, now)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::storage)?
         .ok_or_else(|| not_found(id))?;
     state.after_write(client_id);
     tracing::info!(client_id, message_id = %id, "message updated");
@@ -249,7 +249,7 @@ pub async fn delete(
         .store
         .delete_message(&client_id, id, now)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(ApiError::storage)?
     {
         return Err(not_found(id));
     }

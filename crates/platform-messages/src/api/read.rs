@@ -25,7 +25,7 @@ impl AppState {
             .store
             .client_state(client_id)
             .await
-            .map_err(ApiError::internal)?;
+            .map_err(ApiError::storage)?;
         Ok(MessagesResponse {
             version: client.version_at(now).to_string(),
             next_change_at: client.next_change_after(now),
