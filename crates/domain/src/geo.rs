@@ -6,6 +6,8 @@
 use geo::{Distance, Geodesic, Point};
 use thiserror::Error;
 
+use crate::i18n::Message;
+
 /// Mean Earth radius (IUGG) in metres, used only for conservative bounding boxes.
 const MEAN_EARTH_RADIUS_M: f64 = 6_371_008.8;
 /// Smallest meridian radius of curvature on WGS84 (at the equator) in metres; a degree of
@@ -26,6 +28,16 @@ pub enum CoordinateError {
     Longitude,
     #[error("latitude must be a number between -90 and 90")]
     Latitude,
+}
+
+impl CoordinateError {
+    /// The client-facing text: `longitude-out-of-range` or `latitude-out-of-range` (no arguments).
+    pub fn message(&self) -> Message {
+        match self {
+            Self::Longitude => Message::new("longitude-out-of-range"),
+            Self::Latitude => Message::new("latitude-out-of-range"),
+        }
+    }
 }
 
 impl LonLat {
@@ -155,6 +167,18 @@ pub enum LocationError {
     Radius,
 }
 
+impl LocationError {
+    /// The client-facing text: `location-shape`, `location-radius` (no arguments), or the
+    /// coordinate's [`CoordinateError::message`].
+    pub fn message(&self) -> Message {
+        match self {
+            Self::Shape => Message::new("location-shape"),
+            Self::Coordinate(err) => err.message(),
+            Self::Radius => Message::new("location-radius"),
+        }
+    }
+}
+
 /// Parses `longitude,latitude[,radius_m]` (spaces around the numbers are allowed).
 pub fn parse_location(raw: &str) -> Result<LocationParam, LocationError> {
     let parts: Vec<&str> = raw.split(',').map(str::trim).collect();
@@ -264,5 +288,25 @@ mod tests {
             parse_location("200,50"),
             Err(LocationError::Coordinate(CoordinateError::Longitude))
         );
+    }
+
+    #[test]
+    fn error_messages_name_their_keys() {
+        let cases = [
+            (LocationError::Shape.message(), "location-shape"),
+            (LocationError::Radius.message(), "location-radius"),
+            (
+                LocationError::Coordinate(CoordinateError::Longitude).message(),
+                "longitude-out-of-range",
+            ),
+            (
+                LocationError::Coordinate(CoordinateError::Latitude).message(),
+                "latitude-out-of-range",
+            ),
+        ];
+        for (message, key) in cases {
+            assert_eq!(message.key, key);
+            assert!(message.args.is_empty(), "{message}");
+        }
     }
 }

@@ -6,6 +6,8 @@
 
 use thiserror::Error;
 
+use crate::i18n::Message;
+
 /// Smallest accepted `limit`.
 pub const LIMIT_MIN: u32 = 1;
 /// Largest accepted `limit`.
@@ -27,21 +29,22 @@ pub const STREETS_RADIUS_DEFAULT_M: f64 = 100.0;
 pub const STREETS_RADIUS_MAX_M: f64 = 5000.0;
 
 /// A query value that is malformed or out of range.
+///
+/// `Display` is for logs (`parameter: key args…`); clients get [`LimitError::message`] rendered
+/// in their language.
 #[derive(Debug, Clone, PartialEq, Error)]
-#[error("{message}")]
+#[error("{parameter}: {message}")]
 pub struct LimitError {
     /// The query parameter at fault.
     pub parameter: &'static str,
-    /// Human-readable explanation, safe to show to the client.
-    pub message: String,
+    /// The explanation as a catalogue key with its arguments, safe to show to the client.
+    pub message: Message,
 }
 
 impl LimitError {
-    pub fn new(parameter: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            parameter,
-            message: message.into(),
-        }
+    /// An error about `parameter`, explained by `message`.
+    pub fn new(parameter: &'static str, message: Message) -> Self {
+        Self { parameter, message }
     }
 }
 
@@ -82,14 +85,13 @@ pub fn parse_int_in(
     let value: i64 = raw.trim().parse().map_err(|_| {
         LimitError::new(
             parameter,
-            format!("{parameter} must be an integer, got {raw:?}"),
+            Message::new("limit-not-integer")
+                .arg("parameter", parameter)
+                .arg("value", format!("{raw:?}")),
         )
     })?;
     if value < i64::from(min) || value > i64::from(max) {
-        return Err(LimitError::new(
-            parameter,
-            format!("{parameter} must be between {min} and {max}, got {value}"),
-        ));
+        return Err(out_of_range(parameter, min, max, value));
     }
     // In range of u32 by the check above.
     Ok(Some(value as u32))
@@ -111,16 +113,32 @@ pub fn parse_f64_in(
         .ok_or_else(|| {
             LimitError::new(
                 parameter,
-                format!("{parameter} must be a number, got {raw:?}"),
+                Message::new("limit-not-number")
+                    .arg("parameter", parameter)
+                    .arg("value", format!("{raw:?}")),
             )
         })?;
     if value < min || value > max {
-        return Err(LimitError::new(
-            parameter,
-            format!("{parameter} must be between {min} and {max}, got {value}"),
-        ));
+        return Err(out_of_range(parameter, min, max, value));
     }
     Ok(Some(value))
+}
+
+/// `parameter must be between min and max, got value`.
+fn out_of_range(
+    parameter: &'static str,
+    min: impl std::fmt::Display,
+    max: impl std::fmt::Display,
+    value: impl std::fmt::Display,
+) -> LimitError {
+    LimitError::new(
+        parameter,
+        Message::new("limit-out-of-range")
+            .arg("parameter", parameter)
+            .arg("min", min)
+            .arg("max", max)
+            .arg("value", value),
+    )
 }
 
 /// Checks a `q` search string: at least [`Q_MIN_CHARS`] and at most [`Q_MAX_CHARS`] characters.
@@ -130,13 +148,13 @@ pub fn parse_q(raw: Option<&str>) -> Result<Option<&str>, LimitError> {
     if chars < Q_MIN_CHARS {
         return Err(LimitError::new(
             "q",
-            format!("q must have at least {Q_MIN_CHARS} character"),
+            Message::new("q-too-short").arg("min", Q_MIN_CHARS),
         ));
     }
     if chars > Q_MAX_CHARS {
         return Err(LimitError::new(
             "q",
-            format!("q must have at most {Q_MAX_CHARS} characters"),
+            Message::new("q-too-long").arg("max", Q_MAX_CHARS),
         ));
     }
     Ok(Some(q))
@@ -173,6 +191,19 @@ mod tests {
             let err = Page::parse(Some(bad), None).unwrap_err();
             assert_eq!(err.parameter, "limit", "{bad}");
         }
+        let err = Page::parse(Some("101"), None).unwrap_err();
+        assert_eq!(err.message.key, "limit-out-of-range");
+        assert_eq!(err.message.get("parameter"), Some("limit"));
+        assert_eq!(err.message.get("min"), Some("1"));
+        assert_eq!(err.message.get("max"), Some("100"));
+        assert_eq!(err.message.get("value"), Some("101"));
+        let err = Page::parse(Some("abc"), None).unwrap_err();
+        assert_eq!(err.message.key, "limit-not-integer");
+        assert_eq!(err.message.get("value"), Some("\"abc\""));
+        assert_eq!(
+            err.to_string(),
+            "limit: limit-not-integer parameter=\"limit\" value=\"\\\"abc\\\"\""
+        );
         for bad in ["-1", "1001", "x"] {
             let err = Page::parse(None, Some(bad)).unwrap_err();
             assert_eq!(err.parameter, "offset", "{bad}");
@@ -189,6 +220,15 @@ mod tests {
         assert!(parse_f64_in("radius", Some("NaN"), 0.0, 5000.0).is_err());
         assert!(parse_f64_in("radius", Some("inf"), 0.0, 5000.0).is_err());
         assert!(parse_f64_in("radius", Some("1e3"), 0.0, 5000.0).is_ok());
+        let err = parse_f64_in("radius", Some("x"), 0.0, 5000.0).unwrap_err();
+        assert_eq!(
+            (err.parameter, err.message.key),
+            ("radius", "limit-not-number")
+        );
+        let err = parse_f64_in("radius", Some("5000.5"), 0.0, 5000.0).unwrap_err();
+        assert_eq!(err.message.key, "limit-out-of-range");
+        assert_eq!(err.message.get("max"), Some("5000"));
+        assert_eq!(err.message.get("value"), Some("5000.5"));
     }
 
     #[test]
@@ -198,5 +238,9 @@ mod tests {
         let long = "é".repeat(Q_MAX_CHARS);
         assert!(parse_q(Some(&long)).is_ok());
         assert!(parse_q(Some(&format!("{long}a"))).is_err());
+        assert_eq!(parse_q(Some("")).unwrap_err().message.key, "q-too-short");
+        let err = parse_q(Some(&format!("{long}a"))).unwrap_err();
+        assert_eq!((err.parameter, err.message.key), ("q", "q-too-long"));
+        assert_eq!(err.message.get("max"), Some("200"));
     }
 }

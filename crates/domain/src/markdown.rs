@@ -50,6 +50,7 @@
 //! way). Only path-relative, absolute-path, query and fragment references count as relative here;
 //! an operator linking elsewhere writes the full `https://` address.
 
+use crate::i18n::Message;
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 use thiserror::Error;
 
@@ -64,7 +65,7 @@ pub const EXCERPT_MAX_CHARS: usize = 80;
 ///
 /// The `String` fields hold an excerpt of the offending value: at most [`EXCERPT_MAX_CHARS`]
 /// characters, ending in `…` when cut. Display shows it quoted with control characters escaped.
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum UnsafeMarkdown {
     /// Raw HTML (a block, an inline tag or a comment).
     #[error("raw HTML is not allowed in messages (found {html:?}); use Markdown instead")]
@@ -97,6 +98,33 @@ pub enum UnsafeMarkdown {
         /// The attribute as written (`name` or `name=value`), excerpted.
         attribute: String,
     },
+}
+
+impl UnsafeMarkdown {
+    /// The client-facing text as a catalogue key with the offending value as argument, quoted and
+    /// escaped as in `Display`: `markdown-raw-html` (`html`), `markdown-unsafe-link` and
+    /// `markdown-protocol-relative-link` (`destination`), `markdown-heading-attribute`
+    /// (`attribute`).
+    pub fn message(&self) -> Message {
+        match self {
+            Self::RawHtml { html } => Message::new("markdown-raw-html").arg("html", quoted(html)),
+            Self::UnsafeLink { destination } => {
+                Message::new("markdown-unsafe-link").arg("destination", quoted(destination))
+            }
+            Self::ProtocolRelativeLink { destination } => {
+                Message::new("markdown-protocol-relative-link")
+                    .arg("destination", quoted(destination))
+            }
+            Self::HeadingAttribute { attribute } => {
+                Message::new("markdown-heading-attribute").arg("attribute", quoted(attribute))
+            }
+        }
+    }
+}
+
+/// The value quoted with control characters escaped, as `Display` shows it.
+fn quoted(value: &str) -> String {
+    format!("{value:?}")
 }
 
 /// Ok(()) when the text is safe.
@@ -579,6 +607,38 @@ mod tests {
                  only http, https, mailto, tel and relative links are"
                 .to_owned())
         );
+    }
+
+    #[test]
+    fn messages_carry_the_escaped_value() {
+        let cases = [
+            ("<b>x</b>", "markdown-raw-html", "html", "\"<b>\""),
+            (
+                "[x](<java\tscript:x>)",
+                "markdown-unsafe-link",
+                "destination",
+                "\"java\\tscript:x\"",
+            ),
+            (
+                "[x](//evil.example)",
+                "markdown-protocol-relative-link",
+                "destination",
+                "\"//evil.example\"",
+            ),
+        ];
+        for (text, key, arg, value) in cases {
+            let Err(err) = check_markdown(text) else {
+                panic!("{text} should be refused")
+            };
+            let message = err.message();
+            assert_eq!(message.key, key, "{text}");
+            assert_eq!(message.get(arg), Some(value), "{text}");
+        }
+        let heading = UnsafeMarkdown::HeadingAttribute {
+            attribute: "onclick=x".into(),
+        };
+        assert_eq!(heading.message().key, "markdown-heading-attribute");
+        assert_eq!(heading.message().get("attribute"), Some("\"onclick=x\""));
     }
 
     #[test]

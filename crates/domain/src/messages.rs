@@ -16,6 +16,8 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::error_code::ErrorCode;
+use crate::i18n::Message;
+use crate::markdown::UnsafeMarkdown;
 
 /// Longest message `text` accepted, in characters (Unicode scalar values).
 pub const TEXT_MAX_CHARS: usize = 4000;
@@ -38,7 +40,7 @@ pub enum MessageRuleError {
     #[error("text must be at most {TEXT_MAX_CHARS} characters, got {0}")]
     TextTooLong(usize),
     #[error("text is not safe Markdown: {0}")]
-    UnsafeText(String),
+    UnsafeText(UnsafeMarkdown),
     #[error("title must be at most {TITLE_MAX_CHARS} characters and must not be blank")]
     InvalidTitle,
     #[error("unknown kind '{0}': expected info, maintenance or outage")]
@@ -61,6 +63,33 @@ impl MessageRuleError {
         match self {
             Self::UnsafeText(_) => ErrorCode::UnsafeMessageText,
             _ => ErrorCode::ValidationError,
+        }
+    }
+
+    /// The client-facing text as a catalogue key with its arguments. An unsafe text is explained
+    /// by the Markdown rule it breaks ([`UnsafeMarkdown::message`]); the error name
+    /// `UNSAFE_MESSAGE_TEXT` already says that the text was refused.
+    pub fn message(&self) -> Message {
+        match self {
+            Self::InvalidClientId => {
+                Message::new("client-id-invalid").arg("max", CLIENT_ID_MAX_CHARS)
+            }
+            Self::EmptyText => Message::new("text-empty"),
+            Self::TextTooLong(got) => Message::new("text-too-long")
+                .arg("max", TEXT_MAX_CHARS)
+                .arg("got", got),
+            Self::UnsafeText(reason) => reason.message(),
+            Self::InvalidTitle => Message::new("title-invalid").arg("max", TITLE_MAX_CHARS),
+            Self::UnknownKind(kind) => Message::new("kind-unknown").arg("kind", kind),
+            Self::UnknownAudience(audience) => {
+                Message::new("audience-unknown").arg("audience", audience)
+            }
+            Self::NoRoles => Message::new("audience-roles-empty"),
+            Self::RolesWithoutRolesAudience => Message::new("roles-without-audience"),
+            Self::InvalidRoles => Message::new("roles-invalid")
+                .arg("max-roles", ROLES_MAX)
+                .arg("max-chars", ROLE_MAX_CHARS),
+            Self::EmptyWindow => Message::new("window-empty"),
         }
     }
 }
@@ -94,8 +123,7 @@ pub fn validate_text_size(text: &str) -> Result<(), MessageRuleError> {
 /// Checks a message text: its size, then its Markdown safety ([`crate::markdown::check_markdown`]).
 pub fn validate_text(text: &str) -> Result<(), MessageRuleError> {
     validate_text_size(text)?;
-    crate::markdown::check_markdown(text)
-        .map_err(|unsafe_text| MessageRuleError::UnsafeText(unsafe_text.to_string()))
+    crate::markdown::check_markdown(text).map_err(MessageRuleError::UnsafeText)
 }
 
 /// Checks an optional title: plain text, not blank, bounded.
@@ -415,6 +443,80 @@ mod tests {
         assert_eq!(
             validate_text("").unwrap_err().code(),
             ErrorCode::ValidationError
+        );
+    }
+
+    #[test]
+    fn rule_errors_name_their_keys_and_arguments() {
+        let unsafe_link = UnsafeMarkdown::UnsafeLink {
+            destination: "javascript:x".into(),
+        };
+        type Case = (
+            MessageRuleError,
+            &'static str,
+            &'static [(&'static str, &'static str)],
+        );
+        let cases: [Case; 11] = [
+            (
+                MessageRuleError::InvalidClientId,
+                "client-id-invalid",
+                &[("max", "64")],
+            ),
+            (MessageRuleError::EmptyText, "text-empty", &[]),
+            (
+                MessageRuleError::TextTooLong(4001),
+                "text-too-long",
+                &[("max", "4000"), ("got", "4001")],
+            ),
+            (
+                MessageRuleError::UnsafeText(unsafe_link),
+                "markdown-unsafe-link",
+                &[("destination", "\"javascript:x\"")],
+            ),
+            (
+                MessageRuleError::InvalidTitle,
+                "title-invalid",
+                &[("max", "200")],
+            ),
+            (
+                MessageRuleError::UnknownKind("x".into()),
+                "kind-unknown",
+                &[("kind", "x")],
+            ),
+            (
+                MessageRuleError::UnknownAudience("y".into()),
+                "audience-unknown",
+                &[("audience", "y")],
+            ),
+            (MessageRuleError::NoRoles, "audience-roles-empty", &[]),
+            (
+                MessageRuleError::RolesWithoutRolesAudience,
+                "roles-without-audience",
+                &[],
+            ),
+            (
+                MessageRuleError::InvalidRoles,
+                "roles-invalid",
+                &[("max-roles", "20"), ("max-chars", "100")],
+            ),
+            (MessageRuleError::EmptyWindow, "window-empty", &[]),
+        ];
+        for (err, key, args) in cases {
+            let message = err.message();
+            assert_eq!(message.key, key, "{err}");
+            let expected: Vec<(&str, String)> =
+                args.iter().map(|(n, v)| (*n, (*v).to_owned())).collect();
+            assert_eq!(message.args, expected, "{err}");
+        }
+    }
+
+    #[test]
+    fn unsafe_text_display_keeps_the_markdown_reason() {
+        let err = validate_text("<b>hi</b>").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("text is not safe Markdown: raw HTML is not allowed"),
+            "{err}"
         );
     }
 
