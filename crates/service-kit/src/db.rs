@@ -6,6 +6,7 @@
 
 use anyhow::Context;
 use async_trait::async_trait;
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
@@ -21,8 +22,8 @@ use crate::health::ReadinessCheck;
 #[serde(deny_unknown_fields)]
 pub struct DatabaseSettings {
     /// `postgres://user:password@host/db` or `sqlite://path/to/file.db`. Put it in the environment
-    /// when it holds a password.
-    pub url: String,
+    /// when it holds a password. Held as a secret: never printed by `Debug` or logs.
+    pub url: SecretString,
     /// Largest number of pooled connections.
     pub max_connections: u32,
     /// PostgreSQL only: apply migrations on start (SQLite always does).
@@ -34,7 +35,7 @@ pub struct DatabaseSettings {
 impl std::fmt::Debug for DatabaseSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DatabaseSettings")
-            .field("url", &redact_url(&self.url))
+            .field("url", &redact_url(self.url.expose_secret()))
             .field("max_connections", &self.max_connections)
             .field("migrate_on_start", &self.migrate_on_start)
             .field("acquire_timeout_seconds", &self.acquire_timeout_seconds)
@@ -92,6 +93,7 @@ pub enum Database {
 }
 
 /// The embedded migrations of one service, one set per dialect.
+#[derive(Clone, Copy)]
 pub struct Migrations<'a> {
     /// PostgreSQL schema owned by the service, e.g. `streets`.
     pub schema: &'a str,
@@ -103,9 +105,10 @@ impl Database {
     /// Opens a pool for `settings.url`; does not migrate.
     pub async fn connect(settings: &DatabaseSettings, schema: &str) -> anyhow::Result<Self> {
         let acquire = Duration::from_secs(settings.acquire_timeout_seconds.max(1));
-        match Backend::from_url(&settings.url)? {
+        let url = settings.url.expose_secret();
+        match Backend::from_url(url)? {
             Backend::Postgres => {
-                let options = PgConnectOptions::from_str(&settings.url)
+                let options = PgConnectOptions::from_str(url)
                     .context("database.url is not a valid PostgreSQL URL")?
                     .options([("search_path", format!("{schema},public"))]);
                 let pool = PgPoolOptions::new()
@@ -115,7 +118,7 @@ impl Database {
                 Ok(Self::Postgres(pool))
             }
             Backend::Sqlite => {
-                let options = SqliteConnectOptions::from_str(&settings.url)
+                let options = SqliteConnectOptions::from_str(url)
                     .context("database.url is not a valid SQLite URL")?
                     .create_if_missing(true)
                     .journal_mode(SqliteJournalMode::Wal)

@@ -1,11 +1,15 @@
 //! OpenAPI description and a browsable page under the service's base path.
 //!
-//! `<base>/docs/openapi.json` serves the utoipa description; `<base>/docs` a Swagger UI whose
+//! `<base>/docs/openapi.json` serves the utoipa description; `<base>/docs/` a Swagger UI whose
 //! files are compiled into the binary (utoipa-swagger-ui's `vendored` feature): nothing is
 //! fetched from the internet, neither at build time nor when a browser opens the page.
+//! `<base>/docs` itself answers the JSON description to a client that asks for
+//! `application/json`, and the same page as `<base>/docs/` to anyone else (a browser, `curl`).
 
-use axum::Router;
+use actix_web::http::header::ACCEPT;
+use actix_web::{web, HttpRequest, HttpResponse};
 use domain::error_code::ErrorCode;
+use std::sync::Arc;
 use utoipa::openapi::server::Server;
 use utoipa::openapi::OpenApi;
 use utoipa::PartialSchema;
@@ -33,9 +37,65 @@ pub fn finalize(mut api: OpenApi, base_path: &str, codes: &[ErrorCode]) -> OpenA
     api
 }
 
-/// The docs routes, to be merged at the root (paths include the base path).
-pub fn router<S: Clone + Send + Sync + 'static>(api: OpenApi, base_path: &str) -> Router<S> {
-    let ui = format!("{base_path}/docs");
-    let json = format!("{base_path}/docs/openapi.json");
-    Router::new().merge(SwaggerUi::new(ui).url(json, api))
+/// Registers `<base>/docs`, `<base>/docs/` (and its files) and `<base>/docs/openapi.json`.
+/// Must be registered before the API's `web::scope(base)`, which would swallow these paths.
+pub fn configure(cfg: &mut web::ServiceConfig, api: OpenApi, base_path: &str) {
+    let json_url = format!("{base_path}/docs/openapi.json");
+    let page = Arc::new(DocsPage {
+        json: serde_json::to_vec(&api).unwrap_or_default(),
+        html: index_html(base_path, &json_url),
+    });
+    cfg.service(
+        web::resource(format!("{base_path}/docs"))
+            .app_data(web::Data::from(page))
+            .route(web::get().to(docs_root)),
+    );
+    cfg.service(SwaggerUi::new(format!("{base_path}/docs/{{_:.*}}")).url(json_url, api));
+}
+
+struct DocsPage {
+    json: Vec<u8>,
+    html: String,
+}
+
+/// The Swagger UI page with a `<base>` element, so its relative links resolve from `<base>/docs`.
+fn index_html(base_path: &str, json_url: &str) -> String {
+    let config = Arc::new(utoipa_swagger_ui::Config::from(json_url.to_owned()));
+    let page = match utoipa_swagger_ui::serve("index.html", config) {
+        Ok(Some(file)) => String::from_utf8_lossy(&file.bytes).into_owned(),
+        _ => String::new(),
+    };
+    page.replacen(
+        "<head>",
+        &format!("<head>\n    <base href=\"{base_path}/docs/\">"),
+        1,
+    )
+}
+
+async fn docs_root(req: HttpRequest, page: web::Data<DocsPage>) -> HttpResponse {
+    if wants_json(&req) {
+        HttpResponse::Ok()
+            .content_type("application/json")
+            .body(page.json.clone())
+    } else {
+        HttpResponse::Ok()
+            .content_type("text/html; charset=utf-8")
+            .body(page.html.clone())
+    }
+}
+
+/// `Accept` lists `application/json` (or `*/json`) and does not prefer HTML.
+fn wants_json(req: &HttpRequest) -> bool {
+    let accept = req
+        .headers()
+        .get(ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let html = accept.find("text/html");
+    let json = accept.find("/json");
+    match (json, html) {
+        (Some(_), None) => true,
+        (Some(j), Some(h)) => j < h,
+        _ => false,
+    }
 }

@@ -1,15 +1,20 @@
 //! The one error type of the HTTP layer and its body `{statusCode, name, userinfo}`.
 //!
-//! Handlers return `Result<_, ApiError>`. A 4xx carries a message meant for the client; a 5xx
-//! carries only a generic text, while its cause chain goes to the log (never to the client).
+//! Handlers return `Result<_, ApiError>`. An error names its code and, for a 4xx, a catalogue
+//! [`Message`] that is rendered in the caller's language when the response is written (the
+//! request stack negotiates it from `Accept-Language`, see [`crate::http`]). A 5xx carries only
+//! the code's generic text, while its cause chain goes to the log (never to the client).
 
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use actix_web::http::header::{HeaderName, HeaderValue, CONTENT_LANGUAGE, CONTENT_TYPE};
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
 use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use i18n::Locale;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 use utoipa::ToSchema;
+
+use crate::store_error::StoreError;
 
 /// The error body every service sends (spec section 7).
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema, PartialEq)]
@@ -21,58 +26,65 @@ pub struct ErrorBody {
     /// Stable machine-readable error name (see the list in the API description).
     #[schema(example = "VALIDATION_ERROR")]
     pub name: String,
-    /// Human-readable explanation.
+    /// Human-readable explanation in the language negotiated from `Accept-Language`.
     #[schema(example = "limit must be between 1 and 100, got 0")]
     pub userinfo: String,
 }
 
 /// An error answered to the client.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct ApiError {
-    status: StatusCode,
-    name: Cow<'static, str>,
-    userinfo: String,
+    code: ErrorCode,
+    /// `None`: the code's generic text.
+    message: Option<Message>,
+    /// Extra response headers (`WWW-Authenticate`, `Retry-After`, `Allow`).
+    headers: Vec<(HeaderName, HeaderValue)>,
 }
 
 impl ApiError {
     /// An error with one of the public codes and a client-safe message.
-    pub fn new(code: ErrorCode, userinfo: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, message: Message) -> Self {
         Self {
-            status: StatusCode::from_u16(code.status())
-                .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
-            name: Cow::Borrowed(code.as_str()),
-            userinfo: userinfo.into(),
+            code,
+            message: Some(message),
+            headers: Vec::new(),
+        }
+    }
+
+    /// An error whose text is the code's generic one.
+    pub fn bare(code: ErrorCode) -> Self {
+        Self {
+            code,
+            message: None,
+            headers: Vec::new(),
         }
     }
 
     /// 400 `VALIDATION_ERROR`.
-    pub fn validation(userinfo: impl Into<String>) -> Self {
-        Self::new(ErrorCode::ValidationError, userinfo)
+    pub fn validation(message: Message) -> Self {
+        Self::new(ErrorCode::ValidationError, message)
     }
 
     /// 401 `UNAUTHORIZED`.
-    pub fn unauthorized(userinfo: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Unauthorized, userinfo)
+    pub fn unauthorized(message: Message) -> Self {
+        Self::new(ErrorCode::Unauthorized, message)
     }
 
     /// 403 `FORBIDDEN`.
-    pub fn forbidden(userinfo: impl Into<String>) -> Self {
-        Self::new(ErrorCode::Forbidden, userinfo)
+    pub fn forbidden(message: Message) -> Self {
+        Self::new(ErrorCode::Forbidden, message)
     }
 
     /// 404 `NOT_FOUND` (no such route or resource without a more specific code).
-    pub fn not_found(userinfo: impl Into<String>) -> Self {
-        Self::new(ErrorCode::NotFound, userinfo)
+    pub fn not_found(message: Message) -> Self {
+        Self::new(ErrorCode::NotFound, message)
     }
 
     /// 500 `INTERNAL_ERROR`: logs `cause` with its whole chain; the client sees a generic text.
     pub fn internal(cause: impl Into<anyhow::Error>) -> Self {
         let cause = cause.into();
         tracing::error!(error = format!("{cause:#}"), "internal error");
-        Self::new(
-            ErrorCode::InternalError,
-            "An unexpected error occurred; it has been logged.",
-        )
+        Self::new(ErrorCode::InternalError, Message::new("unexpected-error"))
     }
 
     /// 503 `SERVICE_UNAVAILABLE`: logs `cause`; the client sees a generic text.
@@ -81,66 +93,93 @@ impl ApiError {
         tracing::warn!(error = format!("{cause:#}"), "dependency unavailable");
         Self::new(
             ErrorCode::ServiceUnavailable,
-            "The service is temporarily unavailable.",
+            Message::new("temporarily-unavailable"),
         )
     }
 
-    /// A storage failure: 503 `SERVICE_UNAVAILABLE` when the database cannot be reached (the
-    /// client may retry), else 500 `INTERNAL_ERROR`. Either way the cause goes to the log only.
-    pub fn storage(cause: impl Into<anyhow::Error>) -> Self {
-        let cause = cause.into();
-        let unreachable = cause.chain().any(|e| {
-            matches!(
-                e.downcast_ref::<sqlx::Error>(),
-                Some(
-                    sqlx::Error::PoolTimedOut
-                        | sqlx::Error::PoolClosed
-                        | sqlx::Error::Io(_)
-                        | sqlx::Error::Tls(_)
-                )
-            )
-        });
-        if unreachable {
-            Self::unavailable(cause)
-        } else {
-            Self::internal(cause)
-        }
+    /// A storage failure of any kind (see [`StoreError`] for the mapping).
+    pub fn storage(cause: impl Into<StoreError>) -> Self {
+        cause.into().into()
+    }
+
+    /// Adds a response header (e.g. `WWW-Authenticate`, `Retry-After`).
+    #[must_use]
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.push((name, value));
+        self
+    }
+
+    pub fn code(&self) -> ErrorCode {
+        self.code
     }
 
     pub fn status(&self) -> StatusCode {
-        self.status
+        StatusCode::from_u16(self.code.status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
+    pub fn name(&self) -> &'static str {
+        self.code.as_str()
     }
 
-    pub fn userinfo(&self) -> &str {
-        &self.userinfo
+    pub fn message(&self) -> Option<&Message> {
+        self.message.as_ref()
     }
 
-    pub fn body(&self) -> ErrorBody {
-        ErrorBody {
-            status_code: self.status.as_u16(),
-            name: self.name.to_string(),
-            userinfo: self.userinfo.clone(),
+    /// The text shown to the client in `locale`.
+    pub fn userinfo(&self, locale: Locale) -> String {
+        match &self.message {
+            Some(message) => i18n::render(locale, message),
+            None => i18n::error_title(locale, self.code),
         }
+    }
+
+    pub fn body(&self, locale: Locale) -> ErrorBody {
+        ErrorBody {
+            status_code: self.code.status(),
+            name: self.name().to_owned(),
+            userinfo: self.userinfo(locale),
+        }
+    }
+
+    /// The whole response in `locale`, with `Content-Language`.
+    pub fn to_response(&self, locale: Locale) -> HttpResponse {
+        let body = serde_json::to_vec(&self.body(locale)).unwrap_or_default();
+        let mut response = HttpResponse::with_body(self.status(), body);
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        headers.insert(
+            CONTENT_LANGUAGE,
+            HeaderValue::from_static(locale.as_str()),
+        );
+        for (name, value) in &self.headers {
+            headers.append(name.clone(), value.clone());
+        }
+        response.map_into_boxed_body()
     }
 }
 
 impl std::fmt::Display for ApiError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} {}: {}",
-            self.status.as_u16(),
-            self.name,
-            self.userinfo
-        )
+        write!(f, "{} {}", self.code.status(), self.name())?;
+        if let Some(message) = &self.message {
+            write!(f, ": {message}")?;
+        }
+        Ok(())
     }
 }
 
 impl std::error::Error for ApiError {}
+
+/// Rendered in English here; the request stack re-renders it in the negotiated language.
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        self.to_response(Locale::En)
+    }
+}
 
 impl From<domain::limits::LimitError> for ApiError {
     fn from(err: domain::limits::LimitError) -> Self {
@@ -148,15 +187,20 @@ impl From<domain::limits::LimitError> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let mut response = (self.status, Json(self.body())).into_response();
-        // Lets the telemetry layer tell a handled error from a framework one.
-        response.extensions_mut().insert(ErrorName(self.name));
-        response
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::NotFound => Self::bare(ErrorCode::NotFound),
+            StoreError::Conflict { constraint } | StoreError::Invalid { constraint } => {
+                tracing::info!(constraint, "request conflicts with stored data");
+                Self::new(
+                    ErrorCode::Conflict,
+                    Message::new("resource-conflict")
+                        .arg("constraint", constraint.as_deref().unwrap_or("-")),
+                )
+            }
+            StoreError::Unavailable(cause) => Self::unavailable(cause),
+            StoreError::Other(cause) => Self::internal(cause),
+        }
     }
 }
-
-/// Marker put on error responses built from an [`ApiError`].
-#[derive(Debug, Clone)]
-pub struct ErrorName(pub Cow<'static, str>);

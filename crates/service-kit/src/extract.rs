@@ -1,64 +1,184 @@
-//! Extractors whose rejections are answered with the error body instead of plain text.
+//! One extractor per concern, each refusing bad input with the error body:
+//! [`Json`] (body), [`Query`] (query string), [`Path`] (path parameters), plus [`BodyLimit`], the
+//! per-route limit of JSON bodies. Multipart bodies have their own reader in [`crate::multipart`].
+//!
+//! JSON and query values are deserialized through `serde_path_to_error`, so a 400 names the
+//! field at fault (`limit: invalid digit found in string`), which actix's own `Json`/`Query`
+//! cannot do; path parameters use actix's `Path` with the error handler of [`path_config`].
 
-use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
-use axum::extract::{FromRequest, FromRequestParts};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use actix_web::dev::Payload;
+use actix_web::http::header::CONTENT_TYPE;
+use actix_web::web::BytesMut;
+use actix_web::{FromRequest, HttpRequest, HttpResponse, Responder};
 use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use futures::future::{ready, LocalBoxFuture, Ready};
+use futures::StreamExt;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use crate::error::ApiError;
 
-/// JSON body; malformed JSON → 400 `INVALID_JSON`, wrong shape → 400 `VALIDATION_ERROR`,
-/// missing content type → 415, too large → 413.
-#[derive(Debug, Clone, Copy, Default, FromRequest)]
-#[from_request(via(axum::Json), rejection(ApiError))]
+pub use actix_web::web::Path;
+
+/// Largest JSON body a route accepts, in bytes. The stack registers `http.max_body_bytes` for
+/// the whole application; a scope or resource may register its own with `.app_data(…)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyLimit(pub usize);
+
+/// JSON body: wrong content type → 415 `UNSUPPORTED_MEDIA_TYPE`, over [`BodyLimit`] → 413
+/// `PAYLOAD_TOO_LARGE`, malformed JSON → 400 `INVALID_JSON`, wrong shape → 400
+/// `VALIDATION_ERROR` naming the field. As a response, serializes `T` as JSON.
+#[derive(Debug, Clone, Copy, Default)]
 pub struct Json<T>(pub T);
 
-impl<T: Serialize> IntoResponse for Json<T> {
-    fn into_response(self) -> Response {
-        axum::Json(self.0).into_response()
+impl<T: DeserializeOwned + 'static> FromRequest for Json<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let limit = req
+            .app_data::<BodyLimit>()
+            .map_or(crate::settings::DEFAULT_MAX_BODY_BYTES, |l| l.0);
+        let content_type_ok = is_json(req);
+        let declared = req
+            .headers()
+            .get(actix_web::http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<usize>().ok());
+        let mut payload = payload.take();
+        Box::pin(async move {
+            if !content_type_ok {
+                return Err(ApiError::new(
+                    ErrorCode::UnsupportedMediaType,
+                    Message::new("json-content-type"),
+                ));
+            }
+            if declared.is_some_and(|n| n > limit) {
+                return Err(too_large(limit));
+            }
+            let mut body = BytesMut::new();
+            while let Some(chunk) = payload.next().await {
+                let chunk = chunk.map_err(|e| {
+                    ApiError::validation(Message::new("body-unreadable").arg("reason", e))
+                })?;
+                if body.len() + chunk.len() > limit {
+                    return Err(too_large(limit));
+                }
+                body.extend_from_slice(&chunk);
+            }
+            parse_json(&body).map(Json)
+        })
     }
 }
 
-/// Query string; a value of the wrong type → 400 `VALIDATION_ERROR`.
-#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
-#[from_request(via(axum::extract::Query), rejection(ApiError))]
-pub struct Query<T>(pub T);
+fn too_large(limit: usize) -> ApiError {
+    ApiError::new(
+        ErrorCode::PayloadTooLarge,
+        Message::new("body-too-large").arg("limit", limit),
+    )
+}
 
-/// Path parameters; a value of the wrong type → 400 `VALIDATION_ERROR`.
-#[derive(Debug, Clone, Copy, Default, FromRequestParts)]
-#[from_request(via(axum::extract::Path), rejection(ApiError))]
-pub struct Path<T>(pub T);
+/// `application/json` or any `+json` type; parameters such as `charset` are ignored.
+fn is_json(req: &HttpRequest) -> bool {
+    let Some(value) = req
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = value.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("application/json")
+        || essence
+            .rsplit_once('+')
+            .is_some_and(|(_, suffix)| suffix.eq_ignore_ascii_case("json"))
+}
 
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> Self {
-        match rejection {
-            JsonRejection::JsonSyntaxError(e) => ApiError::new(
-                ErrorCode::InvalidJson,
-                format!("the body is not valid JSON: {}", e.body_text()),
-            ),
-            JsonRejection::JsonDataError(e) => ApiError::validation(e.body_text()),
-            JsonRejection::MissingJsonContentType(_) => ApiError::new(
-                ErrorCode::UnsupportedMediaType,
-                "expected a body with Content-Type: application/json",
-            ),
-            other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                ApiError::new(ErrorCode::PayloadTooLarge, "the request body is too large")
-            }
-            other => ApiError::validation(other.body_text()),
+/// Deserializes a JSON body, telling syntax errors from shape errors.
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = err.path().to_string();
+        json_error(&path, err.into_inner())
+    })?;
+    de.end().map_err(|err| json_error("", err))?;
+    Ok(value)
+}
+
+fn json_error(path: &str, err: serde_json::Error) -> ApiError {
+    if err.is_syntax() || err.is_eof() {
+        ApiError::new(
+            ErrorCode::InvalidJson,
+            Message::new("json-syntax").arg("reason", err),
+        )
+    } else {
+        ApiError::validation(
+            Message::new("invalid-body")
+                .arg("field", path)
+                .arg("reason", strip_position(&err.to_string())),
+        )
+    }
+}
+
+/// serde_json appends " at line 1 column 17" to data errors; the field path says more.
+fn strip_position(text: &str) -> &str {
+    text.rsplit_once(" at line ").map_or(text, |(head, _)| head)
+}
+
+impl<T: Serialize> Responder for Json<T> {
+    type Body = actix_web::body::BoxBody;
+
+    fn respond_to(self, _req: &HttpRequest) -> HttpResponse {
+        match serde_json::to_vec(&self.0) {
+            Ok(body) => HttpResponse::Ok()
+                .content_type("application/json")
+                .body(body),
+            Err(err) => actix_web::ResponseError::error_response(&ApiError::internal(err)),
         }
     }
 }
 
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> Self {
-        ApiError::validation(rejection.body_text())
+/// Query string; a value of the wrong type or an unknown parameter (with
+/// `deny_unknown_fields`) → 400 `VALIDATION_ERROR` naming the parameter.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Query<T>(pub T);
+
+impl<T: DeserializeOwned> FromRequest for Query<T> {
+    type Error = ApiError;
+    type Future = Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        ready(parse_query(req.query_string()).map(Query))
     }
 }
 
-impl From<PathRejection> for ApiError {
-    fn from(rejection: PathRejection) -> Self {
-        ApiError::validation(rejection.body_text())
-    }
+/// Deserializes a query string (repeated keys become sequences where `T` wants one).
+pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        ApiError::validation(
+            Message::new("invalid-query")
+                .arg("field", err.path())
+                .arg("reason", err.inner()),
+        )
+    })
+}
+
+/// actix's `PathConfig` answering a malformed path parameter with 400 `VALIDATION_ERROR`.
+pub fn path_config() -> actix_web::web::PathConfig {
+    actix_web::web::PathConfig::default().error_handler(|err, req| {
+        let field = req
+            .match_info()
+            .iter()
+            .map(|(name, _)| name)
+            .collect::<Vec<_>>()
+            .join(", ");
+        ApiError::validation(
+            Message::new("invalid-path")
+                .arg("field", field)
+                .arg("reason", err),
+        )
+        .into()
+    })
 }

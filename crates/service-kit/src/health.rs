@@ -1,9 +1,8 @@
 //! `/healthz` (the process answers) and `/readyz` (its dependencies answer).
 
+use actix_web::HttpResponse;
 use async_trait::async_trait;
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use domain::i18n::Message;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -57,24 +56,25 @@ impl Readiness {
         results.into_iter().flatten().collect()
     }
 
-    pub(crate) async fn respond(&self) -> Response {
+    /// `/readyz`: 200 `{"status":"ready"}`, or 503 naming the failing checks.
+    pub(crate) async fn respond(&self) -> Result<HttpResponse, ApiError> {
         let failing = self.failing().await;
         if failing.is_empty() {
-            (
-                StatusCode::OK,
-                Json(serde_json::json!({ "status": "ready" })),
-            )
-                .into_response()
+            Ok(HttpResponse::Ok()
+                .content_type("application/json")
+                .body(r#"{"status":"ready"}"#))
         } else {
-            ApiError::new(
+            Err(ApiError::new(
                 ErrorCode::ServiceUnavailable,
-                format!("not ready: {}", failing.join(", ")),
-            )
-            .into_response()
+                Message::new("not-ready").arg("checks", failing.join(", ")),
+            ))
         }
     }
 }
 
-pub(crate) async fn healthz() -> impl IntoResponse {
-    Json(serde_json::json!({ "status": "ok" }))
+/// `/healthz`: the process answers.
+pub(crate) async fn healthz() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(r#"{"status":"ok"}"#)
 }

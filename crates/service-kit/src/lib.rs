@@ -1,14 +1,11 @@
-//! Service plumbing shared by the platform's HTTP services.
+//! Service plumbing shared by the platform's HTTP services (actix-web 4).
 //!
-//! A service built on this crate:
-//! 1. loads its settings with [`settings::load`] (defaults TOML, `--config FILE`, env last),
-//! 2. calls [`telemetry::init`],
-//! 3. opens its [`db::Database`] (backend chosen by URL scheme) and migrates it,
-//! 4. builds its API `Router` (using [`extract::Json`], [`extract::Query`] and [`ApiError`]),
-//! 5. hands it to [`http::build_router`] with its OpenAPI description ([`docs::finalize`]),
-//!    [`health::Readiness`] checks and [`metrics::Metrics`], which adds `/healthz`, `/readyz`,
-//!    `/metrics`, `<base>/docs`, the middleware and the error-body normalisation,
-//! 6. serves it with [`http::serve`] on a listener bound by [`http::bind`] (port 0 in tests).
+//! Every service starts the same way ([`startup`]): settings ([`settings::load`], env last),
+//! telemetry ([`telemetry::init`]), the database ([`startup::open_database`]: pool, migrations,
+//! schema check), readiness ([`startup::readiness`]), the app ([`http::AppParts`]: the service's
+//! routes using [`extract`] and [`ApiError`], its OpenAPI description via [`docs::finalize`],
+//! [`metrics::Metrics`]), bind ([`startup::HttpApp::bind`], port 0 in tests) and
+//! [`startup::HttpApp::run_until`].
 
 pub mod auth;
 pub mod db;
@@ -18,7 +15,11 @@ pub mod extract;
 pub mod health;
 pub mod http;
 pub mod metrics;
+pub mod schema;
 pub mod settings;
+pub mod startup;
+pub mod store_error;
 pub mod telemetry;
 
 pub use error::{ApiError, ErrorBody};
+pub use store_error::StoreError;

@@ -1,15 +1,11 @@
 //! Prometheus metrics: request counts and latency by route and status, plus gauges filled at
 //! scrape time (database pool usage, broker state) by registered collectors.
 
-use axum::extract::{MatchedPath, Request, State};
-use axum::http::header::CONTENT_TYPE;
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use actix_web::HttpResponse;
 use prometheus::{
     Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder,
 };
 use std::sync::{Arc, RwLock};
-use std::time::Instant;
 
 use crate::db::Database;
 use crate::error::ApiError;
@@ -110,7 +106,9 @@ impl Metrics {
         Ok(String::from_utf8(buf)?)
     }
 
-    fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
+    /// Records one answered request; `route` is the matched template, never the raw path
+    /// (which would let clients create unbounded label values).
+    pub(crate) fn observe(&self, method: &str, route: &str, status: u16, seconds: f64) {
         let status = status.to_string();
         let labels = [method, route, status.as_str()];
         self.inner.requests.with_label_values(&labels).inc();
@@ -121,32 +119,10 @@ impl Metrics {
     }
 }
 
-/// Middleware recording every request; the route is the matched template, never the raw path
-/// (which would let clients create unbounded label values).
-pub(crate) async fn track(
-    State(metrics): State<Metrics>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let start = Instant::now();
-    let method = request.method().as_str().to_owned();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "unmatched".to_owned(), |p| p.as_str().to_owned());
-    let response = next.run(request).await;
-    metrics.observe(
-        &method,
-        &route,
-        response.status().as_u16(),
-        start.elapsed().as_secs_f64(),
-    );
-    response
-}
-
-pub(crate) async fn scrape(State(metrics): State<Metrics>) -> Response {
-    match metrics.render() {
-        Ok(text) => ([(CONTENT_TYPE, "text/plain; version=0.0.4")], text).into_response(),
-        Err(err) => ApiError::internal(err).into_response(),
-    }
+/// `/metrics`: the text exposition.
+pub(crate) async fn scrape(metrics: actix_web::web::Data<Metrics>) -> Result<HttpResponse, ApiError> {
+    let text = metrics.render().map_err(ApiError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/plain; version=0.0.4")
+        .body(text))
 }

@@ -83,6 +83,9 @@ pub fn load_from<T: DeserializeOwned>(
         .map_err(|e| fail(e.to_string()))
 }
 
+/// The JSON body limit of a route that registers none of its own (see [`crate::extract::BodyLimit`]).
+pub const DEFAULT_MAX_BODY_BYTES: usize = 16 * 1024;
+
 /// The HTTP listener and request handling (`http.*`).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -102,6 +105,9 @@ pub struct HttpSettings {
     /// Origins allowed by CORS (`*` for any); empty disables CORS headers.
     #[serde(default)]
     pub cors_allowed_origins: Vec<String>,
+    /// HTTP worker threads; 0 = one per CPU core.
+    #[serde(default)]
+    pub workers: usize,
 }
 
 impl HttpSettings {
@@ -120,6 +126,34 @@ impl HttpSettings {
             return Err("http.max_body_bytes must be at least 1".into());
         }
         Ok(())
+    }
+}
+
+/// Languages (`i18n.*`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct I18nSettings {
+    /// The language of error texts when `Accept-Language` names none we have: `en` or `cs`.
+    pub default_locale: String,
+}
+
+impl Default for I18nSettings {
+    fn default() -> Self {
+        Self {
+            default_locale: "en".to_owned(),
+        }
+    }
+}
+
+impl I18nSettings {
+    /// The configured default language; the error names the key.
+    pub fn locale(&self) -> Result<i18n::Locale, String> {
+        self.default_locale.parse().map_err(|_| {
+            format!(
+                "i18n.default_locale must be one of en, cs; got {:?}",
+                self.default_locale
+            )
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use service_kit::db::Database;
+use service_kit::startup;
 use std::path::PathBuf;
 use streets_api::{store, Application, Settings};
 
@@ -66,10 +67,13 @@ async fn main() -> anyhow::Result<()> {
                 "{} holds no street; refusing to empty the data set",
                 file.display()
             );
-            let db = Database::connect(&settings.database, store::SCHEMA).await?;
-            if matches!(db, Database::Sqlite(_)) || settings.database.migrate_on_start {
-                db.migrate(&store::migrations()).await?;
-            }
+            let (db, _) = startup::open_database(
+                &settings.database,
+                store::migrations(),
+                streets_api::settings::SPEC.name,
+            )
+            .await?;
+            startup::require_current_schema(&db, &store::migrations(), "streets-api").await?;
             let summary = store::for_database(&db)
                 .replace_all_streets(&streets)
                 .await?;

@@ -1,13 +1,13 @@
 //! HTTP handlers and the OpenAPI description of streets-api.
 
-use axum::extract::State;
-use axum::routing::get;
-use axum::Router;
+use actix_web::web;
 use domain::error_code::ErrorCode;
 use domain::geo::LonLat;
+use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page, STREETS_RADIUS_DEFAULT_M, STREETS_RADIUS_MAX_M};
 use serde::Deserialize;
 use service_kit::extract::{Json, Path, Query};
+use service_kit::http::ConfigureApi;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
 use utoipa::{IntoParams, OpenApi};
@@ -16,11 +16,12 @@ use crate::model::{Near, Street, StreetFeature, StreetQuery};
 use crate::store::StreetStore;
 
 /// The routes under the base path.
-pub fn router(store: Arc<dyn StreetStore>) -> Router {
-    Router::new()
-        .route("/streets", get(list_streets))
-        .route("/streets/{street_id}", get(get_street))
-        .with_state(store)
+pub fn configure(store: Arc<dyn StreetStore>) -> ConfigureApi {
+    Arc::new(move |cfg: &mut web::ServiceConfig| {
+        cfg.app_data(web::Data::from(store.clone()))
+            .service(web::resource("/streets").route(web::get().to(list_streets)))
+            .service(web::resource("/streets/{street_id}").route(web::get().to(get_street)));
+    })
 }
 
 /// The OpenAPI description (before `service_kit::docs::finalize`).
@@ -85,27 +86,32 @@ impl StreetsParams {
         let radius =
             limits::parse_f64_in("radius", self.radius.as_deref(), 0.0, STREETS_RADIUS_MAX_M)?;
         if radius == Some(0.0) {
-            return Err(LimitError::new("radius", "radius must be greater than 0"));
+            return Err(LimitError::new("radius", Message::new("radius-positive")));
         }
         let near = match (lon, lat) {
             (Some(lon), Some(lat)) => {
                 let point = LonLat::new(lon, lat)
-                    .map_err(|e| LimitError::new("longitude", e.to_string()))?;
+                    .map_err(|e| LimitError::new("longitude", e.message()))?;
                 Some(Near {
                     point,
                     radius_m: radius.unwrap_or(STREETS_RADIUS_DEFAULT_M),
                 })
             }
             (None, None) if radius.is_some() => {
-                return Err(LimitError::new(
-                    "radius",
-                    "radius needs longitude and latitude",
-                ));
+                return Err(LimitError::new("radius", Message::new("radius-needs-point")));
             }
             (None, None) => None,
-            (Some(_), None) => return Err(LimitError::new("latitude", "longitude needs latitude")),
+            (Some(_), None) => {
+                return Err(LimitError::new(
+                    "latitude",
+                    Message::new("longitude-needs-latitude"),
+                ))
+            }
             (None, Some(_)) => {
-                return Err(LimitError::new("longitude", "latitude needs longitude"))
+                return Err(LimitError::new(
+                    "longitude",
+                    Message::new("latitude-needs-longitude"),
+                ))
             }
         };
         Ok(StreetQuery {
@@ -145,7 +151,7 @@ fn features(streets: Vec<Street>) -> Result<Vec<StreetFeature>, ApiError> {
 )]
 #[tracing::instrument(name = "list_streets", skip_all)]
 pub async fn list_streets(
-    State(store): State<Arc<dyn StreetStore>>,
+    store: web::Data<dyn StreetStore>,
     Query(params): Query<StreetsParams>,
 ) -> Result<Json<Vec<StreetFeature>>, ApiError> {
     let query = params.to_query()?;
@@ -174,13 +180,14 @@ pub async fn list_streets(
 )]
 #[tracing::instrument(name = "get_street", skip(store))]
 pub async fn get_street(
-    State(store): State<Arc<dyn StreetStore>>,
-    Path(street_id): Path<String>,
+    store: web::Data<dyn StreetStore>,
+    street_id: Path<String>,
 ) -> Result<Json<StreetFeature>, ApiError> {
+    let street_id = street_id.into_inner();
     let not_found = || {
         ApiError::new(
             ErrorCode::StreetNotFound,
-            format!("no street {street_id:?}"),
+            Message::new("street-not-found").arg("id", &street_id),
         )
     };
     let found = if !street_id.is_empty() && street_id.bytes().all(|b| b.is_ascii_digit()) {

@@ -2,7 +2,9 @@
 
 use serde::Deserialize;
 use service_kit::db::DatabaseSettings;
-use service_kit::settings::{HttpSettings, ServiceSpec, SettingsError, TelemetrySettings};
+use service_kit::settings::{
+    HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
+};
 use std::path::Path;
 
 /// How the loader finds this service's configuration.
@@ -20,6 +22,8 @@ pub struct Settings {
     pub http: HttpSettings,
     pub database: DatabaseSettings,
     pub telemetry: TelemetrySettings,
+    #[serde(default)]
+    pub i18n: I18nSettings,
     pub demo: DemoSettings,
     pub cache: crate::store::CacheSettings,
 }
@@ -41,9 +45,12 @@ impl Settings {
     }
 
     fn validate(&self) -> Result<(), SettingsError> {
-        self.http.validate().map_err(|message| SettingsError {
-            service: SPEC.name,
-            message,
-        })
+        self.http
+            .validate()
+            .and_then(|()| self.i18n.locale().map(drop))
+            .map_err(|message| SettingsError {
+                service: SPEC.name,
+                message,
+            })
     }
 }

@@ -1,24 +1,22 @@
-//! Start-up: the library owns it so tests run the real application on port 0.
+//! Start-up in the shape every service shares (see `service_kit::startup`): settings, pool,
+//! migrate, readiness, app, bind, run. The library owns it so tests run the real application on
+//! port 0.
 
 use service_kit::db::Database;
-use service_kit::health::Readiness;
-use service_kit::http::{self, AppParts};
+use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
+use service_kit::startup::{self, HttpApp};
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::net::TcpListener;
 use utoipa::OpenApi;
 
 use crate::routes::{self, ApiDoc};
-use crate::settings::Settings;
+use crate::settings::{Settings, SPEC};
 use crate::store::{self, StreetStore};
 
 /// A built, bound, not yet serving streets-api.
 pub struct Application {
-    listener: TcpListener,
-    router: axum::Router,
-    grace: Duration,
+    http: HttpApp,
     db: Database,
     store: Arc<dyn StreetStore>,
 }
@@ -44,19 +42,17 @@ fn watch_cache(metrics: &Metrics, cache: Arc<store::CachedStreets>) -> anyhow::R
 }
 
 impl Application {
-    /// Opens (and, for SQLite or when configured, migrates) the database, loads the demo data
-    /// when configured and empty, builds the router and binds the listener.
+    /// Pool and migrations, the demo data when configured and empty, readiness, the app, and
+    /// the bound listener.
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        let db = Database::connect(&settings.database, store::SCHEMA).await?;
-        if matches!(db, Database::Sqlite(_)) || settings.database.migrate_on_start {
-            db.migrate(&store::migrations()).await?;
-        }
+        let (db, schema) =
+            startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
         let cached = Arc::new(store::CachedStreets::new(
             store::for_database(&db),
             settings.cache.clone(),
         ));
         let store: Arc<dyn StreetStore> = cached.clone();
-        if settings.demo.load_when_empty {
+        if settings.demo.load_when_empty && !schema.is_behind() {
             if let Some(summary) = crate::demo::load_when_empty(store.as_ref()).await? {
                 tracing::info!(
                     streets = summary.total,
@@ -64,34 +60,30 @@ impl Application {
                 );
             }
         }
-        let metrics = Metrics::new("streets-api")?;
+        let readiness = startup::readiness(&db, store::migrations(), &schema);
+        let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
         watch_cache(&metrics, cached)?;
-        let openapi = service_kit::docs::finalize(
-            ApiDoc::openapi(),
-            &settings.http.base_path,
-            routes::ERROR_CODES,
-        );
         let parts = AppParts {
-            api: routes::router(store.clone()),
-            openapi,
-            readiness: Readiness::default().with(Arc::new(db.clone())),
+            service: SPEC.name,
+            api: routes::configure(store.clone()),
+            openapi: service_kit::docs::finalize(
+                ApiDoc::openapi(),
+                &settings.http.base_path,
+                routes::ERROR_CODES,
+            ),
+            readiness,
             metrics,
+            schema,
+            default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
         };
-        let router = http::build_router(parts, &settings.http);
-        let listener = http::bind(&settings.http).await?;
-        Ok(Self {
-            listener,
-            router,
-            grace: Duration::from_secs(settings.http.shutdown_grace_seconds),
-            db,
-            store,
-        })
+        let http = HttpApp::bind(parts, &settings.http)?;
+        Ok(Self { http, db, store })
     }
 
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
-        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
+        self.http.port()
     }
 
     /// The street store (for tests and the import command).
@@ -100,18 +92,17 @@ impl Application {
     }
 
     /// Serves until SIGTERM/Ctrl-C, then drains within the grace period.
-    pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        self.run_with_shutdown(http::shutdown_signal()).await
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(service_kit::http::shutdown_signal()).await
     }
 
     /// Serves until `shutdown` resolves, then drains within the grace period.
-    pub async fn run_with_shutdown(
+    pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> std::io::Result<()> {
-        tracing::info!(port = self.port(), "streets-api listening");
-        let result = http::serve(self.listener, self.router, self.grace, shutdown).await;
+    ) -> anyhow::Result<()> {
+        let result = self.http.run_until(shutdown).await;
         self.db.close().await;
-        result
+        Ok(result?)
     }
 }

@@ -3,6 +3,9 @@
 //! * [`postgres`] gives every test a fresh PostgreSQL database (cloned from a template that has
 //!   PostGIS and pg_trgm), or `None` with a recorded skip when PostgreSQL is unreachable.
 //! * [`mqtt_broker`] tells whether the MQTT broker answers.
+//! * [`database`] gives a test a fresh database of either [`Backend`] (SQLite in a temporary
+//!   folder removed afterwards), and [`on_both_backends!`] runs a suite's tests on both.
+//! * [`init_test_log`] shows the service's logs in a test when `TEST_LOG=1`.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
@@ -195,6 +198,75 @@ pub async fn mqtt_broker() -> bool {
             false
         }
     }
+}
+
+/// The storage backends every behaviour suite runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A fresh database for one test; a SQLite file lives in a temporary folder that is removed
+/// when this is dropped.
+pub struct TestDatabase {
+    pub backend: Backend,
+    pub url: String,
+    /// The temporary folder (SQLite file; tests may put other files there too).
+    pub dir: tempfile::TempDir,
+}
+
+/// A fresh database of `backend`, or `None` when PostgreSQL is unreachable (skip recorded;
+/// a failure under `REQUIRE_POSTGRES=1`).
+pub async fn database(backend: Backend, label: &str) -> Option<TestDatabase> {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let url = match backend {
+        Backend::Sqlite => format!("sqlite://{}", dir.path().join(format!("{label}.db")).display()),
+        Backend::Postgres => postgres(label).await?.url,
+    };
+    Some(TestDatabase { backend, url, dir })
+}
+
+/// With `TEST_LOG=1` (or `true`), installs a readable log subscriber that the test harness
+/// captures per test (`RUST_LOG` filters it, default `info`). Without it, tests stay quiet.
+pub fn init_test_log() {
+    if !required("TEST_LOG") {
+        return;
+    }
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_test_writer()
+        .compact()
+        .try_init();
+}
+
+/// Runs each listed test function (`async fn name(app: App)`) against SQLite and PostgreSQL.
+/// `$spawn` is an `async fn(Backend) -> Option<App>` returning `None` when the backend is
+/// unavailable (the skip is recorded), e.g. `on_both_backends!(crate::helpers::spawn_app; a, b)`.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($spawn:path; $($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let app = $spawn($crate::Backend::Sqlite).await.expect("SQLite is always available");
+                    super::$name(app).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $name() {
+                    let Some(app) = $spawn($crate::Backend::Postgres).await else { return };
+                    super::$name(app).await;
+                }
+            )*
+        }
+    };
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
+use secrecy::ExposeSecret;
 use serde_json::{Map, Value};
 
 use super::AuthSettings;
@@ -68,7 +69,8 @@ impl DevTokenArgs {
 pub fn mint_dev_token(settings: &AuthSettings, req: &DevTokenRequest) -> anyhow::Result<String> {
     let secret = settings
         .dev_secret
-        .as_deref()
+        .as_ref()
+        .map(|s| s.expose_secret())
         .filter(|s| !s.is_empty())
         .context("auth.dev_secret is not set; dev tokens are disabled")?;
     let subject = req.subject.trim();

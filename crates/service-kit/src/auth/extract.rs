@@ -1,12 +1,11 @@
-//! axum extractors: [`Auth`] (token required) and [`MaybeAuth`] (token optional).
+//! actix extractors: [`Auth`] (token required) and [`MaybeAuth`] (token optional). Both need the
+//! service's [`Authenticator`] registered as app data (`.app_data(authenticator.clone())`).
 
-use axum::extract::{FromRef, FromRequestParts};
-use axum::http::header::AUTHORIZATION;
-use axum::http::request::Parts;
-use axum::http::HeaderMap;
-
-use axum::http::{header::WWW_AUTHENTICATE, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use actix_web::dev::Payload;
+use actix_web::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
+use actix_web::http::StatusCode;
+use actix_web::{FromRequest, HttpMessage, HttpRequest};
+use futures::future::LocalBoxFuture;
 
 use super::{AuthError, Authenticator, Principal};
 use crate::error::ApiError;
@@ -18,7 +17,12 @@ pub struct AuthRejection(pub ApiError);
 
 impl From<AuthError> for AuthRejection {
     fn from(err: AuthError) -> Self {
-        Self(err.into())
+        let error = ApiError::from(err);
+        if error.status() == StatusCode::UNAUTHORIZED {
+            Self(error.with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer")))
+        } else {
+            Self(error)
+        }
     }
 }
 
@@ -28,21 +32,14 @@ impl From<AuthRejection> for ApiError {
     }
 }
 
-impl IntoResponse for AuthRejection {
-    fn into_response(self) -> Response {
-        let unauthorized = self.0.status() == StatusCode::UNAUTHORIZED;
-        let mut response = self.0.into_response();
-        if unauthorized {
-            response
-                .headers_mut()
-                .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        }
-        response
+impl From<AuthRejection> for actix_web::Error {
+    fn from(rejection: AuthRejection) -> Self {
+        rejection.0.into()
     }
 }
 
 /// The caller of a request with a valid `Authorization: Bearer` token; otherwise the request is
-/// answered 401 `UNAUTHORIZED`. Needs `Authenticator: FromRef<S>` for the router state `S`.
+/// answered 401 `UNAUTHORIZED`.
 #[derive(Debug, Clone)]
 pub struct Auth(pub Principal);
 
@@ -68,54 +65,51 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, AuthError> {
     Ok(Some(token))
 }
 
-/// Verifies the request's token once; the principal is kept in the request extensions so a
-/// second extractor in the same request does not verify again.
-async fn principal_of(
-    parts: &mut Parts,
-    authenticator: &Authenticator,
-) -> Result<Option<Principal>, AuthRejection> {
-    if let Some(VerifiedPrincipal(principal)) = parts.extensions.get::<VerifiedPrincipal>() {
+/// Request extension holding the principal verified by an extractor of this module, so a second
+/// extractor in the same request does not verify again.
+#[derive(Clone)]
+struct VerifiedPrincipal(Principal);
+
+/// Verifies the request's token once.
+async fn principal_of(req: &HttpRequest) -> Result<Option<Principal>, AuthRejection> {
+    if let Some(VerifiedPrincipal(principal)) = req.extensions().get::<VerifiedPrincipal>() {
         return Ok(Some(principal.clone()));
     }
-    let Some(token) = bearer_token(&parts.headers)? else {
+    let Some(token) = bearer_token(req.headers())? else {
         return Ok(None);
     };
+    let Some(authenticator) = req.app_data::<Authenticator>() else {
+        return Err(AuthRejection(ApiError::internal(anyhow::anyhow!(
+            "no Authenticator registered as app data"
+        ))));
+    };
     let principal = authenticator.authenticate(token).await?;
-    parts
-        .extensions
+    req.extensions_mut()
         .insert(VerifiedPrincipal(principal.clone()));
     Ok(Some(principal))
 }
 
-/// Request extension holding the principal verified by an extractor of this module.
-#[derive(Clone)]
-struct VerifiedPrincipal(Principal);
+impl FromRequest for Auth {
+    type Error = AuthRejection;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
-impl<S> FromRequestParts<S> for Auth
-where
-    Authenticator: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = AuthRejection;
-
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let authenticator = Authenticator::from_ref(state);
-        match principal_of(parts, &authenticator).await? {
-            Some(principal) => Ok(Auth(principal)),
-            None => Err(AuthError::MissingToken.into()),
-        }
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move {
+            match principal_of(&req).await? {
+                Some(principal) => Ok(Auth(principal)),
+                None => Err(AuthError::MissingToken.into()),
+            }
+        })
     }
 }
 
-impl<S> FromRequestParts<S> for MaybeAuth
-where
-    Authenticator: FromRef<S>,
-    S: Send + Sync,
-{
-    type Rejection = AuthRejection;
+impl FromRequest for MaybeAuth {
+    type Error = AuthRejection;
+    type Future = LocalBoxFuture<'static, Result<Self, Self::Error>>;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        let authenticator = Authenticator::from_ref(state);
-        Ok(MaybeAuth(principal_of(parts, &authenticator).await?))
+    fn from_request(req: &HttpRequest, _payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        Box::pin(async move { Ok(MaybeAuth(principal_of(&req).await?)) })
     }
 }

@@ -5,12 +5,10 @@
 //! its JWKS (cached, refetched on an unknown `kid` and when the cache ages out); for local use a
 //! token may instead be signed HS256 with a dev secret, which is off unless configured.
 //!
-//! Handlers take the caller as an axum extractor:
+//! Handlers take the caller as an actix extractor; the service registers its `Authenticator`
+//! with `.app_data(authenticator.clone())`:
 //!
 //! ```ignore
-//! #[derive(Clone, axum::extract::FromRef)]
-//! struct AppState { auth: Authenticator, /* ... */ }
-//!
 //! async fn mine(Auth(principal): Auth) -> Result<String, ApiError> {
 //!     principal.require_scope("reports:read")?;
 //!     Ok(principal.subject)
@@ -27,7 +25,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use jsonwebtoken::errors::ErrorKind;
+use domain::i18n::Message;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
 
 use crate::error::ApiError;
@@ -38,8 +38,9 @@ pub use extract::{bearer_token, Auth, AuthRejection, MaybeAuth};
 use jwks::{JwksCache, KeyLookup};
 
 /// The `auth` section of a service's settings.
+/// Unknown keys are refused: a misspelt `issuer` must stop start-up, not switch the check off.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct AuthSettings {
     /// URL of the JWKS of the city's OpenID Connect provider.
     pub jwks_url: Option<String>,
@@ -53,7 +54,7 @@ pub struct AuthSettings {
     /// Claim naming the client application (falls back to `client_id`). Default `azp`.
     pub client_id_claim: String,
     /// HS256 secret for local use only; off unless set.
-    pub dev_secret: Option<String>,
+    pub dev_secret: Option<SecretString>,
     /// How long fetched keys are used before the JWKS is fetched again. Default 300.
     pub jwks_cache_seconds: u64,
     /// Minimum time between two fetches of the JWKS (an unknown `kid` triggers a fetch, so this
@@ -106,9 +107,9 @@ impl Principal {
         if self.has_scope(scope) {
             Ok(())
         } else {
-            Err(ApiError::forbidden(format!(
-                "this operation requires the scope `{scope}`"
-            )))
+            Err(ApiError::forbidden(
+                Message::new("scope-required").arg("scope", scope),
+            ))
         }
     }
 }
@@ -154,14 +155,30 @@ impl From<AuthError> for ApiError {
             AuthError::KeysUnavailable => {
                 ApiError::unavailable(anyhow::anyhow!("JWKS unavailable; token not verified"))
             }
-            other => ApiError::unauthorized(other.to_string()),
+            other => ApiError::unauthorized(other.message()),
         }
     }
 }
 
-impl axum::response::IntoResponse for AuthError {
-    fn into_response(self) -> axum::response::Response {
-        ApiError::from(self).into_response()
+impl AuthError {
+    /// The catalogue text of this refusal.
+    pub fn message(&self) -> Message {
+        match self {
+            Self::MissingToken => Message::new("token-missing"),
+            Self::WrongScheme => Message::new("token-wrong-scheme"),
+            Self::Malformed => Message::new("token-malformed"),
+            Self::AlgorithmNotAccepted => Message::new("token-algorithm"),
+            Self::UnknownKey => Message::new("token-unknown-key"),
+            Self::BadSignature => Message::new("token-bad-signature"),
+            Self::Expired => Message::new("token-expired"),
+            Self::NotYetValid => Message::new("token-not-yet-valid"),
+            Self::WrongIssuer => Message::new("token-wrong-issuer"),
+            Self::WrongAudience => Message::new("token-wrong-audience"),
+            Self::MissingClaim(claim) => Message::new("token-missing-claim").arg("claim", claim),
+            Self::InvalidClaim(claim) => Message::new("token-invalid-claim").arg("claim", claim),
+            Self::NotConfigured => Message::new("token-not-configured"),
+            Self::KeysUnavailable => Message::new("token-keys-unavailable"),
+        }
     }
 }
 
@@ -204,7 +221,7 @@ impl Authenticator {
             )?),
             _ => None,
         };
-        let dev_key = match settings.dev_secret.as_deref() {
+        let dev_key = match settings.dev_secret.as_ref().map(|s| s.expose_secret()) {
             Some(secret) if !secret.is_empty() => {
                 tracing::warn!("auth: the HS256 dev secret is enabled; for local use only");
                 Some(DecodingKey::from_secret(secret.as_bytes()))

@@ -1,0 +1,292 @@
+//! The one middleware every request passes through, outermost. In a single layer (each layer of
+//! its own costs a boxed future per request) it:
+//! - accepts the client's `X-Request-Id` or creates one, and returns it;
+//! - opens the request span (method, matched route, request id; status and latency when done)
+//!   and logs `request finished`;
+//! - counts the request in the metrics by matched route pattern and status;
+//! - answers API requests 503 while the database schema is behind the binary;
+//! - bounds the request by `http.request_timeout_seconds` (408) and catches a panicking handler
+//!   (500, no internals);
+//! - renders every error answer as `{statusCode, name, userinfo}` in the language negotiated from
+//!   `Accept-Language`, with `Content-Language`: an [`ApiError`] with its own message, any other
+//!   error of the framework (unknown route, wrong method, CORS refusal, …) by its status.
+//!
+//! Errors that happen here after the request was handed on (time-out, panic) cannot become a
+//! `ServiceResponse` (the request is gone), so they are returned as an already rendered error.
+
+use actix_web::body::{BoxBody, EitherBody, MessageBody};
+use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
+use actix_web::http::header::{
+    HeaderName, HeaderValue, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_LENGTH,
+    CONTENT_TYPE,
+};
+use actix_web::http::{Method, StatusCode};
+use actix_web::{HttpResponse, ResponseError};
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use futures::future::{ready, LocalBoxFuture, Ready};
+use futures::FutureExt;
+use i18n::Locale;
+use std::panic::AssertUnwindSafe;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+use tracing::Instrument;
+
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::schema::SchemaGate;
+
+/// Header carrying the request id (accepted from the client or created, and returned).
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// What the middleware needs, one per worker.
+pub(super) struct StackState {
+    pub metrics: Metrics,
+    pub timeout: Duration,
+    pub default_locale: Locale,
+    pub base_path: String,
+    pub schema: SchemaGate,
+}
+
+pub(super) struct Stack(Rc<StackState>);
+
+impl Stack {
+    pub(super) fn new(state: StackState) -> Self {
+        Self(Rc::new(state))
+    }
+}
+
+impl<S, B> Transform<S, ServiceRequest> for Stack
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = actix_web::Error;
+    type Transform = StackService<S>;
+    type InitError = ();
+    type Future = Ready<Result<Self::Transform, Self::InitError>>;
+
+    fn new_transform(&self, service: S) -> Self::Future {
+        ready(Ok(StackService {
+            service: Rc::new(service),
+            state: self.0.clone(),
+        }))
+    }
+}
+
+pub(super) struct StackService<S> {
+    service: Rc<S>,
+    state: Rc<StackState>,
+}
+
+/// What a request ended with.
+enum Outcome<B> {
+    Response(ServiceResponse<EitherBody<B>>),
+    /// No response object could be kept (time-out, panic, an error from an inner layer).
+    Failed(ApiError),
+}
+
+impl<S, B> Service<ServiceRequest> for StackService<S>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error> + 'static,
+    B: MessageBody + 'static,
+{
+    type Response = ServiceResponse<EitherBody<B>>;
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self::Response, Self::Error>>;
+
+    forward_ready!(service);
+
+    fn call(&self, mut req: ServiceRequest) -> Self::Future {
+        let started = Instant::now();
+        let state = self.state.clone();
+        let request_id = request_id(&mut req);
+        let method = req.method().clone();
+        // The pattern comes from the routing table, so it is known before the request is routed
+        // (and survives a time-out or a panic).
+        let route = req.match_pattern();
+        let accept_language = req.headers().get(ACCEPT_LANGUAGE).cloned();
+        let span = tracing::info_span!(
+            "request",
+            method = %method,
+            route = route.as_deref().unwrap_or("unmatched"),
+            request_id = request_id.to_str().unwrap_or(""),
+            status = tracing::field::Empty,
+            latency_ms = tracing::field::Empty,
+        );
+        let blocked = state.schema.is_behind() && req.path().starts_with(&state.base_path);
+        let service = self.service.clone();
+        let work = async move {
+            let outcome = if blocked {
+                Outcome::Failed(ApiError::new(
+                    ErrorCode::ServiceUnavailable,
+                    Message::new("database-not-migrated").arg("service", state.schema.service()),
+                ))
+            } else {
+                run(&service, req, state.timeout).await
+            };
+            let locale = i18n::negotiate(
+                accept_language.as_ref().and_then(|v| v.to_str().ok()),
+                state.default_locale,
+            );
+            let result: Result<Self::Response, actix_web::Error> = match outcome {
+                Outcome::Response(mut res) => {
+                    if res.status().as_u16() >= 400 {
+                        res = localize(res, locale);
+                    }
+                    res.headers_mut().insert(REQUEST_ID, request_id);
+                    Ok(res)
+                }
+                Outcome::Failed(error) => Err(Rendered {
+                    error,
+                    locale,
+                    request_id,
+                }
+                .into()),
+            };
+            let status = match &result {
+                Ok(res) => res.status(),
+                Err(err) => err.as_response_error().status_code(),
+            };
+            finish(&state.metrics, &method, route.as_deref(), status, started);
+            result
+        };
+        Box::pin(work.instrument(span))
+    }
+}
+
+/// Calls the inner service under the time-out, catching a panic.
+async fn run<S, B>(service: &S, req: ServiceRequest, timeout: Duration) -> Outcome<B>
+where
+    S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
+    B: MessageBody,
+{
+    let panicked = || {
+        tracing::error!("handler panicked");
+        ApiError::new(ErrorCode::InternalError, Message::new("unexpected-error"))
+    };
+    let Ok(call) = std::panic::catch_unwind(AssertUnwindSafe(|| service.call(req))) else {
+        return Outcome::Failed(panicked());
+    };
+    match tokio::time::timeout(timeout, AssertUnwindSafe(call).catch_unwind()).await {
+        Ok(Ok(Ok(res))) => Outcome::Response(res.map_into_left_body()),
+        Ok(Ok(Err(err))) => Outcome::Failed(match err.as_error::<ApiError>() {
+            Some(api) => api.clone(),
+            None => for_status(err.as_response_error().status_code()),
+        }),
+        Ok(Err(_panic)) => Outcome::Failed(panicked()),
+        Err(_elapsed) => Outcome::Failed(ApiError::new(
+            ErrorCode::RequestTimeout,
+            Message::new("request-timeout"),
+        )),
+    }
+}
+
+/// Re-renders an error answer as the error body in `locale`, keeping the headers the inner
+/// layers set (`Allow`, CORS, `WWW-Authenticate`, `Retry-After`).
+fn localize<B: MessageBody + 'static>(
+    res: ServiceResponse<EitherBody<B>>,
+    locale: Locale,
+) -> ServiceResponse<EitherBody<B>> {
+    let error = match res.response().error().and_then(|e| e.as_error::<ApiError>()) {
+        Some(api) => api.clone(),
+        None => for_status(res.status()),
+    };
+    let mut fresh = error.to_response(locale);
+    let own: Vec<HeaderName> = fresh.headers().keys().cloned().collect();
+    for (name, value) in res.headers() {
+        let body_header = [CONTENT_TYPE, CONTENT_LENGTH, CONTENT_LANGUAGE].contains(name);
+        if !body_header && !own.contains(name) {
+            fresh.headers_mut().append(name.clone(), value.clone());
+        }
+    }
+    let (req, _old) = res.into_parts();
+    ServiceResponse::new(req, fresh).map_body(|_, body| EitherBody::right(body))
+}
+
+/// The error of a framework answer that did not come from an [`ApiError`].
+pub(crate) fn for_status(status: StatusCode) -> ApiError {
+    let code = match status.as_u16() {
+        401 => ErrorCode::Unauthorized,
+        403 => ErrorCode::Forbidden,
+        404 => ErrorCode::NotFound,
+        405 => ErrorCode::MethodNotAllowed,
+        408 => ErrorCode::RequestTimeout,
+        409 => ErrorCode::Conflict,
+        413 => ErrorCode::PayloadTooLarge,
+        415 => ErrorCode::UnsupportedMediaType,
+        429 => ErrorCode::TooManyRequests,
+        400..=499 => ErrorCode::ValidationError,
+        503 => ErrorCode::ServiceUnavailable,
+        _ => ErrorCode::InternalError,
+    };
+    match code {
+        ErrorCode::NotFound => ApiError::not_found(Message::new("route-not-found")),
+        ErrorCode::MethodNotAllowed => ApiError::new(code, Message::new("method-not-allowed")),
+        ErrorCode::RequestTimeout => ApiError::new(code, Message::new("request-timeout")),
+        ErrorCode::InternalError => ApiError::internal(anyhow::anyhow!("framework error {status}")),
+        ErrorCode::ServiceUnavailable => {
+            ApiError::unavailable(anyhow::anyhow!("framework error {status}"))
+        }
+        _ => ApiError::bare(code),
+    }
+}
+
+/// The client's request id when it is usable (1–200 visible ASCII characters), else a new UUID,
+/// put on the request so handlers and logs see the same one.
+fn request_id(req: &mut ServiceRequest) -> HeaderValue {
+    if let Some(given) = req.headers().get(REQUEST_ID) {
+        let ok = (1..=200).contains(&given.len())
+            && given.as_bytes().iter().all(|b| b.is_ascii_graphic());
+        if ok {
+            return given.clone();
+        }
+    }
+    let created = HeaderValue::from_str(&uuid::Uuid::new_v4().to_string())
+        .unwrap_or_else(|_| HeaderValue::from_static("invalid"));
+    req.headers_mut().insert(REQUEST_ID, created.clone());
+    created
+}
+
+fn finish(metrics: &Metrics, method: &Method, route: Option<&str>, status: StatusCode, started: Instant) {
+    let elapsed = started.elapsed();
+    let span = tracing::Span::current();
+    span.record("status", status.as_u16());
+    span.record("latency_ms", elapsed.as_secs_f64() * 1000.0);
+    tracing::info!("request finished");
+    metrics.observe(
+        method.as_str(),
+        route.unwrap_or("unmatched"),
+        status.as_u16(),
+        elapsed.as_secs_f64(),
+    );
+}
+
+/// An error answer decided before it could be attached to its request.
+#[derive(Debug)]
+struct Rendered {
+    error: ApiError,
+    locale: Locale,
+    request_id: HeaderValue,
+}
+
+impl std::fmt::Display for Rendered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl ResponseError for Rendered {
+    fn status_code(&self) -> StatusCode {
+        self.error.status()
+    }
+
+    fn error_response(&self) -> HttpResponse<BoxBody> {
+        let mut response = self.error.to_response(self.locale);
+        response
+            .headers_mut()
+            .insert(REQUEST_ID, self.request_id.clone());
+        response
+    }
+}

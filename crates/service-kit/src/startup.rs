@@ -1,0 +1,100 @@
+//! The one start-up shape of every service:
+//! 1. settings (each service's `Settings::load`, env last);
+//! 2. pool ([`Database::connect`], backend by URL scheme);
+//! 3. migrate when configured (SQLite always) — [`open_database`] does 2 and 3 and compares the
+//!    schema with the binary ([`crate::schema`]);
+//! 4. readiness checks ([`readiness`]: database and schema, plus the service's own);
+//! 5. app ([`AppParts`]: routes, OpenAPI, metrics);
+//! 6. bind ([`HttpApp::bind`], port 0 in tests);
+//! 7. `run_until_stopped` ([`HttpApp::run_until`] with [`crate::http::shutdown_signal`]).
+
+use std::future::Future;
+use std::sync::Arc;
+
+use crate::db::{Backend, Database, DatabaseSettings, Migrations};
+use crate::health::Readiness;
+use crate::http::{self, AppParts};
+use crate::schema::{self, SchemaCheck, SchemaGate, SchemaStatus};
+use crate::settings::HttpSettings;
+
+/// Steps 2 and 3: opens the pool, migrates SQLite (always) and PostgreSQL (when
+/// `database.migrate_on_start`), and compares the schema with the binary. A database migrated by
+/// a newer version stops start-up; one that is behind gives a closed [`SchemaGate`].
+pub async fn open_database(
+    settings: &DatabaseSettings,
+    migrations: Migrations<'static>,
+    service: &'static str,
+) -> anyhow::Result<(Database, SchemaGate)> {
+    let db = Database::connect(settings, migrations.schema).await?;
+    if db.backend() == Backend::Sqlite || settings.migrate_on_start {
+        db.migrate(&migrations).await?;
+    }
+    let gate = SchemaGate::new(service);
+    match schema::status(&db, &migrations).await {
+        Ok(status @ SchemaStatus::Ahead { .. }) => {
+            anyhow::bail!(status.problem(service).unwrap_or_default())
+        }
+        Ok(status) => gate.update(&status),
+        Err(err) => tracing::warn!(
+            error = format!("{err:#}"),
+            "cannot compare the database schema now; /readyz will check again"
+        ),
+    }
+    Ok((db, gate))
+}
+
+/// For commands other than `serve` (import, …): stops unless the schema is current.
+pub async fn require_current_schema(
+    db: &Database,
+    migrations: &Migrations<'_>,
+    service: &str,
+) -> anyhow::Result<()> {
+    let status = schema::status(db, migrations).await?;
+    match status.problem(service) {
+        None => Ok(()),
+        Some(problem) => anyhow::bail!(problem),
+    }
+}
+
+/// Step 4: the checks every service has (database reachable, schema current).
+pub fn readiness(db: &Database, migrations: Migrations<'static>, gate: &SchemaGate) -> Readiness {
+    Readiness::default()
+        .with(Arc::new(db.clone()))
+        .with(Arc::new(SchemaCheck {
+            db: db.clone(),
+            migrations,
+            gate: gate.clone(),
+        }))
+}
+
+/// Steps 6 and 7: a bound listener with the application it will serve.
+pub struct HttpApp {
+    listener: std::net::TcpListener,
+    parts: AppParts,
+    http: HttpSettings,
+}
+
+impl HttpApp {
+    /// Binds `http.host:http.port` (port 0 picks a free one).
+    pub fn bind(parts: AppParts, http: &HttpSettings) -> std::io::Result<Self> {
+        Ok(Self {
+            listener: http::bind(http)?,
+            parts,
+            http: http.clone(),
+        })
+    }
+
+    /// The bound port (useful with port 0).
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map_or(0, |a| a.port())
+    }
+
+    /// Serves until `shutdown` resolves, then drains within the grace period.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        tracing::info!(service = self.parts.service, port = self.port(), "listening");
+        http::serve(self.listener, self.parts, &self.http, shutdown).await
+    }
+}
