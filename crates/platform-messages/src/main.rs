@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use platform_messages::{load_settings, migrations, Application, SCHEMA};
+use platform_messages::{store, Application, Settings};
 use service_kit::auth::DevTokenArgs;
 use service_kit::db::Database;
 
@@ -34,24 +34,23 @@ enum Command {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    let settings = load_settings(cli.config.as_deref())?;
+    let settings = Settings::load(cli.config.as_deref())?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
             service_kit::telemetry::init(&settings.telemetry);
-            let app = Application::build(settings).await?;
-            tracing::info!(port = app.port(), "platform-messages listening");
-            app.run_until(service_kit::http::shutdown_signal()).await
+            Application::build(&settings)
+                .await?
+                .run_until_stopped()
+                .await?;
         }
         Command::Migrate => {
             service_kit::telemetry::init(&settings.telemetry);
-            let db = Database::connect(&settings.database, SCHEMA).await?;
-            db.migrate(&migrations()).await?;
-            tracing::info!("migrations applied");
-            Ok(())
+            let db = Database::connect(&settings.database, store::SCHEMA).await?;
+            db.migrate(&store::migrations()).await?;
+            db.close().await;
+            println!("platform-messages: migrations applied");
         }
-        Command::DevToken(args) => {
-            println!("{}", args.mint(&settings.auth)?);
-            Ok(())
-        }
+        Command::DevToken(args) => println!("{}", args.mint(&settings.auth)?),
     }
+    Ok(())
 }

@@ -6,11 +6,10 @@ mod read;
 
 use std::sync::Arc;
 
-use axum::extract::FromRef;
-use axum::routing::get;
-use axum::Router;
+use actix_web::web;
 use domain::error_code::ErrorCode;
 use service_kit::auth::Authenticator;
+use service_kit::http::ConfigureApi;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -21,33 +20,40 @@ use crate::notify::Notifier;
 use crate::scheduler::Scheduler;
 use crate::store::MessageStore;
 
-/// What the handlers share.
-#[derive(Clone, FromRef)]
+/// What the handlers share (as `web::Data<AppState>`).
+#[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn MessageStore>,
     pub clock: Arc<dyn Clock>,
     pub notifier: Notifier,
     pub scheduler: Arc<Scheduler>,
-    pub auth: Authenticator,
 }
 
-/// The API routes with their state applied.
-pub fn routes(state: AppState) -> Router {
-    Router::new()
-        .route(
-            "/clients/{client_id}/messages",
-            get(operator::list).post(operator::create),
-        )
-        .route(
-            "/clients/{client_id}/messages/{message_id}",
-            get(operator::get_one)
-                .put(operator::replace)
-                .patch(operator::patch)
-                .delete(operator::delete),
-        )
-        .route("/public/clients/{client_id}/messages", get(read::public))
-        .route("/me/messages", get(read::me))
-        .with_state(state)
+/// The routes under the base path, with their shared state and the [`Authenticator`] the
+/// `Auth` extractor looks up.
+pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi {
+    let state = web::Data::new(state);
+    Arc::new(move |cfg: &mut web::ServiceConfig| {
+        cfg.app_data(state.clone())
+            .app_data(authenticator.clone())
+            .service(
+                web::resource("/clients/{client_id}/messages")
+                    .route(web::get().to(operator::list))
+                    .route(web::post().to(operator::create)),
+            )
+            .service(
+                web::resource("/clients/{client_id}/messages/{message_id}")
+                    .route(web::get().to(operator::get_one))
+                    .route(web::put().to(operator::replace))
+                    .route(web::patch().to(operator::patch))
+                    .route(web::delete().to(operator::delete)),
+            )
+            .service(
+                web::resource("/public/clients/{client_id}/messages")
+                    .route(web::get().to(read::public)),
+            )
+            .service(web::resource("/me/messages").route(web::get().to(read::me)));
+    })
 }
 
 struct BearerScheme;

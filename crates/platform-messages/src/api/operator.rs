@@ -1,9 +1,9 @@
 //! The operator API: create, list, read, replace, patch and delete a client's messages.
 //! Every route needs a bearer token with the scope `platform:messages:manage`.
 
-use axum::extract::State;
-use axum::http::StatusCode;
+use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
+use domain::i18n::Message as Text;
 use domain::messages::{validate_client_id, MessageRuleError};
 use service_kit::auth::{Auth, Principal};
 use service_kit::extract::{Json, Path};
@@ -18,7 +18,7 @@ use crate::store::StoredMessage;
 pub const MANAGE_SCOPE: &str = "platform:messages:manage";
 
 pub(super) fn rule_error(err: MessageRuleError) -> ApiError {
-    ApiError::new(err.code(), err.to_string())
+    ApiError::new(err.code(), err.message())
 }
 
 pub(super) fn checked_client_id(client_id: &str) -> Result<(), ApiError> {
@@ -33,7 +33,7 @@ fn authorize(principal: &Principal, client_id: &str) -> Result<(), ApiError> {
 fn not_found(id: Uuid) -> ApiError {
     ApiError::new(
         ErrorCode::MessageNotFound,
-        format!("no message {id} for this client"),
+        Text::new("message-not-found").arg("id", id),
     )
 }
 
@@ -60,11 +60,12 @@ impl AppState {
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn create(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
-    Path(client_id): Path<String>,
+    client_id: Path<String>,
     Json(input): Json<MessageInput>,
-) -> Result<(StatusCode, Json<Message>), ApiError> {
+) -> Result<HttpResponse, ApiError> {
+    let client_id = client_id.into_inner();
     authorize(&principal, &client_id)?;
     let fields = input.validate().map_err(rule_error)?;
     let now = state.clock.now();
@@ -75,7 +76,7 @@ pub async fn create(
         .map_err(ApiError::storage)?;
     state.after_write(&client_id);
     tracing::info!(client_id, message_id = %stored.id, subject = principal.subject, "message created");
-    Ok((StatusCode::CREATED, Json(stored.into())))
+    Ok(HttpResponse::Created().json(Message::from(stored)))
 }
 
 /// List every stored message of a client (also those outside their window).
@@ -91,10 +92,11 @@ pub async fn create(
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn list(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
-    Path(client_id): Path<String>,
+    client_id: Path<String>,
 ) -> Result<Json<ClientMessages>, ApiError> {
+    let client_id = client_id.into_inner();
     authorize(&principal, &client_id)?;
     let now = state.clock.now();
     let client = state
@@ -136,10 +138,11 @@ async fn load(state: &AppState, client_id: &str, id: Uuid) -> Result<StoredMessa
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn get_one(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
-    Path((client_id, id)): Path<(String, Uuid)>,
+    path: Path<(String, Uuid)>,
 ) -> Result<Json<Message>, ApiError> {
+    let (client_id, id) = path.into_inner();
     authorize(&principal, &client_id)?;
     Ok(Json(load(&state, &client_id, id).await?.into()))
 }
@@ -182,11 +185,12 @@ async fn store_update(
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn replace(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
-    Path((client_id, id)): Path<(String, Uuid)>,
+    path: Path<(String, Uuid)>,
     Json(input): Json<MessageInput>,
 ) -> Result<Json<Message>, ApiError> {
+    let (client_id, id) = path.into_inner();
     authorize(&principal, &client_id)?;
     Ok(Json(store_update(&state, &client_id, id, input).await?))
 }
@@ -211,11 +215,12 @@ pub async fn replace(
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn patch(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
-    Path((client_id, id)): Path<(String, Uuid)>,
+    path: Path<(String, Uuid)>,
     Json(patch): Json<MessagePatch>,
 ) -> Result<Json<Message>, ApiError> {
+    let (client_id, id) = path.into_inner();
     authorize(&principal, &client_id)?;
     let current = Message::from(load(&state, &client_id, id).await?);
     let merged = patch.apply(current.into());
@@ -239,10 +244,11 @@ pub async fn patch(
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn delete(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
-    Path((client_id, id)): Path<(String, Uuid)>,
-) -> Result<StatusCode, ApiError> {
+    path: Path<(String, Uuid)>,
+) -> Result<HttpResponse, ApiError> {
+    let (client_id, id) = path.into_inner();
     authorize(&principal, &client_id)?;
     let now = state.clock.now();
     if !state
@@ -255,5 +261,5 @@ pub async fn delete(
     }
     state.after_write(&client_id);
     tracing::info!(client_id, message_id = %id, "message deleted");
-    Ok(StatusCode::NO_CONTENT)
+    Ok(HttpResponse::NoContent().finish())
 }

@@ -1,12 +1,11 @@
 //! What users read: the public messages of a client and the messages for the signed-in user.
 
-use axum::extract::State;
-use axum::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use actix_web::http::header::{HeaderMap, HeaderValue, CACHE_CONTROL, ETAG, IF_NONE_MATCH};
+use actix_web::{web, HttpRequest, HttpResponse};
+use domain::i18n::Message as Text;
 use domain::messages::Viewer;
 use service_kit::auth::Auth;
-use service_kit::extract::{Json, Path, Query};
+use service_kit::extract::{Path, Query};
 use service_kit::ApiError;
 
 use super::model::{MeQuery, Message, MessagesResponse};
@@ -47,7 +46,6 @@ fn etag(version: &str) -> String {
 fn matches(headers: &HeaderMap, tag: &str) -> bool {
     headers
         .get_all(IF_NONE_MATCH)
-        .iter()
         .filter_map(|v| v.to_str().ok())
         .any(|v| {
             v.split(',')
@@ -74,30 +72,30 @@ fn matches(headers: &HeaderMap, tag: &str) -> bool {
     )
 )]
 pub async fn public(
-    State(state): State<AppState>,
-    Path(client_id): Path<String>,
-    headers: HeaderMap,
-) -> Result<Response, ApiError> {
+    state: web::Data<AppState>,
+    client_id: Path<String>,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let client_id = client_id.into_inner();
     checked_client_id(&client_id)?;
     let body = state.visible(&client_id, Viewer::Anonymous).await?;
     let tag = etag(&body.version);
-    let status = if matches(&headers, &tag) {
-        StatusCode::NOT_MODIFIED
+    let unchanged = matches(request.headers(), &tag);
+    let mut response = if unchanged {
+        HttpResponse::NotModified()
     } else {
-        StatusCode::OK
+        HttpResponse::Ok()
     };
-    let mut response = if status == StatusCode::NOT_MODIFIED {
-        status.into_response()
-    } else {
-        Json(body).into_response()
-    };
-    let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&tag) {
-        headers.insert(ETAG, value);
+        response.insert_header((ETAG, value));
     }
     // Caches may keep it but must ask again each time (cheaply, with If-None-Match).
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    Ok(response)
+    response.insert_header((CACHE_CONTROL, HeaderValue::from_static("no-cache")));
+    if unchanged {
+        Ok(response.finish())
+    } else {
+        Ok(response.json(body))
+    }
 }
 
 /// Messages for the signed-in user: those for everyone, for signed-in users and for the user's
@@ -116,26 +114,23 @@ pub async fn public(
     security(("bearer" = []))
 )]
 pub async fn me(
-    State(state): State<AppState>,
+    state: web::Data<AppState>,
     Auth(principal): Auth,
     Query(query): Query<MeQuery>,
-) -> Result<Response, ApiError> {
-    let client_id = query.client_id.or(principal.client_id).ok_or_else(|| {
-        ApiError::validation(
-            "no client_id: pass it as a query parameter or use a token with a client claim (azp)",
-        )
-    })?;
+) -> Result<HttpResponse, ApiError> {
+    let client_id = query
+        .client_id
+        .or(principal.client_id)
+        .ok_or_else(|| ApiError::validation(Text::new("client-id-missing")))?;
     checked_client_id(&client_id)?;
     let roles: Vec<String> = principal.roles.into_iter().collect();
     let body = state
         .visible(&client_id, Viewer::SignedIn { roles: &roles })
         .await?;
     // The content depends on the user, so no shared caching.
-    Ok((
-        [(CACHE_CONTROL, HeaderValue::from_static("private, no-cache"))],
-        Json(body),
-    )
-        .into_response())
+    Ok(HttpResponse::Ok()
+        .insert_header((CACHE_CONTROL, HeaderValue::from_static("private, no-cache")))
+        .json(body))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use rumqttc::{MqttOptions, Transport};
+use secrecy::{ExposeSecret as _, SecretString};
 use serde::Deserialize;
 
 /// The broker connection (`mqtt.*`).
@@ -19,7 +20,7 @@ pub struct MqttSettings {
     pub client_id: String,
     pub username: Option<String>,
     /// Put it in the environment (`PLATFORM_MESSAGES__MQTT__PASSWORD`).
-    pub password: Option<String>,
+    pub password: Option<SecretString>,
     /// PEM file of the CA that signed the broker's certificate (`mqtts://`); without it the
     /// system's roots are used.
     pub ca_file: Option<PathBuf>,
@@ -107,7 +108,12 @@ impl MqttSettings {
         options.set_keep_alive(Duration::from_secs(self.keep_alive_seconds.max(5)));
         options.set_clean_session(true);
         if let Some(user) = &self.username {
-            options.set_credentials(user, self.password.clone().unwrap_or_default());
+            let password = self
+                .password
+                .as_ref()
+                .map(|p| p.expose_secret().to_owned())
+                .unwrap_or_default();
+            options.set_credentials(user, password);
         }
         if url.tls {
             let transport = match &self.ca_file {

@@ -1,16 +1,13 @@
 //! `spawn_app`: the real application on port 0 with a fresh database per test.
 
+use secrecy::ExposeSecret;
 use serde_json::Value;
 use std::sync::Arc;
 use streets_api::store::StreetStore;
 use streets_api::{Application, Settings};
 use streets_import::ImportedStreet;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    Sqlite,
-    Postgres,
-}
+pub use test_support::Backend;
 
 pub struct TestApp {
     pub address: String,
@@ -19,7 +16,7 @@ pub struct TestApp {
     pub database_url: String,
     pub _dir: tempfile::TempDir,
     pub shutdown: Option<tokio::sync::oneshot::Sender<()>>,
-    pub server: tokio::task::JoinHandle<std::io::Result<()>>,
+    pub server: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 
 /// Settings as in production, with a fresh database and port 0.
@@ -27,7 +24,8 @@ pub fn test_settings(database_url: &str) -> Settings {
     let mut settings = Settings::load(None).expect("default settings load");
     settings.http.host = "127.0.0.1".into();
     settings.http.port = 0;
-    settings.database.url = database_url.to_string();
+    settings.http.workers = 2;
+    settings.database.url = database_url.to_string().into();
     settings.database.migrate_on_start = true;
     settings.database.max_connections = 4;
     settings.demo.load_when_empty = false;
@@ -53,20 +51,21 @@ pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
 }
 
 pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
+    test_support::init_test_log();
     let app = Application::build(&settings)
         .await
         .expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let store = app.store();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(app.run_with_shutdown(async move {
+    let server = tokio::spawn(app.run_until(async move {
         let _ = rx.await;
     }));
     TestApp {
         address,
         client: reqwest::Client::new(),
         store,
-        database_url: settings.database.url.clone(),
+        database_url: settings.database.url.expose_secret().to_owned(),
         _dir: dir,
         shutdown: Some(tx),
         server,
@@ -156,29 +155,4 @@ pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_na
         body["userinfo"].as_str().is_some_and(|s| !s.is_empty()),
         "{body}"
     );
-}
-
-/// Runs each listed test function against SQLite and PostgreSQL.
-#[macro_export]
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    let app = $crate::helpers::spawn_app($crate::helpers::Backend::Sqlite).await.expect("sqlite");
-                    super::$name(app).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test]
-                async fn $name() {
-                    let Some(app) = $crate::helpers::spawn_app($crate::helpers::Backend::Postgres).await else { return };
-                    super::$name(app).await;
-                }
-            )*
-        }
-    };
 }

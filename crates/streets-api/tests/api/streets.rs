@@ -1,11 +1,12 @@
 //! The behaviour suite of GET /streets and GET /streets/{streetId}, run on both backends.
 
 use crate::helpers::{assert_error, number, short_street, street, TestApp};
-use crate::on_both_backends;
+use test_support::on_both_backends;
 use serde_json::Value;
 use std::collections::HashSet;
 
 on_both_backends!(
+    crate::helpers::spawn_app;
     street_by_number_and_by_id,
     unknown_streets_are_404_street_not_found,
     feature_shape_is_the_spec_shape,
