@@ -147,10 +147,7 @@ impl ApiError {
         let mut response = HttpResponse::with_body(self.status(), body);
         let headers = response.headers_mut();
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-        headers.insert(
-            CONTENT_LANGUAGE,
-            HeaderValue::from_static(locale.as_str()),
-        );
+        headers.insert(CONTENT_LANGUAGE, HeaderValue::from_static(locale.as_str()));
         for (name, value) in &self.headers {
             headers.append(name.clone(), value.clone());
         }

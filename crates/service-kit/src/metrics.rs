@@ -120,7 +120,9 @@ impl Metrics {
 }
 
 /// `/metrics`: the text exposition.
-pub(crate) async fn scrape(metrics: actix_web::web::Data<Metrics>) -> Result<HttpResponse, ApiError> {
+pub(crate) async fn scrape(
+    metrics: actix_web::web::Data<Metrics>,
+) -> Result<HttpResponse, ApiError> {
     let text = metrics.render().map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4")

@@ -21,9 +21,13 @@ use crate::health::ReadinessCheck;
 pub enum SchemaStatus {
     Current,
     /// Embedded migrations not applied yet.
-    Behind { missing: Vec<i64> },
+    Behind {
+        missing: Vec<i64>,
+    },
     /// Applied migrations this binary does not know.
-    Ahead { unknown: Vec<i64> },
+    Ahead {
+        unknown: Vec<i64>,
+    },
 }
 
 impl SchemaStatus {
@@ -96,7 +100,10 @@ pub async fn status(db: &Database, migrations: &Migrations<'_>) -> anyhow::Resul
         Database::Postgres(_) => migrations.postgres,
         Database::Sqlite(_) => migrations.sqlite,
     };
-    Ok(SchemaStatus::compare(embedded, &applied.into_iter().collect()))
+    Ok(SchemaStatus::compare(
+        embedded,
+        &applied.into_iter().collect(),
+    ))
 }
 
 /// Whether API requests must be refused because the schema is behind; shared by every worker.

@@ -110,6 +110,22 @@ pub struct HttpSettings {
     pub workers: usize,
 }
 
+impl Default for HttpSettings {
+    /// Loopback on a free port, base path `/api/v1`, one worker (tests and tools).
+    fn default() -> Self {
+        Self {
+            host: "127.0.0.1".to_owned(),
+            port: 0,
+            base_path: "/api/v1".to_owned(),
+            shutdown_grace_seconds: 5,
+            request_timeout_seconds: 30,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            cors_allowed_origins: Vec::new(),
+            workers: 1,
+        }
+    }
+}
+
 impl HttpSettings {
     /// Checks values the type system cannot; the message names the key.
     pub fn validate(&self) -> Result<(), String> {

@@ -94,7 +94,11 @@ impl HttpApp {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        tracing::info!(service = self.parts.service, port = self.port(), "listening");
+        tracing::info!(
+            service = self.parts.service,
+            port = self.port(),
+            "listening"
+        );
         http::serve(self.listener, self.parts, &self.http, shutdown).await
     }
 }

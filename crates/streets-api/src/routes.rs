@@ -90,15 +90,18 @@ impl StreetsParams {
         }
         let near = match (lon, lat) {
             (Some(lon), Some(lat)) => {
-                let point = LonLat::new(lon, lat)
-                    .map_err(|e| LimitError::new("longitude", e.message()))?;
+                let point =
+                    LonLat::new(lon, lat).map_err(|e| LimitError::new("longitude", e.message()))?;
                 Some(Near {
                     point,
                     radius_m: radius.unwrap_or(STREETS_RADIUS_DEFAULT_M),
                 })
             }
             (None, None) if radius.is_some() => {
-                return Err(LimitError::new("radius", Message::new("radius-needs-point")));
+                return Err(LimitError::new(
+                    "radius",
+                    Message::new("radius-needs-point"),
+                ));
             }
             (None, None) => None,
             (Some(_), None) => {

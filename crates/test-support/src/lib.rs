@@ -221,7 +221,10 @@ pub struct TestDatabase {
 pub async fn database(backend: Backend, label: &str) -> Option<TestDatabase> {
     let dir = tempfile::tempdir().expect("temporary folder");
     let url = match backend {
-        Backend::Sqlite => format!("sqlite://{}", dir.path().join(format!("{label}.db")).display()),
+        Backend::Sqlite => format!(
+            "sqlite://{}",
+            dir.path().join(format!("{label}.db")).display()
+        ),
         Backend::Postgres => postgres(label).await?.url,
     };
     Some(TestDatabase { backend, url, dir })

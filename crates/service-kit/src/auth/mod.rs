@@ -24,8 +24,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use jsonwebtoken::errors::ErrorKind;
 use domain::i18n::Message;
+use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;

@@ -42,6 +42,22 @@ pub struct AppParts {
     pub default_locale: Locale,
 }
 
+impl AppParts {
+    /// Parts with no readiness checks, fresh metrics, an open schema gate and English as the
+    /// default language; set the fields to change them.
+    pub fn new(service: &'static str, api: ConfigureApi, openapi: OpenApi) -> anyhow::Result<Self> {
+        Ok(Self {
+            service,
+            api,
+            openapi,
+            readiness: Readiness::default(),
+            metrics: Metrics::new(service)?,
+            schema: SchemaGate::new(service),
+            default_locale: Locale::En,
+        })
+    }
+}
+
 /// What every worker's application is built from (shared by all workers).
 struct Shared {
     parts: AppParts,
@@ -91,9 +107,7 @@ fn app(
         .configure(|cfg| crate::docs::configure(cfg, parts.openapi.clone(), base))
         .service(web::scope(base).configure(move |cfg| api(cfg)))
         .default_service(web::to(|| async {
-            Err::<actix_web::HttpResponse, _>(ApiError::not_found(Message::new(
-                "route-not-found",
-            )))
+            Err::<actix_web::HttpResponse, _>(ApiError::not_found(Message::new("route-not-found")))
         }))
         .wrap(Condition::new(
             !http.cors_allowed_origins.is_empty(),

@@ -17,8 +17,7 @@
 use actix_web::body::{BoxBody, EitherBody, MessageBody};
 use actix_web::dev::{forward_ready, Service, ServiceRequest, ServiceResponse, Transform};
 use actix_web::http::header::{
-    HeaderName, HeaderValue, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_LENGTH,
-    CONTENT_TYPE,
+    HeaderName, HeaderValue, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_TYPE,
 };
 use actix_web::http::{Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
@@ -189,7 +188,11 @@ fn localize<B: MessageBody + 'static>(
     res: ServiceResponse<EitherBody<B>>,
     locale: Locale,
 ) -> ServiceResponse<EitherBody<B>> {
-    let error = match res.response().error().and_then(|e| e.as_error::<ApiError>()) {
+    let error = match res
+        .response()
+        .error()
+        .and_then(|e| e.as_error::<ApiError>())
+    {
         Some(api) => api.clone(),
         None => for_status(res.status()),
     };
@@ -249,7 +252,13 @@ fn request_id(req: &mut ServiceRequest) -> HeaderValue {
     created
 }
 
-fn finish(metrics: &Metrics, method: &Method, route: Option<&str>, status: StatusCode, started: Instant) {
+fn finish(
+    metrics: &Metrics,
+    method: &Method,
+    route: Option<&str>,
+    status: StatusCode,
+    started: Instant,
+) {
     let elapsed = started.elapsed();
     let span = tracing::Span::current();
     span.record("status", status.as_u16());

@@ -1,9 +1,9 @@
 //! The behaviour suite of GET /streets and GET /streets/{streetId}, run on both backends.
 
 use crate::helpers::{assert_error, number, short_street, street, TestApp};
-use test_support::on_both_backends;
 use serde_json::Value;
 use std::collections::HashSet;
+use test_support::on_both_backends;
 
 on_both_backends!(
     crate::helpers::spawn_app;
