@@ -1,0 +1,192 @@
+//! Every framework error answers with the error body.
+
+use crate::helpers::{default_app, error};
+
+#[tokio::test]
+async fn unknown_route_and_wrong_method() {
+    let app = default_app();
+    let r = app
+        .client
+        .get(format!("{}/nowhere", app.root))
+        .send()
+        .await
+        .unwrap();
+    error(r, 404, "NOT_FOUND").await;
+    let r = app
+        .client
+        .get(format!("{}/nowhere", app.base))
+        .send()
+        .await
+        .unwrap();
+    error(r, 404, "NOT_FOUND").await;
+    let r = app
+        .client
+        .get(format!("{}/echo", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.headers()["allow"], "POST");
+    error(r, 405, "METHOD_NOT_ALLOWED").await;
+}
+
+#[tokio::test]
+async fn malformed_query_and_path_name_the_parameter() {
+    let app = default_app();
+    let r = app
+        .client
+        .get(format!("{}/query?limit=ten", app.base))
+        .send()
+        .await
+        .unwrap();
+    let body = error(r, 400, "VALIDATION_ERROR").await;
+    assert!(
+        body["userinfo"].as_str().unwrap().contains("limit"),
+        "{body}"
+    );
+    let r = app
+        .client
+        .get(format!("{}/query?limti=1", app.base))
+        .send()
+        .await
+        .unwrap();
+    let body = error(r, 400, "VALIDATION_ERROR").await;
+    assert!(
+        body["userinfo"].as_str().unwrap().contains("limti"),
+        "{body}"
+    );
+    let r = app
+        .client
+        .get(format!("{}/items/abc", app.base))
+        .send()
+        .await
+        .unwrap();
+    let body = error(r, 400, "VALIDATION_ERROR").await;
+    assert!(body["userinfo"].as_str().unwrap().contains("id"), "{body}");
+    let ok: serde_json::Value = app
+        .client
+        .get(format!("{}/items/7", app.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(ok["id"], 7);
+}
+
+#[tokio::test]
+async fn json_bodies() {
+    let app = default_app();
+    let post = |path: &str, ct: Option<&str>, body: &str| {
+        let mut req = app
+            .client
+            .post(format!("{}{path}", app.base))
+            .body(body.to_owned());
+        if let Some(ct) = ct {
+            req = req.header("content-type", ct);
+        }
+        req.send()
+    };
+    let json = Some("application/json");
+    let r = post("/echo", json, r#"{"name":"a","count":1}"#)
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let r = post("/echo", json, r#"{"name":"a","count":"#)
+        .await
+        .unwrap();
+    error(r, 400, "INVALID_JSON").await;
+    let r = post("/echo", json, r#"{"name":"a","count":-1}"#)
+        .await
+        .unwrap();
+    let body = error(r, 400, "VALIDATION_ERROR").await;
+    assert!(
+        body["userinfo"].as_str().unwrap().contains("count"),
+        "{body}"
+    );
+    let r = post("/echo", json, r#"{"name":"a","count":1,"extra":true}"#)
+        .await
+        .unwrap();
+    let body = error(r, 400, "VALIDATION_ERROR").await;
+    assert!(
+        body["userinfo"].as_str().unwrap().contains("extra"),
+        "{body}"
+    );
+    let r = post("/echo", None, r#"{"name":"a","count":1}"#)
+        .await
+        .unwrap();
+    error(r, 415, "UNSUPPORTED_MEDIA_TYPE").await;
+    let r = post("/echo", Some("text/plain"), r#"{"name":"a","count":1}"#)
+        .await
+        .unwrap();
+    error(r, 415, "UNSUPPORTED_MEDIA_TYPE").await;
+    let r = post(
+        "/echo",
+        Some("application/merge-patch+json"),
+        r#"{"name":"a","count":1}"#,
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 200, "+json types are JSON");
+}
+
+#[tokio::test]
+async fn body_limits_differ_per_route() {
+    let app = default_app();
+    let post = |path: &str, name_len: usize| {
+        let body = format!(r#"{{"name":"{}","count":1}}"#, "x".repeat(name_len));
+        let len = body.len();
+        let request = app
+            .client
+            .post(format!("{}{path}", app.base))
+            .header("content-type", "application/json")
+            .body(body)
+            .send();
+        (len, request)
+    };
+    // `/small` registers a 32-byte limit: exactly 32 passes, 33 is refused.
+    let (len, r) = post("/small", 11);
+    assert_eq!(len, 32);
+    assert_eq!(r.await.unwrap().status(), 200);
+    let (len, r) = post("/small", 12);
+    assert_eq!(len, 33);
+    error(r.await.unwrap(), 413, "PAYLOAD_TOO_LARGE").await;
+    // Elsewhere the application-wide limit (16 KiB) holds, at its edge too.
+    let (len, r) = post("/echo", 16 * 1024 - 21);
+    assert_eq!(len, 16 * 1024);
+    assert_eq!(r.await.unwrap().status(), 200);
+    let (_, r) = post("/echo", 16 * 1024 - 20);
+    error(r.await.unwrap(), 413, "PAYLOAD_TOO_LARGE").await;
+}
+
+#[tokio::test]
+async fn time_out_and_panic() {
+    let app = default_app();
+    let r = app
+        .client
+        .get(format!("{}/never", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert!(r.headers().contains_key("x-request-id"));
+    error(r, 408, "REQUEST_TIMEOUT").await;
+    let r = app
+        .client
+        .get(format!("{}/boom", app.base))
+        .send()
+        .await
+        .unwrap();
+    let body = error(r, 500, "INTERNAL_ERROR").await;
+    assert!(
+        !body.to_string().contains("hunter2"),
+        "no internals: {body}"
+    );
+    // The worker survives the panic.
+    let r = app
+        .client
+        .get(format!("{}/items/1", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+}
