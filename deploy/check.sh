@@ -6,7 +6,8 @@
 #     values, schema validation of the output with kubernetes-validate
 #     (--strict, Kubernetes $K8S_VERSION), assertions on the manifests
 #     (deploy/ci/assert_manifests.py), misconfigurations the charts must refuse
-#   - checkov on the rendered manifests (DEPLOY_CHECK_CHECKOV=0 skips it)
+#   - checkov on the rendered default and all-on manifests (DEPLOY_CHECK_CHECKOV=0
+#     skips it)
 #   - the nginx reverse proxy: nginx -t and real requests through it to three
 #     stub backends on 127.0.0.1 (skipped with a notice when nginx is missing
 #     and cannot be installed; DEPLOY_CHECK_NGINX=require makes that a failure)
@@ -162,6 +163,21 @@ for chart in "${CHARTS[@]}"; do
   refuse "refuses terminationGracePeriodSeconds <= shutdown grace + preStop" "terminationGracePeriodSeconds" \
     "$HELM" template x "$dir" --set terminationGracePeriodSeconds=20
   refuse "values schema rejects unknown top-level keys" "additional" "$HELM" template x "$dir" --set replicas=3
+  refuse "refuses a networkPolicy.egress.allow entry without ports" "ports" \
+    "$HELM" template x "$dir" --set-json 'networkPolicy.egress.allow.extra={"to":[]}'
+  if "$HELM" template x "$dir" --set networkPolicy.enabled=false >"$WORK/np-off.yaml" 2>"$WORK/last.log" \
+      && ! grep -q '^kind: NetworkPolicy$' "$WORK/np-off.yaml"; then
+    ok "networkPolicy.enabled=false renders no NetworkPolicy"
+  else
+    bad "networkPolicy.enabled=false renders no NetworkPolicy"; sed 's/^/         /' "$WORK/last.log" | tail -10
+  fi
+  if "$HELM" template x "$dir" --set-json 'networkPolicy.ingressFrom=[{"ipBlock":{"cidr":"10.1.0.0/16"}}]' \
+        --show-only templates/networkpolicy.yaml >"$WORK/np-list.yaml" 2>"$WORK/last.log" \
+      && grep -q 'cidr: 10.1.0.0/16' "$WORK/np-list.yaml" && ! grep -q 'ingress-nginx' "$WORK/np-list.yaml"; then
+    ok "networkPolicy.ingressFrom as a plain list of peers (chart 0.1.0 form)"
+  else
+    bad "networkPolicy.ingressFrom as a plain list of peers (chart 0.1.0 form)"; sed 's/^/         /' "$WORK/last.log" "$WORK/np-list.yaml" | tail -20
+  fi
 done
 refuse "platform-messages refuses the embedded MQTT broker" "embedded_broker" \
   "$HELM" template x "$HERE/helm/platform-messages" --set config.mqtt.embedded_broker=true
@@ -176,19 +192,24 @@ refuse "kubernetes-validate --strict rejects an unknown Deployment field" "repli
   "$VENV/bin/kubernetes-validate" --strict --quiet -k "$K8S_VERSION" "$WORK/broken.yaml"
 
 # --------------------------------------------------------------------------
-section "checkov (security scan of the all-on manifests)"
+section "checkov (security scan of the default and the all-on manifests)"
 if [ "${DEPLOY_CHECK_CHECKOV:-1}" = 0 ]; then
   echo "  skipped (DEPLOY_CHECK_CHECKOV=0)"
 else
-  mkdir -p "$WORK/checkov"
-  cp "$RENDERED"/*-all-on.yaml "$WORK/checkov/"
+  # One run per scenario: the default and all-on objects share names and labels,
+  # and the graph checks (CKV2_K8S_6: a NetworkPolicy selects the pods) must not
+  # match one scenario's pods with the other's NetworkPolicy.
   # CKV_K8S_21: helm template output has no namespace; `helm install -n` sets it.
   # CKV_K8S_35: secrets reach the services as environment variables by design
   #             (docs/deployment.md, "Secrets").
   # CKV_K8S_43: images by digest: the all-on values pin one; defaults use the tag.
-  run "checkov --framework kubernetes (skips CKV_K8S_21, CKV_K8S_35, CKV_K8S_43)" \
-    "$VENV/bin/checkov" --quiet --compact --skip-download --framework kubernetes \
-      --skip-check CKV_K8S_21,CKV_K8S_35,CKV_K8S_43 -d "$WORK/checkov"
+  for scenario in default all-on; do
+    mkdir -p "$WORK/checkov-$scenario"
+    cp "$RENDERED"/*-"$scenario".yaml "$WORK/checkov-$scenario/"
+    run "checkov --framework kubernetes, $scenario values (skips CKV_K8S_21, CKV_K8S_35, CKV_K8S_43)" \
+      "$VENV/bin/checkov" --quiet --compact --skip-download --framework kubernetes \
+        --skip-check CKV_K8S_21,CKV_K8S_35,CKV_K8S_43 -d "$WORK/checkov-$scenario"
+  done
 fi
 
 # --------------------------------------------------------------------------

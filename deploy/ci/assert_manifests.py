@@ -127,7 +127,7 @@ check(len(svc) == 1 and svc[0]["spec"]["selector"].get("app.kubernetes.io/compon
 check(svc and svc[0]["spec"]["ports"][0]["targetPort"] == "http", "Service targets the named http port")
 
 # --- optional objects ----------------------------------------------------------
-optional = ["Ingress", "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor", "NetworkPolicy"]
+optional = ["Ingress", "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor"]
 if scenario == "default":
     present = [k for k in optional if kind(k)]
     check(not present, f"optional objects off by default (present: {present})")
@@ -141,14 +141,53 @@ if scenario == "all-on":
     if sm:
         ep = sm[0]["spec"]["endpoints"][0]
         check(ep.get("port") == "http" and ep.get("path") == "/metrics", "ServiceMonitor scrapes http /metrics")
-    np = kind("NetworkPolicy")
-    if np:
-        sel = np[0]["spec"]["podSelector"]["matchLabels"]
-        job_labels = [j["spec"]["template"]["metadata"]["labels"] for j in jobs]
-        check(all(pod["metadata"]["labels"].get(k) == v for k, v in sel.items())
-              and all(l.get(k) == v for l in job_labels for k, v in sel.items()),
-              "NetworkPolicy covers the server pods and the Job pods")
     check(c["image"].endswith("@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"), "image pinned by digest")
+
+# --- NetworkPolicy (on by default) ----------------------------------------------------
+np = kind("NetworkPolicy")
+check(len(np) == 1, "one NetworkPolicy (on by default)")
+if np:
+    nps = np[0]["spec"]
+    sel = nps["podSelector"]["matchLabels"]
+    job_labels = [j["spec"]["template"]["metadata"]["labels"] for j in jobs]
+    check(all(pod["metadata"]["labels"].get(k) == v for k, v in sel.items())
+          and all(l.get(k) == v for l in job_labels for k, v in sel.items()),
+          "NetworkPolicy covers the server pods and the Job pods")
+    check(sorted(nps.get("policyTypes", [])) == ["Egress", "Ingress"], "NetworkPolicy restricts ingress and egress")
+    ingress = nps.get("ingress", [])
+    check(len(ingress) == 1 and ingress[0].get("ports") == [{"port": "http", "protocol": "TCP"}],
+          "ingress only to the http port")
+    peers = ingress[0].get("from", []) if ingress else []
+    ns_names = [p.get("namespaceSelector", {}).get("matchLabels", {}).get("kubernetes.io/metadata.name") for p in peers]
+    check("ingress-nginx" in ns_names and "monitoring" in ns_names and len(peers) >= 2,
+          f"ingress from the ingress controller and Prometheus namespaces ({ns_names})")
+    egress = nps.get("egress", [])
+    check(all(r.get("ports") for r in egress), "every egress rule names its ports (none opens all ports)")
+    check(egress and sorted((p["port"], p["protocol"]) for p in egress[0]["ports"]) == [(53, "TCP"), (53, "UDP")],
+          "egress: DNS 53/UDP+TCP first")
+    tcp = {p["port"] for r in egress[1:] for p in r["ports"] if p.get("protocol", "TCP") == "TCP"}
+    need = {"streets-api": {5432}, "platform-messages": {5432, 1883, 8883, 443},
+            "citizen-api": {5432, 443, 587, 465}}[chart]
+    if scenario == "all-on":
+        need = {"streets-api": {5432, 9000}, "platform-messages": {5432, 8883, 443, 9000},
+                "citizen-api": {5432, 443, 587, 465, 8883, 9000}}[chart]
+    check(tcp == need, f"egress TCP ports {sorted(tcp)} == {sorted(need)}")
+    if scenario == "default":
+        proxy = [p for p in peers if "podSelector" in p and "namespaceSelector" not in p]
+        check(proxy == [{"podSelector": {"matchLabels": {"app.kubernetes.io/name": "citizen-services-proxy"}}}],
+              "ingress from the reverse proxy pods in the release namespace")
+    if scenario == "all-on":
+        check(len(peers) == 2 and all("podSelector" in p and "namespaceSelector" in p for p in peers),
+              "ingressFrom entries can be narrowed and dropped (reverseProxy: null)")
+        db = [r for r in egress if any(p["port"] == 5432 for p in r["ports"])]
+        check(db and db[0].get("to") == [{"ipBlock": {"cidr": "10.20.0.0/24"}}], "database egress narrowed to its CIDR")
+        check(egress[0].get("to", [{}])[0].get("podSelector") == {"matchLabels": {"k8s-app": "kube-dns"}},
+              "DNS egress narrowed to kube-dns")
+
+# --- image pull policy --------------------------------------------------------------
+policies = {x["imagePullPolicy"] for x in containers + [jc for j in jobs for jc in j["spec"]["template"]["spec"]["containers"]]}
+want = "IfNotPresent" if scenario == "all-on" else "Always"
+check(policies == {want}, f"imagePullPolicy {want} ({'pinned by digest' if scenario == 'all-on' else 'image by tag'}): {sorted(policies)}")
 
 # --- chart specifics ---------------------------------------------------------------
 env_names = [e["name"] for e in c.get("env", [])]

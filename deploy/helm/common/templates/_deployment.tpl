@@ -52,7 +52,7 @@ spec:
       containers:
         - name: {{ .Chart.Name }}
           image: {{ include "common.image" . | quote }}
-          imagePullPolicy: {{ .Values.image.pullPolicy }}
+          imagePullPolicy: {{ include "common.imagePullPolicy" . }}
           args: ["serve"]
           ports:
             - name: http

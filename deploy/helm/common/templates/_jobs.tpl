@@ -42,7 +42,7 @@ spec:
       containers:
         - name: migrate
           image: {{ include "common.image" . | quote }}
-          imagePullPolicy: {{ .Values.image.pullPolicy }}
+          imagePullPolicy: {{ include "common.imagePullPolicy" . }}
           args: ["migrate"]
           envFrom:
             - secretRef:

@@ -89,6 +89,22 @@ app.kubernetes.io/part-of: citizen-services
 {{- end }}
 {{- end }}
 
+{{/*
+imagePullPolicy: image.pullPolicy when set; otherwise IfNotPresent for an
+image pinned by digest (immutable, nothing to re-check) and Always for a tag
+(a tag can be re-pushed; Always makes the kubelet resolve it at every pod
+start and check the pull credentials instead of using a node's cached copy).
+*/}}
+{{- define "common.imagePullPolicy" -}}
+{{- if .Values.image.pullPolicy }}
+{{- .Values.image.pullPolicy }}
+{{- else if .Values.image.digest }}
+{{- "IfNotPresent" }}
+{{- else }}
+{{- "Always" }}
+{{- end }}
+{{- end }}
+
 {{/* Name of the Secret holding the service's secret environment variables. */}}
 {{- define "common.secretName" -}}
 {{- if .Values.secrets.existingSecret }}

@@ -1,4 +1,4 @@
-{{/* Optional objects, all off by default. */}}
+{{/* Optional objects: all off by default except the NetworkPolicy. */}}
 
 {{- define "common.ingress" -}}
 {{- if .Values.ingress.enabled }}
@@ -132,12 +132,43 @@ spec:
 {{- end }}
 
 {{/*
-NetworkPolicy: ingress to the http port only from the listed peers (the
-ingress controller / reverse proxy, Prometheus); with egress.enabled also
-egress only to DNS plus the listed rules (database, MQTT broker, OIDC JWKS).
+NetworkPolicy (on by default): ingress to the http port only from the peers
+in networkPolicy.ingressFrom (ingress controller / reverse proxy, Prometheus);
+with egress.enabled, egress only to DNS plus the destinations in
+egress.allow (database, MQTT broker, OIDC JWKS, ... per chart) and the raw
+egress.rules.
+ingressFrom is a map of named peer lists (null or [] drops an entry) or, as
+in chart 0.1.0, a plain list of peers; no peer at all = any peer, but still
+only on the http port.
+egress.allow.<name>: {enabled, ports, cidrs, to}; ports are numbers (TCP) or
+NetworkPolicyPort objects, cidrs become ipBlock peers, cidrs and to both empty
+= any destination on those ports. null or enabled: false drops an entry.
 */}}
+{{- define "common.networkpolicy.ports" -}}
+{{- range . }}
+{{- if kindIs "map" . }}
+- {{ toYaml (merge (dict) . (dict "protocol" "TCP")) | indent 2 | trim }}
+{{- else }}
+- port: {{ . }}
+  protocol: TCP
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{- define "common.networkpolicy" -}}
 {{- if .Values.networkPolicy.enabled }}
+{{- $np := .Values.networkPolicy }}
+{{- $from := list }}
+{{- if kindIs "slice" $np.ingressFrom }}
+{{- $from = $np.ingressFrom }}
+{{- else }}
+{{- range $name, $peers := $np.ingressFrom }}
+{{- if $peers }}
+{{- $from = concat $from $peers }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $egress := $np.egress | default dict }}
 apiVersion: networking.k8s.io/v1
 kind: NetworkPolicy
 metadata:
@@ -151,25 +182,49 @@ spec:
       {{- include "common.selectorLabels" . | nindent 6 }}
   policyTypes:
     - Ingress
-    {{- if .Values.networkPolicy.egress.enabled }}
+    {{- if $egress.enabled }}
     - Egress
     {{- end }}
   ingress:
     - ports:
         - port: http
           protocol: TCP
-      {{- with .Values.networkPolicy.ingressFrom }}
+      {{- with $from }}
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}
-  {{- if .Values.networkPolicy.egress.enabled }}
+  {{- if $egress.enabled }}
   egress:
+    # DNS
     - ports:
         - port: 53
           protocol: UDP
         - port: 53
           protocol: TCP
-    {{- with .Values.networkPolicy.egress.rules }}
+      {{- with $egress.dnsTo }}
+      to:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- range $name, $rule := $egress.allow }}
+    {{- if and $rule (or (not (hasKey $rule "enabled")) $rule.enabled) }}
+    {{- if not $rule.ports }}
+    {{- fail (printf "networkPolicy.egress.allow.%s.ports is empty (that would allow every port); set the ports or drop the entry with null" $name) }}
+    {{- end }}
+    {{- $to := list }}
+    {{- range $rule.cidrs }}
+    {{- $to = append $to (dict "ipBlock" (dict "cidr" .)) }}
+    {{- end }}
+    {{- $to = concat $to ($rule.to | default list) }}
+    # {{ $name }}
+    - ports:
+        {{- include "common.networkpolicy.ports" $rule.ports | trim | nindent 8 }}
+      {{- with $to }}
+      to:
+        {{- toYaml . | nindent 8 }}
+      {{- end }}
+    {{- end }}
+    {{- end }}
+    {{- with $egress.rules }}
     {{- toYaml . | nindent 4 }}
     {{- end }}
   {{- end }}
