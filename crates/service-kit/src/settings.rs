@@ -199,6 +199,9 @@ mod tests {
     #[serde(deny_unknown_fields)]
     struct Sample {
         http: HttpSettings,
+        #[serde(default)]
+        auth: crate::auth::AuthSettings,
+        database: Option<crate::db::DatabaseSettings>,
     }
 
     const SPEC: ServiceSpec = ServiceSpec {
@@ -260,6 +263,53 @@ mod tests {
         let err =
             load_from::<Sample>(&SPEC, Some(Path::new("/nonexistent.toml")), env(&[])).unwrap_err();
         assert!(err.to_string().contains("/nonexistent.toml"), "{err}");
+    }
+
+    #[test]
+    fn a_misspelt_auth_key_stops_start_up() {
+        // `ISUER` instead of `ISSUER` must not silently switch the issuer check off.
+        let err = load_from::<Sample>(
+            &SPEC,
+            None,
+            env(&[("SAMPLE__AUTH__ISUER", "https://id.city.example")]),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("isuer"), "{err}");
+        let ok: Sample = load_from(
+            &SPEC,
+            None,
+            env(&[("SAMPLE__AUTH__ISSUER", "https://id.city.example")]),
+        )
+        .unwrap();
+        assert_eq!(ok.auth.issuer.as_deref(), Some("https://id.city.example"));
+    }
+
+    #[test]
+    fn secrets_never_show_in_debug_output() {
+        let s: Sample = load_from(
+            &SPEC,
+            None,
+            env(&[
+                ("SAMPLE__AUTH__DEV_SECRET", "dev-secret-value"),
+                (
+                    "SAMPLE__DATABASE__URL",
+                    "postgres://app:db-password@db/citizen",
+                ),
+                ("SAMPLE__DATABASE__MAX_CONNECTIONS", "4"),
+                ("SAMPLE__DATABASE__MIGRATE_ON_START", "false"),
+                ("SAMPLE__DATABASE__ACQUIRE_TIMEOUT_SECONDS", "5"),
+            ]),
+        )
+        .unwrap();
+        let printed = format!("{s:?} {s:#?}");
+        assert!(!printed.contains("dev-secret-value"), "{printed}");
+        assert!(!printed.contains("db-password"), "{printed}");
+        assert!(
+            printed.contains("postgres://app:***@db/citizen"),
+            "{printed}"
+        );
+        let authenticator = crate::auth::Authenticator::new(&s.auth).unwrap();
+        assert!(!format!("{authenticator:?}").contains("dev-secret-value"));
     }
 
     #[test]

@@ -4,5 +4,6 @@
 mod cache;
 mod helpers;
 mod import;
+mod schema;
 mod stack;
 mod streets;
