@@ -19,6 +19,7 @@ pub mod health;
 pub mod http;
 pub mod metrics;
 pub mod settings;
+pub mod store_error;
 pub mod telemetry;
 
 pub use error::{ApiError, ErrorBody};
