@@ -3,11 +3,17 @@
 //! * [`postgres`] gives every test a fresh PostgreSQL database (cloned from a template that has
 //!   PostGIS and pg_trgm), or `None` with a recorded skip when PostgreSQL is unreachable.
 //! * [`mqtt_broker`] tells whether the MQTT broker answers.
+//! * [`PrivatePostgres`] starts a PostgreSQL cluster of the test's own, which it may stop and
+//!   start again without disturbing the shared server.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
 //! after the run, because the test harness hides the output of passing tests.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // test code: a failure here is a test failure
+
+mod private_pg;
+
+pub use private_pg::PrivatePostgres;
 
 use sqlx::{Connection, Executor, PgConnection};
 use std::io::Write;
