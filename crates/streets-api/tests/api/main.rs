@@ -4,5 +4,6 @@
 mod cache;
 mod helpers;
 mod import;
+mod outage;
 mod stack;
 mod streets;
