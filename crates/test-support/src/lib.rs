@@ -6,11 +6,17 @@
 //! * [`database`] gives a test a fresh database of either [`Backend`] (SQLite in a temporary
 //!   folder removed afterwards), and [`on_both_backends!`] runs a suite's tests on both.
 //! * [`init_test_log`] shows the service's logs in a test when `TEST_LOG=1`.
+//! * [`PrivatePostgres`] starts a PostgreSQL cluster of the test's own, which it may stop and
+//!   start again without disturbing the shared server.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
 //! after the run, because the test harness hides the output of passing tests.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // test code: a failure here is a test failure
+
+mod private_pg;
+
+pub use private_pg::PrivatePostgres;
 
 use sqlx::{Connection, Executor, PgConnection};
 use std::io::Write;

@@ -7,28 +7,12 @@ mod sqlite;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use domain::messages::{Audience, Kind, Targeting, Version, Window};
-use service_kit::db::{Database, Migrations};
-use sqlx::migrate::Migrator;
+use service_kit::db::Database;
+pub use service_kit::store_error::{StoreError, StoreResult};
 use uuid::Uuid;
 
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
-
-/// PostgreSQL schema owned by this service.
-pub const SCHEMA: &str = "platform_messages";
-
-static POSTGRES_MIGRATIONS: Migrator =
-    sqlx::migrate!("../../migrations/platform-messages/postgres");
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/platform-messages/sqlite");
-
-/// The embedded migrations of both dialects.
-pub fn migrations() -> Migrations<'static> {
-    Migrations {
-        schema: SCHEMA,
-        postgres: &POSTGRES_MIGRATIONS,
-        sqlite: &SQLITE_MIGRATIONS,
-    }
-}
 
 /// An instant as the service handles it.
 pub type Instant = DateTime<Utc>;
@@ -78,7 +62,8 @@ impl ClientState {
 }
 
 /// Message storage in domain terms. Every write increments the client's revision in the same
-/// transaction and returns the new revision.
+/// transaction and returns the new revision. Failures are [`StoreError`]s: an unreachable or
+/// restarting database is `Unavailable` (503 in the API, a retry in the background workers).
 #[async_trait]
 pub trait MessageStore: Send + Sync + 'static {
     /// Stores a new message; `now` becomes its `created_at` and `updated_at`.
@@ -88,7 +73,7 @@ pub trait MessageStore: Send + Sync + 'static {
         id: Uuid,
         fields: &MessageFields,
         now: Instant,
-    ) -> anyhow::Result<StoredMessage>;
+    ) -> StoreResult<StoredMessage>;
 
     /// Replaces the fields of a message; `None` when the client has no such message.
     async fn update_message(
@@ -97,32 +82,30 @@ pub trait MessageStore: Send + Sync + 'static {
         id: Uuid,
         fields: &MessageFields,
         now: Instant,
-    ) -> anyhow::Result<Option<StoredMessage>>;
+    ) -> StoreResult<Option<StoredMessage>>;
 
     /// Deletes a message; `false` when the client has no such message.
-    async fn delete_message(&self, client_id: &str, id: Uuid, now: Instant)
-        -> anyhow::Result<bool>;
+    async fn delete_message(&self, client_id: &str, id: Uuid, now: Instant) -> StoreResult<bool>;
 
     /// One message of a client.
-    async fn get_message(&self, client_id: &str, id: Uuid)
-        -> anyhow::Result<Option<StoredMessage>>;
+    async fn get_message(&self, client_id: &str, id: Uuid) -> StoreResult<Option<StoredMessage>>;
 
     /// The revision and all messages of a client, read in one consistent snapshot. A client that
     /// never had a message has revision 0 and no messages.
-    async fn client_state(&self, client_id: &str) -> anyhow::Result<ClientState>;
+    async fn client_state(&self, client_id: &str) -> StoreResult<ClientState>;
 
     /// Every client that ever had a message (for the republish after a broker reconnect).
-    async fn all_client_ids(&self) -> anyhow::Result<Vec<String>>;
+    async fn all_client_ids(&self) -> StoreResult<Vec<String>>;
 
     /// Clients with a window start or end in `(after, upto]`.
     async fn clients_with_change_in(
         &self,
         after: Instant,
         upto: Instant,
-    ) -> anyhow::Result<Vec<String>>;
+    ) -> StoreResult<Vec<String>>;
 
     /// The earliest window start or end of any client strictly after `t`.
-    async fn next_change_after(&self, t: Instant) -> anyhow::Result<Option<Instant>>;
+    async fn next_change_after(&self, t: Instant) -> StoreResult<Option<Instant>>;
 }
 
 /// The store for an opened database.
@@ -133,7 +116,9 @@ pub fn for_database(db: &Database) -> std::sync::Arc<dyn MessageStore> {
     }
 }
 
-/// A row as both backends read it, before conversion into a [`StoredMessage`].
+/// A row as both backends read it, before conversion into a [`StoredMessage`]. PostgreSQL
+/// decodes it directly; SQLite through its own row of stored representations.
+#[derive(sqlx::FromRow)]
 struct Row {
     id: Uuid,
     client_id: String,

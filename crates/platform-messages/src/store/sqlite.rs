@@ -5,10 +5,12 @@ use anyhow::Context as _;
 use async_trait::async_trait;
 use chrono::DateTime;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row as _, Sqlite, SqlitePool, Transaction};
+use sqlx::{FromRow, Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
-use super::{roles_json, ClientState, Instant, MessageFields, MessageStore, Row, StoredMessage};
+use super::{
+    roles_json, ClientState, Instant, MessageFields, MessageStore, Row, StoreResult, StoredMessage,
+};
 
 const COLUMNS: &str =
     "m.id, m.client_id, m.title, m.text, m.kind, m.audience, m.roles, m.dismissible, \
@@ -36,23 +38,51 @@ fn opt_instant(micros: Option<i64>) -> anyhow::Result<Option<Instant>> {
     micros.map(instant).transpose()
 }
 
-fn read_row(row: &SqliteRow) -> anyhow::Result<StoredMessage> {
-    let id: String = row.try_get("id")?;
-    Row {
-        id: Uuid::parse_str(&id).context("stored id is not a UUID")?,
-        client_id: row.try_get("client_id")?,
-        title: row.try_get("title")?,
-        text: row.try_get("text")?,
-        kind: row.try_get("kind")?,
-        audience: row.try_get("audience")?,
-        roles: row.try_get("roles")?,
-        dismissible: row.try_get("dismissible")?,
-        valid_from: opt_instant(row.try_get("valid_from")?)?,
-        valid_to: opt_instant(row.try_get("valid_to")?)?,
-        created_at: instant(row.try_get("created_at")?)?,
-        updated_at: instant(row.try_get("updated_at")?)?,
+/// A message row as SQLite stores it: the id as text, instants as microseconds.
+#[derive(FromRow)]
+struct SqliteMessage {
+    id: String,
+    client_id: String,
+    title: Option<String>,
+    text: String,
+    kind: String,
+    audience: String,
+    roles: String,
+    dismissible: bool,
+    valid_from: Option<i64>,
+    valid_to: Option<i64>,
+    created_at: i64,
+    updated_at: i64,
+}
+
+impl SqliteMessage {
+    fn into_row(self) -> anyhow::Result<Row> {
+        Ok(Row {
+            id: Uuid::parse_str(&self.id).context("stored id is not a UUID")?,
+            client_id: self.client_id,
+            title: self.title,
+            text: self.text,
+            kind: self.kind,
+            audience: self.audience,
+            roles: self.roles,
+            dismissible: self.dismissible,
+            valid_from: opt_instant(self.valid_from)?,
+            valid_to: opt_instant(self.valid_to)?,
+            created_at: instant(self.created_at)?,
+            updated_at: instant(self.updated_at)?,
+        })
     }
-    .into_message()
+}
+
+fn read_row(row: &SqliteRow) -> StoreResult<StoredMessage> {
+    Ok(SqliteMessage::from_row(row)?.into_row()?.into_message()?)
+}
+
+/// The client's revision beside a message row of `client_state` (no message: `id` is NULL).
+#[derive(FromRow)]
+struct RevisionRow {
+    revision: i64,
+    id: Option<String>,
 }
 
 /// Increments the client's revision (creating the client row on its first write). The statement
@@ -61,8 +91,8 @@ async fn bump_revision(
     tx: &mut Transaction<'_, Sqlite>,
     client_id: &str,
     now: Instant,
-) -> anyhow::Result<i64> {
-    sqlx::query_scalar(
+) -> StoreResult<i64> {
+    Ok(sqlx::query_scalar(
         "INSERT INTO clients (client_id, revision, updated_at) VALUES (?1, 1, ?2) \
          ON CONFLICT (client_id) DO UPDATE SET revision = clients.revision + 1, updated_at = ?2 \
          RETURNING revision",
@@ -71,7 +101,7 @@ async fn bump_revision(
     .bind(micros(now))
     .fetch_one(&mut **tx)
     .await
-    .context("cannot increment the client revision")
+    .context("cannot increment the client revision")?)
 }
 
 #[async_trait]
@@ -82,7 +112,7 @@ impl MessageStore for SqliteStore {
         id: Uuid,
         fields: &MessageFields,
         now: Instant,
-    ) -> anyhow::Result<StoredMessage> {
+    ) -> StoreResult<StoredMessage> {
         let mut tx = self.pool.begin().await?;
         bump_revision(&mut tx, client_id, now).await?;
         let window = &fields.targeting.window;
@@ -121,7 +151,7 @@ impl MessageStore for SqliteStore {
         id: Uuid,
         fields: &MessageFields,
         now: Instant,
-    ) -> anyhow::Result<Option<StoredMessage>> {
+    ) -> StoreResult<Option<StoredMessage>> {
         let mut tx = self.pool.begin().await?;
         bump_revision(&mut tx, client_id, now).await?;
         let window = &fields.targeting.window;
@@ -154,12 +184,7 @@ impl MessageStore for SqliteStore {
         Ok(Some(message))
     }
 
-    async fn delete_message(
-        &self,
-        client_id: &str,
-        id: Uuid,
-        now: Instant,
-    ) -> anyhow::Result<bool> {
+    async fn delete_message(&self, client_id: &str, id: Uuid, now: Instant) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
         bump_revision(&mut tx, client_id, now).await?;
         let deleted = sqlx::query("DELETE FROM messages WHERE client_id = ?1 AND id = ?2")
@@ -176,11 +201,7 @@ impl MessageStore for SqliteStore {
         Ok(true)
     }
 
-    async fn get_message(
-        &self,
-        client_id: &str,
-        id: Uuid,
-    ) -> anyhow::Result<Option<StoredMessage>> {
+    async fn get_message(&self, client_id: &str, id: Uuid) -> StoreResult<Option<StoredMessage>> {
         let row = sqlx::query(&format!(
             "SELECT {COLUMNS} FROM messages m WHERE m.client_id = ?1 AND m.id = ?2"
         ))
@@ -192,7 +213,7 @@ impl MessageStore for SqliteStore {
         row.as_ref().map(read_row).transpose()
     }
 
-    async fn client_state(&self, client_id: &str) -> anyhow::Result<ClientState> {
+    async fn client_state(&self, client_id: &str) -> StoreResult<ClientState> {
         // One statement, so the revision and the messages come from the same snapshot.
         let rows = sqlx::query(&format!(
             "SELECT c.revision, {COLUMNS} FROM clients c LEFT JOIN messages m ON m.client_id = c.client_id \
@@ -204,27 +225,30 @@ impl MessageStore for SqliteStore {
         .context("cannot read the client's messages")?;
         let mut state = ClientState::default();
         for row in &rows {
-            state.revision = row.try_get("revision")?;
-            if row.try_get::<Option<String>, _>("id")?.is_some() {
+            let revision = RevisionRow::from_row(row)?;
+            state.revision = revision.revision;
+            if revision.id.is_some() {
                 state.messages.push(read_row(row)?);
             }
         }
         Ok(state)
     }
 
-    async fn all_client_ids(&self) -> anyhow::Result<Vec<String>> {
-        sqlx::query_scalar("SELECT client_id FROM clients ORDER BY client_id")
-            .fetch_all(&self.pool)
-            .await
-            .context("cannot list the clients")
+    async fn all_client_ids(&self) -> StoreResult<Vec<String>> {
+        Ok(
+            sqlx::query_scalar("SELECT client_id FROM clients ORDER BY client_id")
+                .fetch_all(&self.pool)
+                .await
+                .context("cannot list the clients")?,
+        )
     }
 
     async fn clients_with_change_in(
         &self,
         after: Instant,
         upto: Instant,
-    ) -> anyhow::Result<Vec<String>> {
-        sqlx::query_scalar(
+    ) -> StoreResult<Vec<String>> {
+        Ok(sqlx::query_scalar(
             "SELECT DISTINCT client_id FROM messages \
              WHERE (valid_from > ?1 AND valid_from <= ?2) OR (valid_to > ?1 AND valid_to <= ?2)",
         )
@@ -232,10 +256,10 @@ impl MessageStore for SqliteStore {
         .bind(micros(upto))
         .fetch_all(&self.pool)
         .await
-        .context("cannot find the clients with a window change")
+        .context("cannot find the clients with a window change")?)
     }
 
-    async fn next_change_after(&self, t: Instant) -> anyhow::Result<Option<Instant>> {
+    async fn next_change_after(&self, t: Instant) -> StoreResult<Option<Instant>> {
         let next: Option<i64> = sqlx::query_scalar(
             "SELECT MIN(b) FROM (SELECT MIN(valid_from) AS b FROM messages WHERE valid_from > ?1 \
              UNION ALL SELECT MIN(valid_to) FROM messages WHERE valid_to > ?1)",
@@ -244,6 +268,6 @@ impl MessageStore for SqliteStore {
         .fetch_one(&self.pool)
         .await
         .context("cannot find the next window change")?;
-        opt_instant(next)
+        Ok(opt_instant(next)?)
     }
 }

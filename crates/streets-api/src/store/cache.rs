@@ -14,7 +14,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 use streets_import::ImportedStreet;
 
-use super::{ImportSummary, StreetStore};
+use super::{ImportSummary, StoreResult, StreetStore};
 use crate::model::{Street, StreetQuery};
 
 /// `cache.*` settings.
@@ -91,7 +91,7 @@ impl CachedStreets {
 
     /// Re-reads the generation when the last check is too old; one caller refreshes while the
     /// others keep using what is cached.
-    async fn revalidate(&self) -> anyhow::Result<()> {
+    async fn revalidate(&self) -> StoreResult<()> {
         if !self.is_stale() {
             return Ok(());
         }
@@ -149,7 +149,7 @@ impl CachedStreets {
         state.by_number.insert(street.number, street);
     }
 
-    async fn lookup(&self, key: Key<'_>) -> anyhow::Result<Option<Street>> {
+    async fn lookup(&self, key: Key<'_>) -> StoreResult<Option<Street>> {
         if self.settings.max_entries == 0 {
             return match key {
                 Key::Number(n) => self.inner.street_by_number(n).await,
@@ -174,22 +174,19 @@ impl CachedStreets {
 
 #[async_trait]
 impl StreetStore for CachedStreets {
-    async fn street_by_number(&self, number: i64) -> anyhow::Result<Option<Street>> {
+    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Street>> {
         self.lookup(Key::Number(number)).await
     }
 
-    async fn street_by_id(&self, id: &str) -> anyhow::Result<Option<Street>> {
+    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Street>> {
         self.lookup(Key::Id(id)).await
     }
 
-    async fn find_streets(&self, query: &StreetQuery) -> anyhow::Result<Vec<Street>> {
+    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Street>> {
         self.inner.find_streets(query).await
     }
 
-    async fn replace_all_streets(
-        &self,
-        streets: &[ImportedStreet],
-    ) -> anyhow::Result<ImportSummary> {
+    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
         let summary = self.inner.replace_all_streets(streets).await?;
         if let Ok(mut state) = self.state.write() {
             state.checked_at = None; // revalidate on the next lookup
@@ -197,11 +194,11 @@ impl StreetStore for CachedStreets {
         Ok(summary)
     }
 
-    async fn count_streets(&self) -> anyhow::Result<u64> {
+    async fn count_streets(&self) -> StoreResult<u64> {
         self.inner.count_streets().await
     }
 
-    async fn dataset_generation(&self) -> anyhow::Result<i64> {
+    async fn dataset_generation(&self) -> StoreResult<i64> {
         self.inner.dataset_generation().await
     }
 }

@@ -3,11 +3,11 @@
 
 use anyhow::Context;
 use async_trait::async_trait;
-use sqlx::{PgPool, Row};
+use sqlx::PgPool;
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
-use super::{new_street_id, ImportSummary, StreetStore};
+use super::{new_street_id, ImportSummary, StoreResult, StreetRow, StreetStore};
 use crate::model::{multilinestring_json, Street, StreetQuery};
 
 /// Streets in PostgreSQL (schema `streets`).
@@ -23,34 +23,27 @@ impl PostgresStreets {
 
 const COLUMNS: &str = "id, number, name, geojson";
 
-fn street(row: &sqlx::postgres::PgRow) -> Result<Street, sqlx::Error> {
-    Ok(Street {
-        id: row.try_get("id")?,
-        number: row.try_get("number")?,
-        name: row.try_get("name")?,
-        geojson: row.try_get("geojson")?,
-    })
-}
-
 #[async_trait]
 impl StreetStore for PostgresStreets {
-    async fn street_by_number(&self, number: i64) -> anyhow::Result<Option<Street>> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM streets WHERE number = $1"))
-            .bind(number)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.as_ref().map(street).transpose()?)
+    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Street>> {
+        let row: Option<StreetRow> =
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM streets WHERE number = $1"))
+                .bind(number)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(Street::from))
     }
 
-    async fn street_by_id(&self, id: &str) -> anyhow::Result<Option<Street>> {
-        let row = sqlx::query(&format!("SELECT {COLUMNS} FROM streets WHERE id = $1"))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.as_ref().map(street).transpose()?)
+    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Street>> {
+        let row: Option<StreetRow> =
+            sqlx::query_as(&format!("SELECT {COLUMNS} FROM streets WHERE id = $1"))
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(Street::from))
     }
 
-    async fn find_streets(&self, query: &StreetQuery) -> anyhow::Result<Vec<Street>> {
+    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Street>> {
         if query.name.as_deref() == Some("") {
             return Ok(Vec::new());
         }
@@ -82,7 +75,7 @@ impl StreetStore for PostgresStreets {
                  ORDER BY number LIMIT $5 OFFSET $6"
             )
         };
-        let rows = sqlx::query(&sql)
+        let rows: Vec<StreetRow> = sqlx::query_as(&sql)
             .bind(query.name.as_deref())
             .bind(query.near.map(|n| n.point.lon))
             .bind(query.near.map(|n| n.point.lat))
@@ -91,13 +84,10 @@ impl StreetStore for PostgresStreets {
             .bind(i64::from(query.offset))
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows.iter().map(street).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(Street::from).collect())
     }
 
-    async fn replace_all_streets(
-        &self,
-        streets: &[ImportedStreet],
-    ) -> anyhow::Result<ImportSummary> {
+    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
         let mut tx = self.pool.begin().await?;
         // One import at a time; readers keep seeing the old data until commit.
         sqlx::query("LOCK TABLE streets IN EXCLUSIVE MODE")
@@ -155,14 +145,14 @@ impl StreetStore for PostgresStreets {
         })
     }
 
-    async fn count_streets(&self) -> anyhow::Result<u64> {
+    async fn count_streets(&self) -> StoreResult<u64> {
         let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
             .fetch_one(&self.pool)
             .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
-    async fn dataset_generation(&self) -> anyhow::Result<i64> {
+    async fn dataset_generation(&self) -> StoreResult<i64> {
         Ok(sqlx::query_scalar("SELECT generation FROM dataset")
             .fetch_one(&self.pool)
             .await?)

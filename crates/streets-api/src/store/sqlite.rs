@@ -4,12 +4,12 @@
 use anyhow::Context;
 use async_trait::async_trait;
 use domain::geo::{bbox_around, bbox_of_lines, distance_to_lines_m};
-use sqlx::{Row, SqlitePool};
+use sqlx::{FromRow, SqlitePool};
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
 use super::coords::{pack, unpack};
-use super::{new_street_id, ImportSummary, StreetStore};
+use super::{new_street_id, ImportSummary, StoreError, StoreResult, StreetRow, StreetStore};
 use crate::model::{multilinestring_json, Near, Street, StreetQuery};
 
 /// Streets in a SQLite file.
@@ -27,7 +27,7 @@ impl SqliteStreets {
         near: Near,
         name: Option<&str>,
         query: &StreetQuery,
-    ) -> anyhow::Result<Vec<Street>> {
+    ) -> StoreResult<Vec<Street>> {
         let [min_lon, min_lat, max_lon, max_lat] = bbox_around(near.point, near.radius_m);
         let rows = sqlx::query(
             "SELECT s.id, s.number, s.name, s.geojson, s.coords
@@ -44,11 +44,12 @@ impl SqliteStreets {
         .await?;
         let mut hits = Vec::with_capacity(rows.len());
         for row in &rows {
-            let blob: &[u8] = row.try_get("coords")?;
-            let lines = unpack(blob).context("corrupt packed coordinates")?;
+            let packed = Packed::from_row(row)?;
+            let lines = unpack(packed.coords).context("corrupt packed coordinates")?;
             let distance = distance_to_lines_m(near.point, &lines);
             if distance <= near.radius_m {
-                hits.push((distance, street(row)?));
+                // Only hits pay for decoding the text columns.
+                hits.push((distance, Street::from(StreetRow::from_row(row)?)));
             }
         }
         hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.number.cmp(&b.1.number)));
@@ -61,34 +62,33 @@ impl SqliteStreets {
     }
 }
 
-fn street(row: &sqlx::sqlite::SqliteRow) -> Result<Street, sqlx::Error> {
-    Ok(Street {
-        id: row.try_get("id")?,
-        number: row.try_get("number")?,
-        name: row.try_get("name")?,
-        geojson: row.try_get("geojson")?,
-    })
+/// The packed coordinates of a street, borrowed from the row.
+#[derive(FromRow)]
+struct Packed<'r> {
+    coords: &'r [u8],
 }
 
 #[async_trait]
 impl StreetStore for SqliteStreets {
-    async fn street_by_number(&self, number: i64) -> anyhow::Result<Option<Street>> {
-        let row = sqlx::query("SELECT id, number, name, geojson FROM streets WHERE number = ?1")
-            .bind(number)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.as_ref().map(street).transpose()?)
+    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Street>> {
+        let row: Option<StreetRow> =
+            sqlx::query_as("SELECT id, number, name, geojson FROM streets WHERE number = ?1")
+                .bind(number)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(Street::from))
     }
 
-    async fn street_by_id(&self, id: &str) -> anyhow::Result<Option<Street>> {
-        let row = sqlx::query("SELECT id, number, name, geojson FROM streets WHERE id = ?1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        Ok(row.as_ref().map(street).transpose()?)
+    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Street>> {
+        let row: Option<StreetRow> =
+            sqlx::query_as("SELECT id, number, name, geojson FROM streets WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(row.map(Street::from))
     }
 
-    async fn find_streets(&self, query: &StreetQuery) -> anyhow::Result<Vec<Street>> {
+    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Street>> {
         let name = query.name.as_deref();
         if name == Some("") {
             return Ok(Vec::new());
@@ -106,19 +106,16 @@ impl StreetStore for SqliteStreets {
         } else {
             "SELECT id, number, name, geojson FROM streets WHERE ?1 IS NULL ORDER BY number LIMIT ?2 OFFSET ?3"
         };
-        let rows = sqlx::query(sql)
+        let rows: Vec<StreetRow> = sqlx::query_as(sql)
             .bind(name)
             .bind(i64::from(query.limit))
             .bind(i64::from(query.offset))
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows.iter().map(street).collect::<Result<_, _>>()?)
+        Ok(rows.into_iter().map(Street::from).collect())
     }
 
-    async fn replace_all_streets(
-        &self,
-        streets: &[ImportedStreet],
-    ) -> anyhow::Result<ImportSummary> {
+    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
         let mut conn = self.pool.acquire().await?;
         // IMMEDIATE takes the write lock up front: one import at a time, readers unaffected (WAL).
         sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
@@ -162,7 +159,7 @@ impl StreetStore for SqliteStreets {
             }
             let kept = streets.len() as u64 - added;
             sqlx::query("UPDATE dataset SET generation = generation + 1").execute(&mut *conn).await?;
-            anyhow::Ok(ImportSummary { total: streets.len() as u64, added, removed: existing.len() as u64 - kept })
+            Ok::<_, StoreError>(ImportSummary { total: streets.len() as u64, added, removed: existing.len() as u64 - kept })
         }
         .await;
         match result {
@@ -177,14 +174,14 @@ impl StreetStore for SqliteStreets {
         }
     }
 
-    async fn count_streets(&self) -> anyhow::Result<u64> {
+    async fn count_streets(&self) -> StoreResult<u64> {
         let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
             .fetch_one(&self.pool)
             .await?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
 
-    async fn dataset_generation(&self) -> anyhow::Result<i64> {
+    async fn dataset_generation(&self) -> StoreResult<i64> {
         Ok(sqlx::query_scalar("SELECT generation FROM dataset")
             .fetch_one(&self.pool)
             .await?)

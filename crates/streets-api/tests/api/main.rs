@@ -4,6 +4,7 @@
 mod cache;
 mod helpers;
 mod import;
+mod outage;
 mod schema;
 mod stack;
 mod streets;

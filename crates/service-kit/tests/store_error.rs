@@ -1,0 +1,187 @@
+//! `StoreError` classification against real databases: PostgreSQL (skipped when unreachable)
+//! and SQLite.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
+
+use service_kit::store_error::StoreError;
+use sqlx::postgres::PgPoolOptions;
+use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
+use sqlx::{Connection, Executor};
+use std::str::FromStr;
+use std::time::Duration;
+
+const PG_SCHEMA: &str = "
+    CREATE TABLE parent (id INT PRIMARY KEY);
+    CREATE TABLE child (
+        id        INT CONSTRAINT child_pkey PRIMARY KEY,
+        parent_id INT CONSTRAINT child_parent_fk REFERENCES parent (id),
+        n         INT NOT NULL CONSTRAINT child_n_positive CHECK (n > 0),
+        code      TEXT CONSTRAINT child_code_key UNIQUE
+    );
+    INSERT INTO parent VALUES (1);
+    INSERT INTO child VALUES (1, 1, 1, 'a');";
+
+/// SQLite names no constraint to sqlx except through its message: `table.column` for UNIQUE,
+/// PRIMARY KEY and NOT NULL, the constraint's name for CHECK, nothing for FOREIGN KEY.
+const SQLITE_SCHEMA: &str = "
+    CREATE TABLE parent (id INTEGER PRIMARY KEY);
+    CREATE TABLE child (
+        id        INTEGER PRIMARY KEY,
+        parent_id INTEGER REFERENCES parent (id),
+        n         INTEGER NOT NULL CONSTRAINT child_n_positive CHECK (n > 0),
+        code      TEXT UNIQUE
+    );
+    INSERT INTO parent VALUES (1);
+    INSERT INTO child VALUES (1, 1, 1, 'a');";
+
+fn expect_conflict(err: StoreError, constraint: Option<&str>) {
+    assert!(matches!(err, StoreError::Conflict { .. }), "{err:?}");
+    assert_eq!(err.constraint(), constraint, "{err:?}");
+}
+
+fn expect_invalid(err: StoreError, constraint: Option<&str>) {
+    assert!(matches!(err, StoreError::Invalid { .. }), "{err:?}");
+    assert_eq!(err.constraint(), constraint, "{err:?}");
+}
+
+async fn failing<'e, E: Executor<'e>>(executor: E, sql: &'e str) -> StoreError {
+    match executor.execute(sql).await {
+        Ok(_) => panic!("{sql} succeeded"),
+        Err(err) => StoreError::from(err),
+    }
+}
+
+#[tokio::test]
+async fn postgres_constraint_violations() {
+    let Some(db) = test_support::postgres("store_error").await else {
+        return;
+    };
+    let pool = PgPoolOptions::new()
+        .max_connections(2)
+        .connect(&db.url)
+        .await
+        .unwrap();
+    pool.execute(PG_SCHEMA).await.unwrap();
+
+    let unique = "INSERT INTO child VALUES (2, 1, 1, 'a')";
+    expect_conflict(failing(&pool, unique).await, Some("child_code_key"));
+    let primary = "INSERT INTO child VALUES (1, 1, 1, 'b')";
+    expect_conflict(failing(&pool, primary).await, Some("child_pkey"));
+    let foreign = "INSERT INTO child VALUES (3, 99, 1, 'c')";
+    expect_invalid(failing(&pool, foreign).await, Some("child_parent_fk"));
+    let check = "INSERT INTO child VALUES (4, 1, -1, 'd')";
+    expect_invalid(failing(&pool, check).await, Some("child_n_positive"));
+    let not_null = "INSERT INTO child VALUES (5, 1, NULL, 'e')";
+    expect_invalid(failing(&pool, not_null).await, None);
+    let referenced = "DELETE FROM parent WHERE id = 1";
+    expect_invalid(failing(&pool, referenced).await, Some("child_parent_fk"));
+    let missing = sqlx::query_scalar::<_, i32>("SELECT id FROM parent WHERE id = 42")
+        .fetch_one(&pool)
+        .await
+        .unwrap_err();
+    assert!(matches!(StoreError::from(missing), StoreError::NotFound));
+    let syntax = failing(&pool, "SELEKT 1").await;
+    assert!(matches!(syntax, StoreError::Other(_)), "{syntax:?}");
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn postgres_terminated_session_is_unavailable() {
+    let Some(db) = test_support::postgres("store_error_57p01").await else {
+        return;
+    };
+    let pool = PgPoolOptions::new()
+        .max_connections(1)
+        .connect(&db.url)
+        .await
+        .unwrap();
+    let mut victim = pool.acquire().await.unwrap();
+    let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()")
+        .fetch_one(&mut *victim)
+        .await
+        .unwrap();
+    let mut admin = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    let terminated: bool = sqlx::query_scalar("SELECT pg_terminate_backend($1, 10000)")
+        .bind(pid)
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+    assert!(terminated);
+    admin.close().await.unwrap();
+
+    let err = StoreError::from(
+        sqlx::query("SELECT 1")
+            .execute(&mut *victim)
+            .await
+            .expect_err("the session was terminated"),
+    );
+    assert!(err.is_unavailable(), "{err:#}");
+    eprintln!("terminated session: {err:#}");
+    // The server says why before it closes the socket: FATAL 57P01 admin_shutdown.
+    match err.sqlx_error() {
+        Some(sqlx::Error::Database(db)) => assert_eq!(db.code().as_deref(), Some("57P01")),
+        Some(sqlx::Error::Io(_)) => {} // the socket closed before the message was read
+        other => panic!("unexpected cause {other:?}"),
+    }
+    drop(victim);
+    // The pool replaces the dead connection.
+    let one: i32 = sqlx::query_scalar("SELECT 1")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(one, 1);
+    pool.close().await;
+}
+
+#[tokio::test]
+async fn sqlite_constraint_violations() {
+    let options = SqliteConnectOptions::from_str("sqlite::memory:")
+        .unwrap()
+        .foreign_keys(true);
+    let pool = SqlitePoolOptions::new()
+        .max_connections(1)
+        .connect_with(options)
+        .await
+        .unwrap();
+    pool.execute(SQLITE_SCHEMA).await.unwrap();
+
+    let unique = "INSERT INTO child VALUES (2, 1, 1, 'a')";
+    expect_conflict(failing(&pool, unique).await, Some("child.code"));
+    let primary = "INSERT INTO child VALUES (1, 1, 1, 'b')";
+    expect_conflict(failing(&pool, primary).await, Some("child.id"));
+    let foreign = "INSERT INTO child VALUES (3, 99, 1, 'c')";
+    expect_invalid(failing(&pool, foreign).await, None);
+    let check = "INSERT INTO child VALUES (4, 1, -1, 'd')";
+    expect_invalid(failing(&pool, check).await, Some("child_n_positive"));
+    let not_null = "INSERT INTO child VALUES (5, 1, NULL, 'e')";
+    expect_invalid(failing(&pool, not_null).await, Some("child.n"));
+    let missing = sqlx::query_scalar::<_, i64>("SELECT id FROM parent WHERE id = 42")
+        .fetch_one(&pool)
+        .await
+        .unwrap_err();
+    assert!(matches!(StoreError::from(missing), StoreError::NotFound));
+    let syntax = failing(&pool, "SELEKT 1").await;
+    assert!(matches!(syntax, StoreError::Other(_)), "{syntax:?}");
+}
+
+#[tokio::test]
+async fn sqlite_busy_beyond_the_timeout_is_unavailable() {
+    let path = std::env::temp_dir().join(format!("store-error-{}.db", uuid::Uuid::new_v4()));
+    let options = SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true)
+        .busy_timeout(Duration::from_millis(50));
+    let pool = SqlitePoolOptions::new()
+        .max_connections(2)
+        .connect_with(options)
+        .await
+        .unwrap();
+    pool.execute("CREATE TABLE t (x INTEGER)").await.unwrap();
+    let mut writer = pool.acquire().await.unwrap();
+    writer.execute("BEGIN IMMEDIATE").await.unwrap();
+    let err = failing(&pool, "INSERT INTO t VALUES (1)").await;
+    assert!(err.is_unavailable(), "{err:#}");
+    writer.execute("ROLLBACK").await.unwrap();
+    drop(writer);
+    pool.close().await;
+    let _ = std::fs::remove_file(&path);
+}
