@@ -4,7 +4,8 @@
 //!    (default 2000) sequential edits of one of the client's three messages, against the broker's own publish → receive time (a plain
 //!    retained QoS 1 publish) measured in the same run on the same broker.
 //! 2. Public read endpoint requests per second (16 concurrent clients, `PM_BENCH_SECONDS`,
-//!    default 3) against a trivial axum handler served the same way.
+//!    default 3) against the framework ceiling: a bare actix-web `App` with one trivial JSON
+//!    handler and no middleware, served with `HttpServer` on port 0.
 //!
 //! Broker: Mosquitto at 127.0.0.1:1883 when reachable, else the embedded rumqttd. Database: a
 //! fresh SQLite file.
@@ -12,9 +13,11 @@
 
 use std::time::{Duration, Instant};
 
+use actix_web::{web, App, HttpResponse, HttpServer};
 use platform_messages::notify::{topic, Notice};
-use platform_messages::{load_settings, Application};
+use platform_messages::{Application, Settings};
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
+use secrecy::SecretString;
 use tokio::sync::mpsc;
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -54,6 +57,14 @@ async fn subscriber(port: u16, topic: String) -> mpsc::UnboundedReceiver<Vec<u8>
     });
     ready_rx.await.unwrap();
     rx
+}
+
+/// The same worker count as the service's own server, so the two read figures compare.
+fn settings_workers(settings: &Settings) -> usize {
+    match settings.http.workers {
+        0 => std::thread::available_parallelism().map_or(2, usize::from),
+        n => n,
+    }
 }
 
 fn summary(name: &str, mut samples: Vec<Duration>) {
@@ -116,10 +127,10 @@ async fn main() -> anyhow::Result<()> {
         .local_addr()?
         .port();
     let db = std::env::temp_dir().join(format!("pm-bench-{}.db", uuid::Uuid::new_v4().simple()));
-    let mut settings = load_settings(None)?;
+    let mut settings = Settings::load(None)?;
     settings.http.port = 0;
-    settings.database.url = format!("sqlite://{}", db.display());
-    settings.auth.dev_secret = Some("bench-secret-0123456789abcdef".into());
+    settings.database.url = SecretString::from(format!("sqlite://{}", db.display()));
+    settings.auth.dev_secret = Some(SecretString::from("bench-secret-0123456789abcdef"));
     settings.mqtt.embedded_broker = !mosquitto;
     settings.mqtt.embedded_listen = format!("127.0.0.1:{embedded_port}");
     settings.mqtt.url = "mqtt://127.0.0.1:1883".into();
@@ -133,7 +144,7 @@ async fn main() -> anyhow::Result<()> {
         }
     );
 
-    let app = Application::build(settings.clone()).await?;
+    let app = Application::build(&settings).await?;
     let base = format!("http://127.0.0.1:{}{}", app.port(), settings.http.base_path);
     let notifier = app.notifier();
     tokio::spawn(app.run_until(std::future::pending()));
@@ -237,21 +248,29 @@ async fn main() -> anyhow::Result<()> {
         assert_eq!(response.status(), 201);
     }
     let public = format!("{base}/public/clients/{read_client}/messages");
-    let trivial = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let trivial = std::net::TcpListener::bind("127.0.0.1:0")?;
     let trivial_url = format!("http://{}/", trivial.local_addr()?);
-    let router = axum::Router::new().route(
-        "/",
-        axum::routing::get(|| async { axum::Json(serde_json::json!({"ok": true})) }),
-    );
-    tokio::spawn(async move { axum::serve(trivial, router).await });
+    let ceiling = HttpServer::new(|| {
+        App::new().route(
+            "/",
+            web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"ok": true})) }),
+        )
+    })
+    .workers(settings_workers(&settings))
+    .disable_signals()
+    .listen(trivial)?
+    .run();
+    let ceiling_handle = ceiling.handle();
+    tokio::spawn(ceiling);
     println!(
         "public read (3 messages)         {:>10.0} req/s",
         requests_per_second(&public, seconds).await
     );
     println!(
-        "trivial axum handler             {:>10.0} req/s",
+        "bare actix-web handler (ceiling) {:>10.0} req/s",
         requests_per_second(&trivial_url, seconds).await
     );
+    ceiling_handle.stop(false).await;
     let _ = std::fs::remove_file(db);
     Ok(())
 }

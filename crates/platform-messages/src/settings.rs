@@ -53,3 +53,56 @@ impl Settings {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // test code
+
+    use super::*;
+
+    fn load(env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        service_kit::settings::load_from(&SPEC, None, env)
+    }
+
+    #[test]
+    fn defaults_load_and_validate() {
+        let settings = load(&[]).expect("defaults");
+        settings.validate().expect("valid defaults");
+        assert!(settings.mqtt.password.is_none());
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_in_every_section() {
+        for (key, named) in [
+            ("PLATFORM_MESSAGES__MQTT__PASWORD", "pasword"),
+            ("PLATFORM_MESSAGES__HTTP__PROT", "prot"),
+            ("PLATFORM_MESSAGES__I18N__LOCALE", "locale"),
+            ("PLATFORM_MESSAGES__NOTIFY__URL", "notify"),
+        ] {
+            let err = load(&[(key, "x")]).expect_err(key);
+            assert!(err.to_string().contains(named), "{key}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_mqtt_password_is_a_secret() {
+        let settings = load(&[("PLATFORM_MESSAGES__MQTT__PASSWORD", "hunter2-secret")]).unwrap();
+        assert!(!format!("{settings:?}").contains("hunter2-secret"));
+        let password = settings.mqtt.password.as_ref().expect("password");
+        assert_eq!(
+            secrecy::ExposeSecret::expose_secret(password),
+            "hunter2-secret"
+        );
+    }
+
+    #[test]
+    fn the_default_locale_is_checked() {
+        let settings = load(&[("PLATFORM_MESSAGES__I18N__DEFAULT_LOCALE", "de")]).unwrap();
+        assert!(settings
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("i18n.default_locale"));
+    }
+}

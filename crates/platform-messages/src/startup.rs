@@ -93,15 +93,16 @@ impl Application {
         let store = store::for_database(&db);
         let scheduler_loop = options.clock.is_none();
         let clock: Arc<dyn Clock> = options.clock.unwrap_or_else(|| Arc::new(SystemClock));
-        let (notifier, embedded_broker) = start_notifier(settings, store.clone(), clock.clone()).await?;
+        let (notifier, embedded_broker) =
+            start_notifier(settings, store.clone(), clock.clone()).await?;
         let scheduler = Arc::new(Scheduler::new(
             store.clone(),
             notifier.clone(),
             clock.clone(),
         ));
 
-        let readiness = startup::readiness(&db, store::migrations(), &schema)
-            .with(Arc::new(notifier.clone()));
+        let readiness =
+            startup::readiness(&db, store::migrations(), &schema).with(Arc::new(notifier.clone()));
         let state = AppState {
             store,
             clock,

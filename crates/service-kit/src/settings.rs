@@ -201,6 +201,7 @@ mod tests {
         http: HttpSettings,
         #[serde(default)]
         auth: crate::auth::AuthSettings,
+        #[allow(dead_code)] // read through Debug only
         database: Option<crate::db::DatabaseSettings>,
     }
 

@@ -7,12 +7,29 @@ mod sqlite;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use domain::messages::{Audience, Kind, Targeting, Version, Window};
-use service_kit::db::Database;
+use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
+use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
+
+/// PostgreSQL schema owned by this service.
+pub const SCHEMA: &str = "platform_messages";
+
+static POSTGRES_MIGRATIONS: Migrator =
+    sqlx::migrate!("../../migrations/platform-messages/postgres");
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/platform-messages/sqlite");
+
+/// The embedded migrations of both dialects.
+pub fn migrations() -> Migrations<'static> {
+    Migrations {
+        schema: SCHEMA,
+        postgres: &POSTGRES_MIGRATIONS,
+        sqlite: &SQLITE_MIGRATIONS,
+    }
+}
 
 /// An instant as the service handles it.
 pub type Instant = DateTime<Utc>;

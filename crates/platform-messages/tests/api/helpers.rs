@@ -1,0 +1,287 @@
+//! The test harness: the real service on port 0 (on its own runtime, stopped when the
+//! [`TestApp`] is dropped), real HTTP over a socket, dev tokens, a manual clock. Shared by the
+//! `api` and `mqtt` suites.
+#![allow(dead_code)] // each suite uses part of it
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
+use platform_messages::clock::ManualClock;
+use platform_messages::notify::Notifier;
+use platform_messages::scheduler::Scheduler;
+use platform_messages::{Application, BuildOptions, Settings, SPEC};
+use secrecy::SecretString;
+use serde_json::{json, Value};
+use service_kit::auth::{mint_dev_token, DevTokenRequest};
+use test_support::{Backend, TestDatabase};
+
+pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
+pub const MANAGE: &str = "platform:messages:manage";
+/// How long a test waits for something that should happen promptly before failing.
+pub const WAIT: Duration = Duration::from_secs(10);
+
+/// Which MQTT broker a test app talks to.
+#[derive(Debug, Clone)]
+pub enum Broker {
+    /// Nothing listens: publishing fails and is retried in the background.
+    None,
+    /// The external broker of the test environment (Mosquitto, 127.0.0.1:1883).
+    External { host: String, port: u16 },
+    /// An in-process rumqttd started by the app on this port.
+    Embedded { port: u16 },
+}
+
+impl Broker {
+    /// Where subscribers connect.
+    pub fn address(&self) -> (String, u16) {
+        match self {
+            Broker::None => ("127.0.0.1".into(), 9),
+            Broker::External { host, port } => (host.clone(), *port),
+            Broker::Embedded { port } => ("127.0.0.1".into(), *port),
+        }
+    }
+
+    /// The same broker for a second app instance (the embedded one is not started twice).
+    pub fn shared(&self) -> Self {
+        match self {
+            Broker::Embedded { port } => Broker::External {
+                host: "127.0.0.1".into(),
+                port: *port,
+            },
+            other => other.clone(),
+        }
+    }
+}
+
+/// A fresh database of `backend`; `None` when PostgreSQL is unreachable (the skip is recorded).
+pub async fn fresh_database(backend: Backend) -> Option<Arc<TestDatabase>> {
+    test_support::database(backend, "messages")
+        .await
+        .map(Arc::new)
+}
+
+/// Production settings with the test database, port 0, the dev secret and `broker`.
+pub fn settings(db: &TestDatabase, broker: &Broker) -> Settings {
+    let mut s: Settings =
+        service_kit::settings::load_from(&SPEC, None, Vec::new()).expect("default settings");
+    s.http.host = "127.0.0.1".into();
+    s.http.port = 0;
+    s.http.workers = 2;
+    s.http.shutdown_grace_seconds = 1;
+    s.database.url = SecretString::from(db.url.clone());
+    s.database.migrate_on_start = true;
+    s.database.max_connections = 4;
+    s.auth.dev_secret = Some(SecretString::from(DEV_SECRET));
+    s.mqtt.retry_millis = 100;
+    s.mqtt.client_id = "pm-test".into();
+    match broker {
+        Broker::None => {
+            s.mqtt.embedded_broker = false;
+            s.mqtt.url = "mqtt://127.0.0.1:9".into();
+        }
+        Broker::External { host, port } => {
+            s.mqtt.embedded_broker = false;
+            s.mqtt.url = format!("mqtt://{host}:{port}");
+        }
+        Broker::Embedded { port } => {
+            s.mqtt.embedded_broker = true;
+            s.mqtt.embedded_listen = format!("127.0.0.1:{port}");
+        }
+    }
+    s.validate().expect("valid test settings");
+    s
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub root: String,
+    pub http: reqwest::Client,
+    pub clock: Arc<ManualClock>,
+    pub scheduler: Arc<Scheduler>,
+    pub notifier: Notifier,
+    pub settings: Settings,
+    /// Kept so a second instance can share it, and the SQLite folder lives as long as the app.
+    pub db: Arc<TestDatabase>,
+    /// Dropping it stops the application (its runtime ends with it).
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// What the application thread hands back once the application is built.
+struct Started {
+    port: u16,
+    scheduler: Arc<Scheduler>,
+    notifier: Notifier,
+}
+
+/// Starts the service on port 0 with a manual clock at `start`. The application runs on its own
+/// runtime and thread (as in production, where actix workers are threads of their own), so its
+/// workers, pool and broker connection are closed when the test drops the [`TestApp`].
+pub async fn spawn_on(db: Arc<TestDatabase>, broker: &Broker, start: DateTime<Utc>) -> TestApp {
+    test_support::init_test_log();
+    let settings = settings(&db, broker);
+    let clock = Arc::new(ManualClock::new(start));
+    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let (app_settings, app_clock) = (settings.clone(), clock.clone());
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("application runtime");
+        runtime.block_on(async move {
+            let options = BuildOptions {
+                clock: Some(app_clock),
+            };
+            let app = match Application::build_with(&app_settings, options).await {
+                Ok(app) => app,
+                Err(err) => {
+                    let _ = started_tx.send(Err(err));
+                    return;
+                }
+            };
+            let _ = started_tx.send(Ok(Started {
+                port: app.port(),
+                scheduler: app.scheduler(),
+                notifier: app.notifier(),
+            }));
+            let _ = app
+                .run_until(async move {
+                    let _ = stopped.await;
+                })
+                .await;
+        });
+    });
+    let started = started_rx
+        .await
+        .expect("application thread")
+        .expect("build app");
+    let root = format!("http://127.0.0.1:{}", started.port);
+    let base = format!("{root}{}", settings.http.base_path);
+    TestApp {
+        base,
+        root,
+        http: reqwest::Client::new(),
+        clock,
+        scheduler: started.scheduler,
+        notifier: started.notifier,
+        settings,
+        db,
+        _stop: stop,
+    }
+}
+
+/// The service on a fresh database of `backend` without a broker; `None` when the backend is
+/// unavailable (for `test_support::on_both_backends!`).
+pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
+    let db = fresh_database(backend).await?;
+    Some(spawn_on(db, &Broker::None, Utc::now().trunc_subsecs(0)).await)
+}
+
+/// The service on `db` talking to `broker`, with the clock at the current second.
+pub async fn spawn_with_broker(db: Arc<TestDatabase>, broker: &Broker) -> TestApp {
+    spawn_on(db, broker, Utc::now().trunc_subsecs(0)).await
+}
+
+pub fn unique_client() -> String {
+    format!("app-{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+}
+
+impl TestApp {
+    pub fn now(&self) -> DateTime<Utc> {
+        use platform_messages::clock::Clock as _;
+        self.clock.now()
+    }
+
+    pub fn at(&self, seconds: i64) -> DateTime<Utc> {
+        self.now() + TimeDelta::seconds(seconds)
+    }
+
+    pub fn token(&self, scopes: &[&str], roles: &[&str], client_id: Option<&str>) -> String {
+        let request = DevTokenRequest {
+            subject: "user-1".into(),
+            scopes: scopes.iter().map(|s| s.to_string()).collect(),
+            roles: roles.iter().map(|s| s.to_string()).collect(),
+            client_id: client_id.map(str::to_string),
+            ttl: Duration::from_secs(600),
+        };
+        mint_dev_token(&self.settings.auth, &request).expect("dev token")
+    }
+
+    pub fn operator(&self) -> String {
+        self.token(&[MANAGE], &[], None)
+    }
+
+    /// POST a message as operator; returns (status, body).
+    pub async fn create(&self, client: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .http
+            .post(format!("{}/clients/{client}/messages", self.base))
+            .bearer_auth(self.operator())
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Creates a message that must succeed; returns its id.
+    pub async fn create_ok(&self, client: &str, body: Value) -> String {
+        let (status, created) = self.create(client, body).await;
+        assert_eq!(status, 201, "{created}");
+        created["id"].as_str().unwrap().to_string()
+    }
+
+    pub async fn public(&self, client: &str) -> Value {
+        let response = self
+            .http
+            .get(format!("{}/public/clients/{client}/messages", self.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    }
+
+    pub async fn me(&self, client: &str, roles: &[&str]) -> Value {
+        let response = self
+            .http
+            .get(format!("{}/me/messages?client_id={client}", self.base))
+            .bearer_auth(self.token(&[], roles, None))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    }
+
+    pub async fn version(&self, client: &str) -> String {
+        self.public(client).await["version"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// Moves the manual clock and runs the scheduler for the new time.
+    pub async fn travel_to(&self, t: DateTime<Utc>) {
+        self.clock.set(t);
+        self.scheduler.run_due(t).await.expect("scheduler");
+    }
+}
+
+pub fn message(text: &str) -> Value {
+    json!({ "text": text })
+}
+
+pub fn ids(body: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    ids
+}

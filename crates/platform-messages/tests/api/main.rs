@@ -1,0 +1,8 @@
+//! The REST behaviour suite, run against SQLite and PostgreSQL over real HTTP.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failure is a test failure
+
+mod access;
+mod docs;
+mod helpers;
+mod messages;
+mod validation;
