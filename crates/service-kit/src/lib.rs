@@ -15,6 +15,7 @@ pub mod extract;
 pub mod health;
 pub mod http;
 pub mod metrics;
+pub mod multipart;
 pub mod schema;
 pub mod settings;
 pub mod startup;

@@ -1,0 +1,572 @@
+//! A streaming reader of `multipart/form-data` bodies with a declared schema and size limits.
+//!
+//! [`MultipartReader`] reads the parts in order. Text fields come out whole as
+//! [`Part::Text`] (decoded as UTF-8); files come out as [`Part::File`], a [`FilePart`] whose bytes
+//! the caller pulls chunk by chunk with [`FilePart::chunk`] and writes to storage as they arrive,
+//! so a file is never held in memory whole. Every limit of [`MultipartLimits`] is checked as each
+//! chunk arrives: the first chunk that goes over a limit ends the reading with the error, so a
+//! 2 GB upload costs no more memory than one chunk. Errors:
+//!
+//! | problem | code | message key |
+//! |---|---|---|
+//! | body is not `multipart/form-data` | 415 `UNSUPPORTED_MEDIA_TYPE` | `multipart-content-type` |
+//! | field not in the [`MultipartSpec`] | 400 `VALIDATION_ERROR` | `multipart-unknown-field` |
+//! | text field over `max_text_bytes` | 413 `PAYLOAD_TOO_LARGE` | `multipart-field-too-large` |
+//! | file over `max_file_bytes` | 413 `PAYLOAD_TOO_LARGE` | `multipart-file-too-large` |
+//! | more than `max_files` files | 400 `VALIDATION_ERROR` | `multipart-too-many-files` |
+//! | all parts together over `max_total_bytes` | 413, or [`MultipartSpec::total_too_large_code`] | `multipart-total-too-large` |
+//! | text field not UTF-8 | 400 `VALIDATION_ERROR` | `multipart-not-utf8` |
+//! | required text field absent | 400 `VALIDATION_ERROR` | `multipart-missing-field` |
+//! | text field repeated, broken framing, client gone | 400 `VALIDATION_ERROR` | `multipart-malformed` |
+//!
+//! A part that the caller leaves unread is read (and counted) by the next [`MultipartReader::next`].
+//! After an error the reader answers that same error again and reads nothing more.
+//!
+//! ```
+//! use actix_web::{web, HttpRequest};
+//! use domain::error_code::ErrorCode;
+//! use service_kit::extract::Json;
+//! use service_kit::multipart::{MultipartLimits, MultipartReader, MultipartSpec, Part};
+//! use service_kit::ApiError;
+//!
+//! async fn create_report(req: HttpRequest, body: web::Payload) -> Result<Json<u64>, ApiError> {
+//!     let limits = MultipartLimits {
+//!         max_text_bytes: 10_000,
+//!         max_file_bytes: 20 << 20,
+//!         max_files: 5,
+//!         max_total_bytes: 50 << 20,
+//!     };
+//!     let spec = MultipartSpec::new(limits)
+//!         .required_text("title")
+//!         .text("description")
+//!         .required_text("location")
+//!         .required_text("captchaToken")
+//!         .files("media")
+//!         .total_too_large_code(ErrorCode::TotalMediaSizeTooLarge);
+//!     let mut reader = MultipartReader::from_request(&req, body, spec)?;
+//!     let mut stored = 0;
+//!     while let Some(part) = reader.next().await? {
+//!         match part {
+//!             Part::Text { name, value } => { /* keep `value` of `name` */ }
+//!             Part::File(mut file) => {
+//!                 // open storage for `file.filename` / `file.content_type`, then:
+//!                 while let Some(chunk) = file.chunk().await? {
+//!                     stored += chunk.len() as u64; // write `chunk` to storage
+//!                 }
+//!             }
+//!         }
+//!     }
+//!     Ok(Json(stored))
+//! }
+//! ```
+//!
+//! [`MultipartReader::collect`] reads everything into memory instead (for small forms and tests).
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::pin::Pin;
+use std::rc::Rc;
+use std::task::{Context, Poll};
+
+use actix_multipart::{Field, MultipartError};
+use actix_web::error::PayloadError;
+use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use actix_web::web::{self, Bytes, BytesMut};
+use actix_web::HttpRequest;
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use futures::{Stream, StreamExt};
+
+use crate::error::ApiError;
+
+/// actix-multipart's extractor, for [`MultipartReader::new`].
+pub use actix_multipart::Multipart;
+
+/// Wire bytes allowed beyond `max_total_bytes` for boundaries and part headers: this much for
+/// the body, plus [`PART_OVERHEAD`] for every part the schema can hold.
+const BODY_OVERHEAD: u64 = 64 * 1024;
+/// See [`BODY_OVERHEAD`].
+const PART_OVERHEAD: u64 = 16 * 1024;
+
+/// Size limits, checked while the body streams in. Sizes count part contents, not headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MultipartLimits {
+    /// Largest text field, in bytes.
+    pub max_text_bytes: u64,
+    /// Largest file, in bytes.
+    pub max_file_bytes: u64,
+    /// Most file parts in one body (all file fields together).
+    pub max_files: usize,
+    /// Largest sum of all parts (text and files), in bytes.
+    pub max_total_bytes: u64,
+}
+
+/// The fields a form may have, and its limits.
+#[derive(Debug, Clone)]
+pub struct MultipartSpec {
+    /// Text fields with whether each is required.
+    texts: Vec<(&'static str, bool)>,
+    files: Vec<&'static str>,
+    limits: MultipartLimits,
+    total_code: ErrorCode,
+}
+
+impl MultipartSpec {
+    /// A schema with no fields yet; a body over `max_total_bytes` is a 413 `PAYLOAD_TOO_LARGE`.
+    pub fn new(limits: MultipartLimits) -> Self {
+        Self {
+            texts: Vec::new(),
+            files: Vec::new(),
+            limits,
+            total_code: ErrorCode::PayloadTooLarge,
+        }
+    }
+
+    /// Allows the optional text field `name` (at most once).
+    #[must_use]
+    pub fn text(mut self, name: &'static str) -> Self {
+        self.texts.push((name, false));
+        self
+    }
+
+    /// Allows the text field `name` (exactly once); its absence is a 400 at the end of the body.
+    #[must_use]
+    pub fn required_text(mut self, name: &'static str) -> Self {
+        self.texts.push((name, true));
+        self
+    }
+
+    /// Allows any number of files (up to `max_files` in all) in the field `name`.
+    #[must_use]
+    pub fn files(mut self, name: &'static str) -> Self {
+        self.files.push(name);
+        self
+    }
+
+    /// The code answered when the parts together exceed `max_total_bytes` (e.g. citizen-api's
+    /// `TOTAL_MEDIA_SIZE_TOO_LARGE`); the message stays `multipart-total-too-large`.
+    #[must_use]
+    pub fn total_too_large_code(mut self, code: ErrorCode) -> Self {
+        self.total_code = code;
+        self
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> MultipartLimits {
+        self.limits
+    }
+
+    fn total_too_large(&self) -> ApiError {
+        ApiError::new(
+            self.total_code,
+            Message::new("multipart-total-too-large").arg("limit", self.limits.max_total_bytes),
+        )
+    }
+
+    /// The most wire bytes a body within the limits can take.
+    fn wire_budget(&self) -> u64 {
+        let parts = (self.texts.len() as u64).saturating_add(self.limits.max_files as u64);
+        self.limits
+            .max_total_bytes
+            .saturating_add(BODY_OVERHEAD)
+            .saturating_add(parts.saturating_mul(PART_OVERHEAD))
+    }
+}
+
+/// One part of the body, in the order the client sent them.
+#[derive(Debug)]
+pub enum Part<'r> {
+    /// A whole text field.
+    Text {
+        /// The field name, as declared in the [`MultipartSpec`].
+        name: &'static str,
+        /// The field's value.
+        value: String,
+    },
+    /// A file, to be read with [`FilePart::chunk`].
+    File(FilePart<'r>),
+}
+
+/// A file whose bytes are still in the request body. It borrows the reader, so the next part
+/// can only be asked for once this one is dropped.
+pub struct FilePart<'r> {
+    /// The field name, as declared in the [`MultipartSpec`].
+    pub field: &'static str,
+    /// The client's file name (`filename` of `Content-Disposition`), if it sent one.
+    pub filename: Option<String>,
+    /// The part's `Content-Type` as the client sent it, if it did.
+    pub content_type: Option<String>,
+    read: u64,
+    reader: &'r mut MultipartReader,
+}
+
+impl FilePart<'_> {
+    /// The next chunk of the file, `None` at its end; refuses the body as soon as a chunk goes
+    /// over `max_file_bytes` or `max_total_bytes`.
+    pub async fn chunk(&mut self) -> Result<Option<Bytes>, ApiError> {
+        let chunk = self.reader.pull().await?;
+        if let Some(chunk) = &chunk {
+            self.read = self.read.saturating_add(chunk.len() as u64);
+        }
+        Ok(chunk)
+    }
+
+    /// The rest of the file in memory (at most `max_file_bytes`).
+    pub async fn bytes(&mut self) -> Result<Bytes, ApiError> {
+        let mut buf = BytesMut::new();
+        while let Some(chunk) = self.chunk().await? {
+            buf.extend_from_slice(&chunk);
+        }
+        Ok(buf.freeze())
+    }
+
+    /// How many bytes of this file have been read so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.read
+    }
+}
+
+impl std::fmt::Debug for FilePart<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FilePart")
+            .field("field", &self.field)
+            .field("filename", &self.filename)
+            .field("content_type", &self.content_type)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A whole form in memory, from [`MultipartReader::collect`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Form {
+    /// Text fields by name.
+    pub texts: BTreeMap<&'static str, String>,
+    /// Files in the order they came.
+    pub files: Vec<FormFile>,
+}
+
+impl Form {
+    /// The value of the text field `name`, if it was sent.
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.texts.get(name).map(String::as_str)
+    }
+}
+
+/// A file of a [`Form`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FormFile {
+    /// See [`FilePart::field`].
+    pub field: &'static str,
+    /// See [`FilePart::filename`].
+    pub filename: Option<String>,
+    /// See [`FilePart::content_type`].
+    pub content_type: Option<String>,
+    /// The file's contents.
+    pub bytes: Bytes,
+}
+
+/// The part being read.
+struct Current {
+    field: Field,
+    name: &'static str,
+    is_file: bool,
+    read: u64,
+}
+
+/// What [`MultipartReader::advance`] found.
+enum Next {
+    Text(&'static str, String),
+    File(&'static str, Option<String>, Option<String>),
+    End,
+}
+
+/// Reads a multipart body part by part, enforcing a [`MultipartSpec`]; see the module docs.
+pub struct MultipartReader {
+    multipart: Multipart,
+    spec: MultipartSpec,
+    current: Option<Current>,
+    seen: Vec<&'static str>,
+    files: usize,
+    total: u64,
+    ended: bool,
+    failed: Option<ApiError>,
+    /// Set by [`WireLimit`] when the raw body outgrows [`MultipartSpec::wire_budget`].
+    wire_exceeded: Rc<Cell<bool>>,
+}
+
+impl MultipartReader {
+    /// Reads from actix-multipart's `Multipart` extractor (a body that is not `multipart/*`
+    /// is refused with 415 by the first [`Self::next`]).
+    pub fn new(multipart: Multipart, spec: MultipartSpec) -> Self {
+        Self {
+            multipart,
+            spec,
+            current: None,
+            seen: Vec::new(),
+            files: 0,
+            total: 0,
+            ended: false,
+            failed: None,
+            wire_exceeded: Rc::new(Cell::new(false)),
+        }
+    }
+
+    /// Reads the request body: refuses at once a body that is not `multipart/form-data` (415)
+    /// or whose `Content-Length` cannot fit the limits, and caps the raw bytes read (a preamble
+    /// or headers cannot get round the limits).
+    pub fn from_request(
+        req: &HttpRequest,
+        body: web::Payload,
+        spec: MultipartSpec,
+    ) -> Result<Self, ApiError> {
+        let essence = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .map(str::trim);
+        if !essence.is_some_and(|e| e.eq_ignore_ascii_case("multipart/form-data")) {
+            return Err(ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                Message::new("multipart-content-type"),
+            ));
+        }
+        let budget = spec.wire_budget();
+        let declared = req
+            .headers()
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok());
+        if declared.is_some_and(|n| n > budget) {
+            return Err(spec.total_too_large());
+        }
+        let exceeded = Rc::new(Cell::new(false));
+        let stream = WireLimit {
+            inner: body,
+            read: 0,
+            budget,
+            exceeded: exceeded.clone(),
+        };
+        let mut reader = Self::new(Multipart::new(req.headers(), stream), spec);
+        reader.wire_exceeded = exceeded;
+        Ok(reader)
+    }
+
+    /// The next part, or `None` after the last one (once every required text field was seen).
+    pub async fn next(&mut self) -> Result<Option<Part<'_>>, ApiError> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        let next = match self.advance().await {
+            Ok(next) => next,
+            Err(err) => return Err(self.fail(err)),
+        };
+        Ok(match next {
+            Next::End => None,
+            Next::Text(name, value) => Some(Part::Text { name, value }),
+            Next::File(field, filename, content_type) => Some(Part::File(FilePart {
+                field,
+                filename,
+                content_type,
+                read: 0,
+                reader: self,
+            })),
+        })
+    }
+
+    /// Reads the whole form into memory (bounded by the limits).
+    pub async fn collect(mut self) -> Result<Form, ApiError> {
+        let mut form = Form::default();
+        while let Some(part) = self.next().await? {
+            match part {
+                Part::Text { name, value } => {
+                    form.texts.insert(name, value);
+                }
+                Part::File(mut file) => {
+                    let bytes = file.bytes().await?;
+                    form.files.push(FormFile {
+                        field: file.field,
+                        filename: file.filename.take(),
+                        content_type: file.content_type.take(),
+                        bytes,
+                    });
+                }
+            }
+        }
+        Ok(form)
+    }
+
+    fn fail(&mut self, err: ApiError) -> ApiError {
+        self.current = None;
+        self.failed = Some(err.clone());
+        err
+    }
+
+    async fn advance(&mut self) -> Result<Next, ApiError> {
+        while self.pull_unchecked().await?.is_some() {}
+        if self.ended {
+            return Ok(Next::End);
+        }
+        let field = match self.multipart.next().await {
+            Some(Ok(field)) => field,
+            Some(Err(err)) => return Err(self.stream_error(err)),
+            None => {
+                self.ended = true;
+                return match self
+                    .spec
+                    .texts
+                    .iter()
+                    .find(|(n, r)| *r && !self.seen.contains(n))
+                {
+                    Some((name, _)) => Err(ApiError::validation(
+                        Message::new("multipart-missing-field").arg("field", name),
+                    )),
+                    None => Ok(Next::End),
+                };
+            }
+        };
+        let sent = field.name().unwrap_or_default();
+        if let Some(&(name, _)) = self.spec.texts.iter().find(|(n, _)| *n == sent) {
+            if self.seen.contains(&name) {
+                return Err(ApiError::validation(
+                    Message::new("multipart-malformed")
+                        .arg("reason", format!("the field \"{name}\" is repeated")),
+                ));
+            }
+            self.seen.push(name);
+            self.current = Some(Current {
+                field,
+                name,
+                is_file: false,
+                read: 0,
+            });
+            let mut value = Vec::new();
+            while let Some(chunk) = self.pull_unchecked().await? {
+                value.extend_from_slice(&chunk);
+            }
+            let value = String::from_utf8(value).map_err(|_| {
+                ApiError::validation(Message::new("multipart-not-utf8").arg("field", name))
+            })?;
+            return Ok(Next::Text(name, value));
+        }
+        let Some(&name) = self.spec.files.iter().find(|n| **n == sent) else {
+            return Err(ApiError::validation(
+                Message::new("multipart-unknown-field").arg("field", sent),
+            ));
+        };
+        self.files += 1;
+        if self.files > self.spec.limits.max_files {
+            return Err(ApiError::validation(
+                Message::new("multipart-too-many-files").arg("limit", self.spec.limits.max_files),
+            ));
+        }
+        let filename = field
+            .content_disposition()
+            .and_then(|cd| cd.get_filename())
+            .map(str::to_owned);
+        let content_type = field.content_type().map(ToString::to_string);
+        self.current = Some(Current {
+            field,
+            name,
+            is_file: true,
+            read: 0,
+        });
+        Ok(Next::File(name, filename, content_type))
+    }
+
+    /// [`Self::pull_unchecked`], remembering an error for later calls.
+    async fn pull(&mut self) -> Result<Option<Bytes>, ApiError> {
+        if let Some(err) = &self.failed {
+            return Err(err.clone());
+        }
+        match self.pull_unchecked().await {
+            Ok(chunk) => Ok(chunk),
+            Err(err) => Err(self.fail(err)),
+        }
+    }
+
+    /// The next chunk of the current part, counted against the limits; `None` at its end.
+    async fn pull_unchecked(&mut self) -> Result<Option<Bytes>, ApiError> {
+        let Some(current) = self.current.as_mut() else {
+            return Ok(None);
+        };
+        let chunk = match current.field.next().await {
+            Some(Ok(chunk)) => chunk,
+            Some(Err(err)) => return Err(self.stream_error(err)),
+            None => {
+                self.current = None;
+                return Ok(None);
+            }
+        };
+        let limits = self.spec.limits;
+        current.read = current.read.saturating_add(chunk.len() as u64);
+        if current.is_file && current.read > limits.max_file_bytes {
+            return Err(ApiError::new(
+                ErrorCode::PayloadTooLarge,
+                Message::new("multipart-file-too-large")
+                    .arg("field", current.name)
+                    .arg("limit", limits.max_file_bytes),
+            ));
+        }
+        if !current.is_file && current.read > limits.max_text_bytes {
+            return Err(ApiError::new(
+                ErrorCode::PayloadTooLarge,
+                Message::new("multipart-field-too-large")
+                    .arg("field", current.name)
+                    .arg("limit", limits.max_text_bytes),
+            ));
+        }
+        self.total = self.total.saturating_add(chunk.len() as u64);
+        if self.total > limits.max_total_bytes {
+            return Err(self.spec.total_too_large());
+        }
+        Ok(Some(chunk))
+    }
+
+    fn stream_error(&self, err: MultipartError) -> ApiError {
+        if self.wire_exceeded.get() {
+            return self.spec.total_too_large();
+        }
+        match err {
+            MultipartError::ContentTypeMissing
+            | MultipartError::ContentTypeParse
+            | MultipartError::ContentTypeIncompatible => ApiError::new(
+                ErrorCode::UnsupportedMediaType,
+                Message::new("multipart-content-type"),
+            ),
+            MultipartError::Payload(err) => malformed(err),
+            err => malformed(err),
+        }
+    }
+}
+
+fn malformed(reason: impl std::fmt::Display) -> ApiError {
+    ApiError::validation(Message::new("multipart-malformed").arg("reason", reason))
+}
+
+/// The request body, ending in an error once more than `budget` bytes came.
+struct WireLimit {
+    inner: web::Payload,
+    read: u64,
+    budget: u64,
+    exceeded: Rc<Cell<bool>>,
+}
+
+impl Stream for WireLimit {
+    type Item = Result<Bytes, PayloadError>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        if self.exceeded.get() {
+            return Poll::Ready(Some(Err(PayloadError::Overflow)));
+        }
+        let polled = self.inner.poll_next_unpin(cx);
+        if let Poll::Ready(Some(Ok(chunk))) = &polled {
+            self.read = self.read.saturating_add(chunk.len() as u64);
+            if self.read > self.budget {
+                self.exceeded.set(true);
+                return Poll::Ready(Some(Err(PayloadError::Overflow)));
+            }
+        }
+        polled
+    }
+}

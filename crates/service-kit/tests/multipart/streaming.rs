@@ -1,0 +1,120 @@
+//! A huge upload is refused while it streams in: the answer comes quickly and the server never
+//! reads more than a sliver of the body.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::helpers::*;
+use futures::stream;
+use service_kit::multipart::MultipartLimits;
+
+const HUGE: u64 = 512 << 20;
+const CHUNK: usize = 64 << 10;
+const MIB: u64 = 1 << 20;
+
+/// 1 MiB in total, files up to 8 MiB: the total is the limit that bites.
+const ROOMY: MultipartLimits = MultipartLimits {
+    max_text_bytes: 1024,
+    max_file_bytes: 8 * MIB,
+    max_files: 3,
+    max_total_bytes: MIB,
+};
+
+/// A body that starts a `media` file and then yields `HUGE` bytes generated on the fly,
+/// counting in `produced` how many the client was asked for.
+fn huge_body(produced: Arc<AtomicU64>) -> reqwest::Body {
+    let head = Body::new()
+        .text("title", "big")
+        .unfinished()
+        .into_iter()
+        .chain(
+            format!(
+                "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"media\"; \
+                 filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .into_bytes(),
+        )
+        .collect::<Vec<u8>>();
+    let chunk = vec![0u8; CHUNK];
+    let chunks = stream::unfold(Some(head), move |head| {
+        let produced = produced.clone();
+        let chunk = chunk.clone();
+        async move {
+            if let Some(head) = head {
+                return Some((Ok::<_, std::io::Error>(head), None));
+            }
+            let before = produced.fetch_add(CHUNK as u64, Ordering::SeqCst);
+            (before < HUGE).then_some((Ok(chunk), None))
+        }
+    });
+    reqwest::Body::wrap_stream(chunks)
+}
+
+/// Sends the huge body (chunked, or with its `Content-Length` when `declared`); returns the
+/// error body, how long the answer took and how many bytes the generator produced.
+async fn send_huge(declared: bool) -> (service_kit::ErrorBody, Duration, u64) {
+    let base = serve(ROOMY);
+    let produced = Arc::new(AtomicU64::new(0));
+    let mut request = reqwest::Client::new()
+        .post(format!("{base}/reports"))
+        .header("content-type", content_type())
+        .body(huge_body(produced.clone()));
+    if declared {
+        request = request.header("content-length", (HUGE + head_len_bytes()).to_string());
+    }
+    let start = Instant::now();
+    let response = tokio::time::timeout(Duration::from_secs(20), request.send())
+        .await
+        .expect("answered before the upload ended")
+        .unwrap();
+    let elapsed = start.elapsed();
+    let at_answer = produced.load(Ordering::SeqCst);
+    let body = error_body(response, 413).await;
+    // Whatever the client still pushes after the answer, the server stops taking it.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    eprintln!(
+        "at answer {at_answer}, later {}",
+        produced.load(Ordering::SeqCst)
+    );
+    (body, elapsed, at_answer)
+}
+
+fn head_len_bytes() -> u64 {
+    let head = Body::new().text("title", "big").unfinished().len();
+    let part = format!(
+        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"media\"; \
+         filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+    );
+    (head + part.len()) as u64
+}
+
+#[tokio::test]
+async fn huge_chunked_upload_is_refused_after_the_limit_without_reading_it_all() {
+    let (body, elapsed, produced) = send_huge(false).await;
+    assert_eq!(body.name, "PAYLOAD_TOO_LARGE");
+    assert_eq!(
+        body.userinfo,
+        "the form data are too large in total (at most 1048576 bytes)"
+    );
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    assert!(
+        produced < 64 * MIB,
+        "the client produced {} MiB of the {} MiB",
+        produced / MIB,
+        HUGE / MIB
+    );
+}
+
+#[tokio::test]
+async fn huge_declared_upload_is_refused_before_reading() {
+    let (body, elapsed, produced) = send_huge(true).await;
+    assert_eq!(body.name, "PAYLOAD_TOO_LARGE");
+    assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
+    assert!(
+        produced < 64 * MIB,
+        "the client produced {} MiB of the {} MiB",
+        produced / MIB,
+        HUGE / MIB
+    );
+}
