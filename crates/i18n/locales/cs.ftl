@@ -45,6 +45,7 @@ body-too-large = Tělo požadavku je příliš velké (nejvýše { $limit } { $l
         [many] bajtu
        *[other] bajtů
     }).
+body-unreadable = tělo požadavku nelze přečíst: { $reason }
 json-syntax = Tělo požadavku není platný JSON: { $reason }
 json-content-type = Očekává se tělo s hlavičkou Content-Type: application/json.
 # Hodnota JSON nesprávného tvaru; $field je cesta k hodnotě v těle.

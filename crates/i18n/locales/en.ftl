@@ -43,6 +43,7 @@ body-too-large = the request body is too large (at most { $limit } { $limit ->
         [one] byte
        *[other] bytes
     })
+body-unreadable = the request body could not be read: { $reason }
 json-syntax = the body is not valid JSON: { $reason }
 json-content-type = expected a body with Content-Type: application/json
 # A JSON value of the wrong shape; $field is the path of the value in the body.

@@ -171,9 +171,12 @@ fn every_key_used_in_the_sources_is_in_every_catalogue() {
         let source = std::fs::read_to_string(&file).unwrap();
         let keys = message_keys(&source).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         for key in keys {
-            let well_formed = key
-                .split('-')
-                .all(|word| !word.is_empty() && word.bytes().all(|b| b.is_ascii_lowercase()));
+            let well_formed = key.split('-').all(|word| {
+                !word.is_empty()
+                    && word
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+            });
             assert!(well_formed, "{}: key {key:?}", file.display());
             used.insert(key.to_owned());
             for (locale, ids) in &catalogues {

@@ -63,115 +63,27 @@
 //! [`MultipartReader::collect`] reads everything into memory instead (for small forms and tests).
 
 use std::cell::Cell;
-use std::collections::BTreeMap;
-use std::pin::Pin;
 use std::rc::Rc;
-use std::task::{Context, Poll};
 
-use actix_multipart::{Field, MultipartError};
-use actix_web::error::PayloadError;
+use actix_multipart::Field;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use actix_web::web::{self, Bytes, BytesMut};
 use actix_web::HttpRequest;
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
-use futures::{Stream, StreamExt};
+use futures::StreamExt;
 
 use crate::error::ApiError;
 
+mod form;
+mod spec;
+
+pub use form::{Form, FormFile};
+use spec::WireLimit;
+pub use spec::{MultipartLimits, MultipartSpec};
+
 /// actix-multipart's extractor, for [`MultipartReader::new`].
 pub use actix_multipart::Multipart;
-
-/// Wire bytes allowed beyond `max_total_bytes` for boundaries and part headers: this much for
-/// the body, plus [`PART_OVERHEAD`] for every part the schema can hold.
-const BODY_OVERHEAD: u64 = 64 * 1024;
-/// See [`BODY_OVERHEAD`].
-const PART_OVERHEAD: u64 = 16 * 1024;
-
-/// Size limits, checked while the body streams in. Sizes count part contents, not headers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MultipartLimits {
-    /// Largest text field, in bytes.
-    pub max_text_bytes: u64,
-    /// Largest file, in bytes.
-    pub max_file_bytes: u64,
-    /// Most file parts in one body (all file fields together).
-    pub max_files: usize,
-    /// Largest sum of all parts (text and files), in bytes.
-    pub max_total_bytes: u64,
-}
-
-/// The fields a form may have, and its limits.
-#[derive(Debug, Clone)]
-pub struct MultipartSpec {
-    /// Text fields with whether each is required.
-    texts: Vec<(&'static str, bool)>,
-    files: Vec<&'static str>,
-    limits: MultipartLimits,
-    total_code: ErrorCode,
-}
-
-impl MultipartSpec {
-    /// A schema with no fields yet; a body over `max_total_bytes` is a 413 `PAYLOAD_TOO_LARGE`.
-    pub fn new(limits: MultipartLimits) -> Self {
-        Self {
-            texts: Vec::new(),
-            files: Vec::new(),
-            limits,
-            total_code: ErrorCode::PayloadTooLarge,
-        }
-    }
-
-    /// Allows the optional text field `name` (at most once).
-    #[must_use]
-    pub fn text(mut self, name: &'static str) -> Self {
-        self.texts.push((name, false));
-        self
-    }
-
-    /// Allows the text field `name` (exactly once); its absence is a 400 at the end of the body.
-    #[must_use]
-    pub fn required_text(mut self, name: &'static str) -> Self {
-        self.texts.push((name, true));
-        self
-    }
-
-    /// Allows any number of files (up to `max_files` in all) in the field `name`.
-    #[must_use]
-    pub fn files(mut self, name: &'static str) -> Self {
-        self.files.push(name);
-        self
-    }
-
-    /// The code answered when the parts together exceed `max_total_bytes` (e.g. citizen-api's
-    /// `TOTAL_MEDIA_SIZE_TOO_LARGE`); the message stays `multipart-total-too-large`.
-    #[must_use]
-    pub fn total_too_large_code(mut self, code: ErrorCode) -> Self {
-        self.total_code = code;
-        self
-    }
-
-    /// The limits.
-    pub fn limits(&self) -> MultipartLimits {
-        self.limits
-    }
-
-    fn total_too_large(&self) -> ApiError {
-        ApiError::new(
-            self.total_code,
-            Message::new("multipart-total-too-large").arg("limit", self.limits.max_total_bytes),
-        )
-    }
-
-    /// The most wire bytes a body within the limits can take.
-    fn wire_budget(&self) -> u64 {
-        let parts = (self.texts.len() as u64).saturating_add(self.limits.max_files as u64);
-        self.limits
-            .max_total_bytes
-            .saturating_add(BODY_OVERHEAD)
-            .saturating_add(parts.saturating_mul(PART_OVERHEAD))
-    }
-}
 
 /// One part of the body, in the order the client sent them.
 #[derive(Debug)]
@@ -234,35 +146,6 @@ impl std::fmt::Debug for FilePart<'_> {
             .field("content_type", &self.content_type)
             .finish_non_exhaustive()
     }
-}
-
-/// A whole form in memory, from [`MultipartReader::collect`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Form {
-    /// Text fields by name.
-    pub texts: BTreeMap<&'static str, String>,
-    /// Files in the order they came.
-    pub files: Vec<FormFile>,
-}
-
-impl Form {
-    /// The value of the text field `name`, if it was sent.
-    pub fn text(&self, name: &str) -> Option<&str> {
-        self.texts.get(name).map(String::as_str)
-    }
-}
-
-/// A file of a [`Form`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FormFile {
-    /// See [`FilePart::field`].
-    pub field: &'static str,
-    /// See [`FilePart::filename`].
-    pub filename: Option<String>,
-    /// See [`FilePart::content_type`].
-    pub content_type: Option<String>,
-    /// The file's contents.
-    pub bytes: Bytes,
 }
 
 /// The part being read.
@@ -374,28 +257,6 @@ impl MultipartReader {
         })
     }
 
-    /// Reads the whole form into memory (bounded by the limits).
-    pub async fn collect(mut self) -> Result<Form, ApiError> {
-        let mut form = Form::default();
-        while let Some(part) = self.next().await? {
-            match part {
-                Part::Text { name, value } => {
-                    form.texts.insert(name, value);
-                }
-                Part::File(mut file) => {
-                    let bytes = file.bytes().await?;
-                    form.files.push(FormFile {
-                        field: file.field,
-                        filename: file.filename.take(),
-                        content_type: file.content_type.take(),
-                        bytes,
-                    });
-                }
-            }
-        }
-        Ok(form)
-    }
-
     fn fail(&mut self, err: ApiError) -> ApiError {
         self.current = None;
         self.failed = Some(err.clone());
@@ -409,7 +270,7 @@ impl MultipartReader {
         }
         let field = match self.multipart.next().await {
             Some(Ok(field)) => field,
-            Some(Err(err)) => return Err(self.stream_error(err)),
+            Some(Err(err)) => return Err(self.spec.stream_error(err, self.wire_exceeded.get())),
             None => {
                 self.ended = true;
                 return match self
@@ -428,10 +289,7 @@ impl MultipartReader {
         let sent = field.name().unwrap_or_default();
         if let Some(&(name, _)) = self.spec.texts.iter().find(|(n, _)| *n == sent) {
             if self.seen.contains(&name) {
-                return Err(ApiError::validation(
-                    Message::new("multipart-malformed")
-                        .arg("reason", format!("the field \"{name}\" is repeated")),
-                ));
+                return Err(spec::malformed(format!("the field \"{name}\" is repeated")));
             }
             self.seen.push(name);
             self.current = Some(Current {
@@ -492,7 +350,7 @@ impl MultipartReader {
         };
         let chunk = match current.field.next().await {
             Some(Ok(chunk)) => chunk,
-            Some(Err(err)) => return Err(self.stream_error(err)),
+            Some(Err(err)) => return Err(self.spec.stream_error(err, self.wire_exceeded.get())),
             None => {
                 self.current = None;
                 return Ok(None);
@@ -521,52 +379,5 @@ impl MultipartReader {
             return Err(self.spec.total_too_large());
         }
         Ok(Some(chunk))
-    }
-
-    fn stream_error(&self, err: MultipartError) -> ApiError {
-        if self.wire_exceeded.get() {
-            return self.spec.total_too_large();
-        }
-        match err {
-            MultipartError::ContentTypeMissing
-            | MultipartError::ContentTypeParse
-            | MultipartError::ContentTypeIncompatible => ApiError::new(
-                ErrorCode::UnsupportedMediaType,
-                Message::new("multipart-content-type"),
-            ),
-            MultipartError::Payload(err) => malformed(err),
-            err => malformed(err),
-        }
-    }
-}
-
-fn malformed(reason: impl std::fmt::Display) -> ApiError {
-    ApiError::validation(Message::new("multipart-malformed").arg("reason", reason))
-}
-
-/// The request body, ending in an error once more than `budget` bytes came.
-struct WireLimit {
-    inner: web::Payload,
-    read: u64,
-    budget: u64,
-    exceeded: Rc<Cell<bool>>,
-}
-
-impl Stream for WireLimit {
-    type Item = Result<Bytes, PayloadError>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        if self.exceeded.get() {
-            return Poll::Ready(Some(Err(PayloadError::Overflow)));
-        }
-        let polled = self.inner.poll_next_unpin(cx);
-        if let Poll::Ready(Some(Ok(chunk))) = &polled {
-            self.read = self.read.saturating_add(chunk.len() as u64);
-            if self.read > self.budget {
-                self.exceeded.set(true);
-                return Poll::Ready(Some(Err(PayloadError::Overflow)));
-            }
-        }
-        polled
     }
 }

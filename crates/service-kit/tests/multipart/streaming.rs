@@ -1,5 +1,9 @@
-//! A huge upload is refused while it streams in: the answer comes quickly and the server never
-//! reads more than a sliver of the body.
+//! A huge upload is refused while it streams in: the answer comes quickly, when the client has
+//! produced only a sliver of the body (what the reader took plus socket buffers).
+//!
+//! After the answer, actix-http itself goes on reading and discarding the rest of the body (it
+//! drains a chunked body to keep the connection, and lingers before closing one with a
+//! `Content-Length`), so over loopback the client ends up sending it all; nothing is buffered.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -52,7 +56,7 @@ fn huge_body(produced: Arc<AtomicU64>) -> reqwest::Body {
 }
 
 /// Sends the huge body (chunked, or with its `Content-Length` when `declared`); returns the
-/// error body, how long the answer took and how many bytes the generator produced.
+/// error body, how long the answer took and how many bytes the generator had produced by then.
 async fn send_huge(declared: bool) -> (service_kit::ErrorBody, Duration, u64) {
     let base = serve(ROOMY);
     let produced = Arc::new(AtomicU64::new(0));
