@@ -16,6 +16,8 @@ if [ ! -x "$VENV/bin/schemathesis" ]; then
   "$VENV/bin/pip" install -q "schemathesis==4.32.5" "openapi-spec-validator==0.7.2"
 fi
 cargo build --bins --locked -q
+# The binaries are where cargo put them (CARGO_TARGET_DIR or build.target-dir may move them).
+BIN="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug"
 work=$(mktemp -d)
 pids=()
 cleanup() { [ ${#pids[@]} -gt 0 ] && kill "${pids[@]}" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
@@ -43,12 +45,12 @@ run_st() { # name port extra-args...
 
 STREETS_API__HTTP__HOST=127.0.0.1 STREETS_API__HTTP__PORT=18182 STREETS_API__TELEMETRY__FILTER=error \
 STREETS_API__DATABASE__URL="sqlite://$work/streets.db" STREETS_API__DEMO__LOAD_WHEN_EMPTY=true \
-  target/debug/streets-api serve &
+  "$BIN/streets-api" serve &
 pids+=($!)
 wait_ready http://127.0.0.1:18182/readyz
 run_st streets-api 18182
 
-if [ -x target/debug/platform-messages ] && [ -f scripts/schemathesis-platform-messages.sh ]; then
+if [ -x "$BIN/platform-messages" ] && [ -f scripts/schemathesis-platform-messages.sh ]; then
   # shellcheck source=/dev/null
   source scripts/schemathesis-platform-messages.sh
 fi
