@@ -21,7 +21,10 @@ PORT=18282
 PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 cargo build --release --locked -p streets-api -q
-BIN=target/release/streets-api
+cargo build --release --locked -p service-kit --example ceiling -q
+TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+BIN="$TARGET_DIR/release/streets-api"
+CEILING="$TARGET_DIR/release/examples/ceiling"
 work=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
@@ -39,6 +42,37 @@ rps() { # path-list-file
   WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" \
     | awk '/Requests\/sec/ {print int($2)}'
 }
+
+# The framework ceiling: a bare actix-web App (no middleware) serving the same trivial JSON as
+# /healthz, against streets-api's /healthz through the whole shared stack, same run, same workers.
+FW_CONNECTIONS="${BENCH_FW_CONNECTIONS:-32}"
+fw_rps() { # url
+  wrk -t2 -c"$FW_CONNECTIONS" -d"${DURATION}s" "$1" | awk '/Requests\/sec/ {print int($2)}'
+}
+"$CEILING" "$PORT" & server=$!
+for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null && break; sleep 0.1; done
+ceiling=$(fw_rps "http://127.0.0.1:$PORT/healthz")
+kill "$server"; wait "$server" 2>/dev/null || true; server=""
+fw_stack() { # telemetry filter
+  STREETS_API__HTTP__PORT=$PORT STREETS_API__HTTP__HOST=127.0.0.1 STREETS_API__TELEMETRY__FILTER="$1" \
+    STREETS_API__DATABASE__URL="sqlite://$work/framework.db" "$BIN" serve > /dev/null & server=$!
+  for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+  fw_rps "http://127.0.0.1:$PORT/healthz"
+  kill "$server"; wait "$server" 2>/dev/null || true; server=""
+}
+stack_info=$(fw_stack info)
+stack_warn=$(fw_stack warn)
+fw_ratio() { awk -v a="$1" -v b="$ceiling" 'BEGIN {printf "%.2f", a/b}'; }
+{
+  echo "Framework ceiling (wrk -t2 -c$FW_CONNECTIONS -d${DURATION}s, $(nproc) workers):"
+  echo
+  echo "| what | rps | ratio to the ceiling |"
+  echo "|---|---|---|"
+  echo "| bare actix-web App, trivial JSON handler (ceiling) | $ceiling | 1.00 |"
+  echo "| streets-api /healthz, whole stack, JSON request log (info, production default) | $stack_info | $(fw_ratio "$stack_info") |"
+  echo "| streets-api /healthz, whole stack, request log off (warn) | $stack_warn | $(fw_ratio "$stack_warn") |"
+  echo
+} | tee -a "$report"
 
 declare -A radius_rate id_rate
 for size in $SIZES; do

@@ -1,0 +1,28 @@
+//! The framework ceiling of `make bench`: the same trivial JSON handler as `/healthz`, on a bare
+//! actix-web `App` with no middleware at all, with as many workers as the services use. The
+//! services' `/healthz` through the whole shared stack is reported as a ratio to this.
+//!
+//! `cargo run --release -p service-kit --example ceiling -- PORT`
+
+use actix_web::{web, App, HttpResponse, HttpServer};
+
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(r#"{"status":"ok"}"#)
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let port: u16 = match std::env::args().nth(1) {
+        Some(port) => port.parse()?,
+        None => 18300,
+    };
+    let workers = std::thread::available_parallelism().map_or(2, usize::from);
+    HttpServer::new(|| App::new().route("/healthz", web::get().to(healthz)))
+        .workers(workers)
+        .bind(("127.0.0.1", port))?
+        .run()
+        .await?;
+    Ok(())
+}
