@@ -6,6 +6,7 @@
 pub mod error_code;
 pub mod geo;
 pub mod i18n;
+pub mod issues;
 pub mod limits;
 pub mod markdown;
 pub mod messages;

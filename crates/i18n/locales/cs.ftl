@@ -183,3 +183,12 @@ multipart-total-too-large = Data formuláře jsou dohromady příliš velká (ne
 multipart-not-utf8 = Pole formuláře „{ $field }“ neobsahuje platný text v UTF-8.
 multipart-missing-field = Pole formuláře „{ $field }“ je povinné.
 multipart-malformed = Data formuláře multipart mají neplatný formát: { $reason }
+
+## Officers' workflow on issues (citizen-api). $status is the issue's state name.
+error-ISSUE_TRANSITION_NOT_ALLOWED = Stav podnětu tento krok nedovoluje.
+issue-not-open = přijmout lze jen otevřený podnět; tento je ve stavu { $status }
+issue-not-accepted = vyřešit lze jen přijatý podnět; tento je ve stavu { $status }
+issue-cannot-move = podnět ve stavu { $status } nelze přesunout
+issue-moved-not-duplicate = přesunutý podnět nelze označit jako duplicitní
+issue-duplicate-of-itself = podnět nemůže být duplikátem sebe sama
+issue-unsuitable-parent = nadřazený podnět je ve stavu { $status }; původní podnět duplikátu musí být otevřený, přijatý nebo vyřešený

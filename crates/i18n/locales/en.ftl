@@ -146,3 +146,12 @@ multipart-total-too-large = the form data are too large in total (at most { $lim
 multipart-not-utf8 = the form field "{ $field }" is not valid UTF-8 text
 multipart-missing-field = the form field "{ $field }" is required
 multipart-malformed = malformed multipart form data: { $reason }
+
+## Officers' workflow on issues (citizen-api). $status is the issue's state name.
+error-ISSUE_TRANSITION_NOT_ALLOWED = The issue's state does not allow this step.
+issue-not-open = only an open issue can be accepted; this one is { $status }
+issue-not-accepted = only an accepted issue can be resolved; this one is { $status }
+issue-cannot-move = a { $status } issue cannot be moved
+issue-moved-not-duplicate = a moved issue cannot be marked as a duplicate
+issue-duplicate-of-itself = an issue cannot be a duplicate of itself
+issue-unsuitable-parent = the parent issue is { $status }; a duplicate's parent must be open, accepted or resolved
