@@ -10,4 +10,5 @@ pub mod issues;
 pub mod limits;
 pub mod markdown;
 pub mod messages;
+pub mod territory;
 pub mod text;
