@@ -12,3 +12,4 @@ pub mod markdown;
 pub mod messages;
 pub mod territory;
 pub mod text;
+pub mod votes;

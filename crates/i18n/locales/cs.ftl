@@ -192,3 +192,8 @@ issue-cannot-move = podnět ve stavu { $status } nelze přesunout
 issue-moved-not-duplicate = přesunutý podnět nelze označit jako duplicitní
 issue-duplicate-of-itself = podnět nemůže být duplikátem sebe sama
 issue-unsuitable-parent = nadřazený podnět je ve stavu { $status }; původní podnět duplikátu musí být otevřený, přijatý nebo vyřešený
+
+## Vote pool (citizen-api).
+error-NOT_ENOUGH_VOTE_TOKENS = Není k dispozici dost hlasů.
+vote-count-too-small = count musí být alespoň 1
+vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen

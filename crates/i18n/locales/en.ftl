@@ -155,3 +155,8 @@ issue-cannot-move = a { $status } issue cannot be moved
 issue-moved-not-duplicate = a moved issue cannot be marked as a duplicate
 issue-duplicate-of-itself = an issue cannot be a duplicate of itself
 issue-unsuitable-parent = the parent issue is { $status }; a duplicate's parent must be open, accepted or resolved
+
+## Vote pool (citizen-api).
+error-NOT_ENOUGH_VOTE_TOKENS = Not enough vote tokens are available.
+vote-count-too-small = count must be at least 1
+vote-not-enough-tokens = { $requested } tokens requested but only { $available } available; none was placed
