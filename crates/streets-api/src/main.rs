@@ -27,11 +27,13 @@ enum Command {
     Serve,
     /// Apply the database migrations and exit.
     Migrate,
-    /// Replace all streets with those of a GeoJSON file (atomic: all or nothing).
+    /// Replace all streets with those of a street file (atomic: all or nothing).
     Import {
-        /// GeoJSON FeatureCollection of LineString/MultiLineString features with I_GM_U and N_GM_U.
+        /// LineString/MultiLineString features with I_GM_U and N_GM_U, format by extension:
+        /// .geojson/.json, .gpkg (GeoPackage), .shp (Shapefile with .dbf and .prj), .fgb.
         file: PathBuf,
-        /// Source CRS, e.g. EPSG:5514; default: the file's `crs` member, else EPSG:4326.
+        /// Source CRS, e.g. EPSG:5514; default: the file's (GeoJSON `crs` member, else EPSG:4326;
+        /// GeoPackage srs_id; Shapefile .prj; FlatGeobuf header).
         #[arg(long, value_name = "EPSG:CODE")]
         source_crs: Option<String>,
     },

@@ -4,6 +4,7 @@ mod cache;
 mod coords;
 mod postgres;
 mod sqlite;
+pub mod wkb;
 
 use async_trait::async_trait;
 use service_kit::db::{Database, Migrations};

@@ -1,5 +1,6 @@
 //! PostgreSQL + PostGIS backend: GiST index on `geography`, distances on the spheroid,
-//! trigram index for name search.
+//! trigram index for name search. Geometries go to PostGIS as WKB written by geozero; the
+//! served GeoJSON text is stored beside them, so reads convert nothing.
 
 use anyhow::Context;
 use async_trait::async_trait;
@@ -7,6 +8,7 @@ use sqlx::PgPool;
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
+use super::wkb::multilinestring_wkb;
 use super::{new_street_id, ImportSummary, StoreResult, StreetRow, StreetStore};
 use crate::model::{multilinestring_json, Street, StreetQuery};
 
@@ -107,6 +109,7 @@ impl StreetStore for PostgresStreets {
             let mut names = Vec::with_capacity(chunk.len());
             let mut folded = Vec::with_capacity(chunk.len());
             let mut geojson = Vec::with_capacity(chunk.len());
+            let mut wkb = Vec::with_capacity(chunk.len());
             for s in chunk {
                 let id = existing.get(&s.number).cloned().unwrap_or_else(|| {
                     added += 1;
@@ -117,18 +120,20 @@ impl StreetStore for PostgresStreets {
                 names.push(s.name.clone());
                 folded.push(domain::text::fold(&s.name));
                 geojson.push(multilinestring_json(&s.lines));
+                wkb.push(multilinestring_wkb(&s.lines).context("encoding a street as WKB")?);
             }
             sqlx::query(
                 "INSERT INTO streets (id, number, name, name_folded, geojson, geog)
-                 SELECT id, number, name, folded, gj, ST_GeomFromGeoJSON(gj)::geography
-                 FROM UNNEST($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[])
-                      AS t(id, number, name, folded, gj)",
+                 SELECT id, number, name, folded, gj, ST_GeomFromWKB(wkb, 4326)::geography
+                 FROM UNNEST($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::bytea[])
+                      AS t(id, number, name, folded, gj, wkb)",
             )
             .bind(&ids)
             .bind(&numbers)
             .bind(&names)
             .bind(&folded)
             .bind(&geojson)
+            .bind(&wkb)
             .execute(&mut *tx)
             .await
             .context("inserting streets")?;

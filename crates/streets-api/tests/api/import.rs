@@ -143,3 +143,118 @@ async fn demo_data_loads_only_into_an_empty_database() {
     let again = streets_api::Application::build(&settings).await.unwrap();
     assert_eq!(again.store().count_streets().await.unwrap(), 1);
 }
+
+// --- Other formats through the real binary (fixtures: crates/streets-import/tests/fixtures) ---
+
+fn import_fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../streets-import/tests/fixtures")
+        .join(name)
+}
+
+async fn geometries(app: &TestApp) -> Vec<(i64, serde_json::Value)> {
+    let streets = app.streets("/streets?limit=100").await;
+    streets
+        .iter()
+        .map(|f| (number(f), f["geometry"].clone()))
+        .collect()
+}
+
+async fn other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(app: TestApp) {
+    let out = import(&app, Path::new(SAMPLE), &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_geojson = geometries(&app).await;
+    let before = ids(&app).await;
+
+    for file in ["streets.gpkg", "streets.shp", "streets.fgb"] {
+        let out = import(&app, &import_fixture(file), &[]);
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(ids(&app).await, before, "{file}: same streets, same ids");
+        for ((n, got), (_, want)) in geometries(&app).await.iter().zip(&from_geojson) {
+            let got = got["coordinates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|l| l.as_array().unwrap());
+            let want = want["coordinates"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|l| l.as_array().unwrap());
+            for (g, w) in got.zip(want) {
+                for axis in 0..2 {
+                    let d = g[axis].as_f64().unwrap() - w[axis].as_f64().unwrap();
+                    assert!(d.abs() < 1e-8, "{file} street {n}: {g} vs {w}");
+                }
+            }
+        }
+    }
+
+    // A GeoPackage with a duplicate number is refused naming the feature; nothing changes.
+    let served = geometries(&app).await;
+    let out = import(&app, &import_fixture("broken-duplicate.gpkg"), &[]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("index 15") && stderr.contains("I_GM_U 1001"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("served data is unchanged"), "{stderr}");
+    assert_eq!(ids(&app).await, before);
+    assert_eq!(geometries(&app).await, served);
+
+    // So is one holding a Point, and a file of an unknown format.
+    let out = import(&app, &import_fixture("broken-point.gpkg"), &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("index 3"));
+    let unknown = app._dir.path().join("streets.kml");
+    std::fs::write(&unknown, "<kml/>").unwrap();
+    let out = import(&app, &unknown, &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported file format"));
+    assert_eq!(ids(&app).await, before);
+    assert_eq!(geometries(&app).await, served);
+}
+
+#[tokio::test]
+async fn formats_on_sqlite() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(app).await;
+}
+
+#[tokio::test]
+async fn formats_on_postgres() {
+    let Some(app) = spawn_app(Backend::Postgres).await else {
+        return;
+    };
+    let url = app.database_url.clone();
+    other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(app).await;
+    // The geography PostGIS holds, read back as WKB and decoded by geozero, is exactly what
+    // is served (the WKB written on import keeps every bit).
+    let pool = sqlx::PgPool::connect(&url).await.unwrap();
+    let rows: Vec<(i64, String, Vec<u8>)> = sqlx::query_as(
+        "SELECT number, geojson, ST_AsBinary(geog::geometry) FROM streets.streets ORDER BY number",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(rows.len(), 16);
+    for (number, geojson, wkb) in rows {
+        let lines = streets_api::store::wkb::lines_from_wkb(&wkb)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            geojson,
+            streets_api::model::multilinestring_json(&lines),
+            "{number}"
+        );
+    }
+}

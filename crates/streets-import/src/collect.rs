@@ -1,0 +1,265 @@
+//! A geozero processor that keeps, for each feature, its `I_GM_U` and `N_GM_U` values and the
+//! lines of a LineString or MultiLineString, whatever the file format. The checks are the same
+//! as GeoJSON's (see `validate`), run in [`into_streets`] once the file has been read.
+
+use geozero::error::Result as GzResult;
+use geozero::{ColumnValue, FeatureProcessor, GeomProcessor, PropertyProcessor};
+use serde_json::Value;
+
+use crate::crs::Reprojector;
+use crate::validate::{check_lines, read_name, read_number, Streets};
+use crate::{Crs, FeatureProblem, ImportError, ImportedStreet, NAME_PROPERTY, NUMBER_PROPERTY};
+
+/// One feature as read, not yet checked.
+#[derive(Debug, Default)]
+pub(crate) struct RawFeature {
+    pub(crate) number: Option<Value>,
+    pub(crate) name: Option<Value>,
+    pub(crate) geometry: RawGeometry,
+}
+
+#[derive(Debug, Default)]
+pub(crate) enum RawGeometry {
+    #[default]
+    Missing,
+    Unsupported(&'static str),
+    Malformed(String),
+    Lines(Vec<Vec<[f64; 2]>>),
+}
+
+/// Collects features from a geozero reader (FlatGeobuf, Shapefile) or, driven by hand through
+/// [`Collector::begin`] and [`Collector::end`], from GeoPackage rows.
+#[derive(Default)]
+pub(crate) struct Collector {
+    pub(crate) features: Vec<RawFeature>,
+    current: RawFeature,
+    open: bool,
+}
+
+impl Collector {
+    pub(crate) fn begin(&mut self) {
+        self.current = RawFeature::default();
+        self.open = true;
+    }
+
+    pub(crate) fn end(&mut self) {
+        self.features.push(std::mem::take(&mut self.current));
+        self.open = false;
+    }
+
+    pub(crate) fn set_property(&mut self, name: &str, value: Option<Value>) {
+        if name.eq_ignore_ascii_case(NUMBER_PROPERTY) {
+            self.current.number = value;
+        } else if name.eq_ignore_ascii_case(NAME_PROPERTY) {
+            self.current.name = value;
+        }
+    }
+
+    /// A reader failed inside the feature being read (or right after the last one): that
+    /// feature is reported as malformed, after any problem of the features before it.
+    pub(crate) fn fail(&mut self, reason: String) {
+        if !self.open {
+            self.current = RawFeature::default();
+        }
+        self.current.geometry = RawGeometry::Malformed(reason);
+        self.end();
+    }
+
+    fn unsupported(&mut self, kind: &'static str) {
+        if matches!(self.current.geometry, RawGeometry::Missing) {
+            self.current.geometry = RawGeometry::Unsupported(kind);
+        }
+    }
+}
+
+/// A property value as the JSON value GeoJSON would have held.
+fn json_value(value: &ColumnValue) -> Value {
+    match *value {
+        ColumnValue::Byte(v) => Value::from(v),
+        ColumnValue::UByte(v) => Value::from(v),
+        ColumnValue::Bool(v) => Value::from(v),
+        ColumnValue::Short(v) => Value::from(v),
+        ColumnValue::UShort(v) => Value::from(v),
+        ColumnValue::Int(v) => Value::from(v),
+        ColumnValue::UInt(v) => Value::from(v),
+        ColumnValue::Long(v) => Value::from(v),
+        ColumnValue::ULong(v) => Value::from(v),
+        ColumnValue::Float(v) => float_value(f64::from(v)),
+        ColumnValue::Double(v) => float_value(v),
+        ColumnValue::String(v) | ColumnValue::Json(v) | ColumnValue::DateTime(v) => Value::from(v),
+        ColumnValue::Binary(v) => Value::from(format!("<{} bytes of binary data>", v.len())),
+    }
+}
+
+/// A finite number, or its text (`NaN`, `inf`), which no check accepts.
+pub(crate) fn float_value(v: f64) -> Value {
+    serde_json::Number::from_f64(v).map_or_else(|| Value::from(v.to_string()), Value::Number)
+}
+
+impl PropertyProcessor for Collector {
+    fn property(&mut self, _idx: usize, name: &str, value: &ColumnValue) -> GzResult<bool> {
+        self.set_property(name, Some(json_value(value)));
+        Ok(false)
+    }
+}
+
+impl FeatureProcessor for Collector {
+    fn feature_begin(&mut self, _idx: u64) -> GzResult<()> {
+        self.begin();
+        Ok(())
+    }
+
+    fn feature_end(&mut self, _idx: u64) -> GzResult<()> {
+        self.end();
+        Ok(())
+    }
+}
+
+impl GeomProcessor for Collector {
+    fn xy(&mut self, x: f64, y: f64, _idx: usize) -> GzResult<()> {
+        if let RawGeometry::Lines(lines) = &mut self.current.geometry {
+            if let Some(line) = lines.last_mut() {
+                line.push([x, y]);
+            }
+        }
+        Ok(())
+    }
+
+    fn multilinestring_begin(&mut self, size: usize, _idx: usize) -> GzResult<()> {
+        if matches!(self.current.geometry, RawGeometry::Missing) {
+            self.current.geometry = RawGeometry::Lines(Vec::with_capacity(size));
+        }
+        Ok(())
+    }
+
+    fn linestring_begin(&mut self, tagged: bool, size: usize, _idx: usize) -> GzResult<()> {
+        match &mut self.current.geometry {
+            RawGeometry::Missing if tagged => {
+                self.current.geometry = RawGeometry::Lines(vec![Vec::with_capacity(size)]);
+            }
+            RawGeometry::Lines(lines) if !tagged => lines.push(Vec::with_capacity(size)),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn linestring_end(&mut self, tagged: bool, _idx: usize) -> GzResult<()> {
+        // An empty LineString is an empty geometry, as in GeoJSON.
+        if let RawGeometry::Lines(lines) = &mut self.current.geometry {
+            if tagged && lines.len() == 1 && lines[0].is_empty() {
+                lines.clear();
+            }
+        }
+        Ok(())
+    }
+
+    fn empty_point(&mut self, _idx: usize) -> GzResult<()> {
+        self.unsupported("Point");
+        Ok(())
+    }
+
+    fn point_begin(&mut self, _idx: usize) -> GzResult<()> {
+        self.unsupported("Point");
+        Ok(())
+    }
+
+    fn multipoint_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("MultiPoint");
+        Ok(())
+    }
+
+    fn polygon_begin(&mut self, _tagged: bool, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("Polygon");
+        Ok(())
+    }
+
+    fn multipolygon_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("MultiPolygon");
+        Ok(())
+    }
+
+    fn geometrycollection_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("GeometryCollection");
+        Ok(())
+    }
+
+    fn circularstring_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("CircularString");
+        Ok(())
+    }
+
+    fn compoundcurve_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("CompoundCurve");
+        Ok(())
+    }
+
+    fn curvepolygon_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("CurvePolygon");
+        Ok(())
+    }
+
+    fn multicurve_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("MultiCurve");
+        Ok(())
+    }
+
+    fn multisurface_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("MultiSurface");
+        Ok(())
+    }
+
+    fn triangle_begin(&mut self, _tagged: bool, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("Triangle");
+        Ok(())
+    }
+
+    fn polyhedralsurface_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("PolyhedralSurface");
+        Ok(())
+    }
+
+    fn tin_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
+        self.unsupported("TIN");
+        Ok(())
+    }
+}
+
+/// Checks the collected features in file order (number, name, geometry, then uniqueness, as
+/// for GeoJSON) and reprojects them; the first problem refuses the whole file.
+pub(crate) fn into_streets(
+    features: Vec<RawFeature>,
+    crs: Crs,
+) -> Result<Vec<ImportedStreet>, ImportError> {
+    if features.is_empty() {
+        return Ok(Vec::new());
+    }
+    let reprojector = Reprojector::new(crs)?;
+    let mut streets = Streets::with_capacity(features.len());
+    for (index, feature) in features.into_iter().enumerate() {
+        let fail = |number, problem| ImportError::Feature {
+            index,
+            number,
+            problem,
+        };
+        let number = read_number(feature.number.as_ref()).map_err(|p| fail(None, p))?;
+        let name = read_name(feature.name.as_ref()).map_err(|p| fail(Some(number), p))?;
+        let lines = match feature.geometry {
+            RawGeometry::Missing => Err(FeatureProblem::MissingGeometry),
+            RawGeometry::Unsupported(kind) => {
+                Err(FeatureProblem::UnsupportedGeometry(kind.to_owned()))
+            }
+            RawGeometry::Malformed(reason) => Err(FeatureProblem::MalformedGeometry(reason)),
+            RawGeometry::Lines(raw) => check_lines(&raw, crs, &reprojector),
+        }
+        .map_err(|p| fail(Some(number), p))?;
+        streets.push(
+            index,
+            ImportedStreet {
+                number,
+                name,
+                lines,
+            },
+        )?;
+    }
+    Ok(streets.into_vec())
+}

@@ -1,0 +1,54 @@
+//! FlatGeobuf: features and properties read by the flatgeobuf crate into geozero; the source
+//! CRS from the header (its EPSG code, else its WKT).
+
+use std::path::Path;
+
+use flatgeobuf::FgbReader;
+
+use crate::collect::{Collector, RawFeature};
+use crate::prj::crs_from_wkt;
+use crate::{parse_crs, Crs, ImportError};
+
+const FORMAT: &str = "FlatGeobuf";
+
+/// The features of the FlatGeobuf file and the CRS its header declares.
+pub(crate) fn read(
+    path: &Path,
+) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
+    let format_error = |reason: String| ImportError::Format {
+        format: FORMAT,
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(|source| ImportError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let reader =
+        FgbReader::open(std::io::BufReader::new(file)).map_err(|e| format_error(e.to_string()))?;
+    let header = reader.header();
+    let crs = match header.crs() {
+        Some(crs) if crs.code() > 0 && crs.org().is_none_or(|o| o.eq_ignore_ascii_case("EPSG")) => {
+            parse_crs(&format!("EPSG:{}", crs.code()))
+        }
+        Some(crs) => match crs.wkt() {
+            Some(wkt) => crs_from_wkt(wkt),
+            None => Err(ImportError::UnsupportedCrs(format!(
+                "{}:{}",
+                crs.org().unwrap_or("EPSG"),
+                crs.code()
+            ))),
+        },
+        None => Err(ImportError::MissingCrs {
+            format: FORMAT,
+            detail: "the header has no crs".to_owned(),
+        }),
+    };
+    let mut features = reader
+        .select_all()
+        .map_err(|e| format_error(e.to_string()))?;
+    let mut collector = Collector::default();
+    if let Err(e) = features.process_features(&mut collector) {
+        collector.fail(e.to_string());
+    }
+    Ok((collector.features, crs))
+}

@@ -1,0 +1,70 @@
+//! ESRI Shapefile: geometries from the `.shp`, `I_GM_U` and `N_GM_U` from the `.dbf` beside it,
+//! both read by geozero; the source CRS from the `.prj` WKT beside it.
+
+use std::path::{Path, PathBuf};
+
+use geozero::shp::ShpReader;
+
+use crate::collect::{Collector, RawFeature};
+use crate::prj::crs_from_wkt;
+use crate::{Crs, ImportError};
+
+const FORMAT: &str = "Shapefile";
+
+/// The file beside `path` with this extension (as written, lower or upper case).
+fn sidecar(path: &Path, extension: &str) -> Option<PathBuf> {
+    [extension.to_owned(), extension.to_ascii_uppercase()]
+        .into_iter()
+        .map(|e| path.with_extension(e))
+        .find(|p| p.is_file())
+}
+
+/// The features of the Shapefile and the CRS its `.prj` names.
+pub(crate) fn read(
+    path: &Path,
+) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
+    let format_error = |reason: String| ImportError::Format {
+        format: FORMAT,
+        reason,
+    };
+    let dbf = sidecar(path, "dbf").ok_or_else(|| {
+        format_error("the .dbf beside it (holding I_GM_U and N_GM_U) is missing".to_owned())
+    })?;
+    let crs = match sidecar(path, "prj") {
+        Some(prj) => match std::fs::read_to_string(&prj) {
+            Ok(wkt) => crs_from_wkt(&wkt),
+            Err(source) => Err(ImportError::Io { path: prj, source }),
+        },
+        None => Err(ImportError::MissingCrs {
+            format: FORMAT,
+            detail: "no .prj beside it".to_owned(),
+        }),
+    };
+    let open = |p: &Path| {
+        std::fs::File::open(p)
+            .map(std::io::BufReader::new)
+            .map_err(|source| ImportError::Io {
+                path: p.to_owned(),
+                source,
+            })
+    };
+    let mut reader = ShpReader::new(open(path)?).map_err(|e| format_error(e.to_string()))?;
+    reader
+        .add_dbf_source(open(&dbf)?)
+        .map_err(|e| format_error(format!("{}: {e}", dbf.display())))?;
+    let mut collector = Collector::default();
+    let mut failure = None;
+    for record in reader
+        .iter_features(&mut collector)
+        .map_err(|e| format_error(e.to_string()))?
+    {
+        if let Err(e) = record {
+            failure = Some(e.to_string());
+            break;
+        }
+    }
+    if let Some(reason) = failure {
+        collector.fail(reason);
+    }
+    Ok((collector.features, crs))
+}

@@ -1,0 +1,252 @@
+//! The checks every format shares: number, name, lines, the source CRS's area, reprojection
+//! and unique numbers.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::crs::Reprojector;
+use crate::{Crs, FeatureProblem, ImportError, ImportedStreet};
+
+pub(crate) type FeatureResult<T> = Result<T, (Option<i64>, FeatureProblem)>;
+
+/// Streets read so far, refusing a number used twice.
+pub(crate) struct Streets {
+    first_index_of: HashMap<i64, usize>,
+    streets: Vec<ImportedStreet>,
+}
+
+impl Streets {
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Self {
+            first_index_of: HashMap::with_capacity(n),
+            streets: Vec::with_capacity(n),
+        }
+    }
+
+    /// Adds the street of the feature at `index`, unless its number is taken.
+    pub(crate) fn push(&mut self, index: usize, street: ImportedStreet) -> Result<(), ImportError> {
+        if let Some(&first_index) = self.first_index_of.get(&street.number) {
+            return Err(ImportError::Feature {
+                index,
+                number: Some(street.number),
+                problem: FeatureProblem::DuplicateNumber {
+                    number: street.number,
+                    first_index,
+                },
+            });
+        }
+        self.first_index_of.insert(street.number, index);
+        self.streets.push(street);
+        Ok(())
+    }
+
+    pub(crate) fn into_vec(self) -> Vec<ImportedStreet> {
+        self.streets
+    }
+}
+
+/// Checks lines already read from a binary geometry and reprojects them.
+pub(crate) fn check_lines(
+    raw: &[Vec<[f64; 2]>],
+    crs: Crs,
+    reprojector: &Reprojector,
+) -> Result<Vec<Vec<[f64; 2]>>, FeatureProblem> {
+    if raw.is_empty() {
+        return Err(FeatureProblem::EmptyGeometry);
+    }
+    raw.iter()
+        .enumerate()
+        .map(|(line, positions)| {
+            if positions.len() < 2 {
+                return Err(FeatureProblem::TooFewPositions {
+                    line,
+                    count: positions.len(),
+                });
+            }
+            positions
+                .iter()
+                .enumerate()
+                .map(|(position, &[x, y])| reproject(x, y, crs, reprojector, line, position))
+                .collect()
+        })
+        .collect()
+}
+
+/// `I_GM_U`: a JSON integer, an integral number such as `12.0`, or a string of digits.
+pub(crate) fn read_number(value: Option<&Value>) -> Result<i64, FeatureProblem> {
+    let invalid = |v: &Value| FeatureProblem::InvalidNumber(v.to_string());
+    match value {
+        None | Some(Value::Null) => Err(FeatureProblem::MissingNumber),
+        Some(v @ Value::Number(n)) => {
+            if let Some(i) = n.as_i64() {
+                Ok(i)
+            } else if let Some(f) = n.as_f64() {
+                // 2^63 as f64; integral values within (-2^63, 2^63) convert exactly.
+                const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+                if f.is_finite() && f.fract() == 0.0 && f > -LIMIT && f < LIMIT {
+                    #[allow(clippy::cast_possible_truncation)]
+                    Ok(f as i64)
+                } else {
+                    Err(invalid(v))
+                }
+            } else {
+                Err(invalid(v))
+            }
+        }
+        Some(v @ Value::String(s)) => {
+            let s = s.trim();
+            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                s.parse::<i64>().map_err(|_| invalid(v))
+            } else {
+                Err(invalid(v))
+            }
+        }
+        Some(v) => Err(invalid(v)),
+    }
+}
+
+pub(crate) fn read_name(value: Option<&Value>) -> Result<String, FeatureProblem> {
+    match value {
+        None | Some(Value::Null) => Err(FeatureProblem::MissingName),
+        Some(Value::String(s)) => {
+            let s = s.trim();
+            if s.is_empty() {
+                Err(FeatureProblem::EmptyName)
+            } else {
+                Ok(s.to_owned())
+            }
+        }
+        Some(v) => Err(FeatureProblem::InvalidName(v.to_string())),
+    }
+}
+
+/// Checks a source position and brings it to WGS84 [longitude, latitude].
+pub(crate) fn reproject(
+    x: f64,
+    y: f64,
+    crs: Crs,
+    reprojector: &Reprojector,
+    line: usize,
+    position: usize,
+) -> Result<[f64; 2], FeatureProblem> {
+    if !x.is_finite() || !y.is_finite() {
+        return Err(FeatureProblem::NonFiniteCoordinate { line, position });
+    }
+    if !crs.contains(x, y) {
+        return Err(FeatureProblem::OutsideArea {
+            line,
+            position,
+            x,
+            y,
+            crs,
+            area: crs.area_description(),
+        });
+    }
+    let [lon, lat] = reprojector
+        .to_wgs84(x, y)
+        .map_err(|reason| FeatureProblem::Reprojection {
+            line,
+            position,
+            x,
+            y,
+            crs,
+            reason,
+        })?;
+    if !(lon.is_finite()
+        && lat.is_finite()
+        && (-180.0..=180.0).contains(&lon)
+        && (-90.0..=90.0).contains(&lat))
+    {
+        return Err(FeatureProblem::OutsideWgs84 {
+            line,
+            position,
+            x,
+            y,
+            crs,
+            lon,
+            lat,
+        });
+    }
+    Ok([lon, lat])
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::FeatureProblem;
+
+    #[test]
+    fn non_finite_coordinates_are_refused() {
+        // JSON cannot carry NaN or infinity, so this check is reached only here.
+        let identity = Reprojector::new(Crs::Wgs84).unwrap();
+        for (x, y) in [
+            (f64::NAN, 50.0),
+            (14.0, f64::INFINITY),
+            (f64::NEG_INFINITY, 0.0),
+        ] {
+            let err = reproject(x, y, Crs::Wgs84, &identity, 2, 5).unwrap_err();
+            assert_eq!(
+                err,
+                FeatureProblem::NonFiniteCoordinate {
+                    line: 2,
+                    position: 5
+                }
+            );
+        }
+        let err = ImportError::Feature {
+            index: 4,
+            number: Some(77),
+            problem: FeatureProblem::NonFiniteCoordinate {
+                line: 2,
+                position: 5,
+            },
+        };
+        assert_eq!(
+            err.to_string(),
+            "feature at index 4 (I_GM_U 77): line 2, position 5: coordinate is not a finite number"
+        );
+    }
+
+    #[test]
+    fn results_outside_valid_lon_lat_are_refused() {
+        // A UTM position that passes the area check, run through an identity
+        // reprojection, stands in for a projection that misbehaves.
+        let identity = Reprojector::new(Crs::Wgs84).unwrap();
+        let utm = Crs::WgsUtm {
+            zone: 33,
+            north: true,
+        };
+        let err = reproject(500_000.0, 5_000_000.0, utm, &identity, 0, 1).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                FeatureProblem::OutsideWgs84 {
+                    line: 0,
+                    position: 1,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("not a valid WGS84 position"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn feature_without_readable_number_is_named_by_index_only() {
+        let err = ImportError::Feature {
+            index: 3,
+            number: None,
+            problem: FeatureProblem::MissingNumber,
+        };
+        assert_eq!(
+            err.to_string(),
+            "feature at index 3: has no property I_GM_U"
+        );
+    }
+}
