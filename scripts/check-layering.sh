@@ -10,7 +10,7 @@ if bad=$(grep -E "$forbidden" <<<"$deps"); then
   exit 1
 fi
 # And the inverse view, as Lemmy does: no I/O crate's reverse tree reaches domain.
-for crate in tokio sqlx axum reqwest rumqttc; do
+for crate in tokio sqlx axum reqwest paho-mqtt; do
   if cargo tree -e normal -i "$crate" --prefix none --locked 2>/dev/null | grep -qE '^domain v'; then
     echo "cargo tree -i $crate reaches domain" >&2
     exit 1

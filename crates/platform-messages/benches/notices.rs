@@ -8,17 +8,18 @@
 //!    handler and no middleware, served with `HttpServer` on port 0.
 //!
 //! Broker: Mosquitto at 127.0.0.1:1883 when reachable, else the embedded rumqttd. Database: a
-//! fresh SQLite file.
+//! fresh SQLite file, and (1a again) a fresh PostgreSQL database from `TEST_DATABASE_URL` when
+//! that server is reachable (else the PostgreSQL half is skipped and says so). Subscribers and
+//! the baseline publisher are paho-mqtt clients, like the service.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a failure aborts it
 
 use std::time::{Duration, Instant};
 
 use actix_web::{web, App, HttpResponse, HttpServer};
+use paho_mqtt::{AsyncClient, AsyncReceiver, ConnectOptionsBuilder, CreateOptionsBuilder, Message};
 use platform_messages::notify::{topic, Notice};
 use platform_messages::{Application, Settings};
-use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use secrecy::SecretString;
-use tokio::sync::mpsc;
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -27,36 +28,106 @@ fn env_number(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-async fn subscriber(port: u16, topic: String) -> mpsc::UnboundedReceiver<Vec<u8>> {
-    let mut options = MqttOptions::new(
-        format!("bench-sub-{}", uuid::Uuid::new_v4().simple()),
-        "127.0.0.1",
-        port,
-    );
-    options.set_keep_alive(Duration::from_secs(30));
-    let (client, mut eventloop) = AsyncClient::new(options, 64);
-    client.subscribe(topic, QoS::AtLeastOnce).await.unwrap();
-    let (tx, rx) = mpsc::unbounded_channel();
-    let (ready_tx, ready_rx) = tokio::sync::oneshot::channel();
-    tokio::spawn(async move {
-        let _client = client;
-        let mut ready = Some(ready_tx);
-        while let Ok(event) = eventloop.poll().await {
-            match event {
-                Event::Incoming(Packet::SubAck(_)) => {
-                    if let Some(r) = ready.take() {
-                        let _ = r.send(());
-                    }
-                }
-                Event::Incoming(Packet::Publish(p)) => {
-                    let _ = tx.send(p.payload.to_vec());
-                }
-                _ => {}
+async fn client(port: u16, prefix: &str) -> AsyncClient {
+    let client = CreateOptionsBuilder::new_v3()
+        .server_uri(format!("tcp://127.0.0.1:{port}"))
+        .client_id(format!("{prefix}-{}", uuid::Uuid::new_v4().simple()))
+        .persistence(paho_mqtt::PersistenceType::None)
+        .create_client()
+        .unwrap();
+    let options = ConnectOptionsBuilder::with_mqtt_version(paho_mqtt::MQTT_VERSION_3_1_1)
+        .keep_alive_interval(Duration::from_secs(30))
+        .finalize();
+    client.connect(options).await.unwrap();
+    client
+}
+
+/// A subscribed client and its messages' payloads.
+struct Subscriber {
+    _client: AsyncClient,
+    rx: AsyncReceiver<Option<Message>>,
+}
+
+impl Subscriber {
+    async fn recv(&mut self) -> Option<Vec<u8>> {
+        self.rx
+            .recv()
+            .await
+            .ok()
+            .flatten()
+            .map(|m| m.payload().to_vec())
+    }
+}
+
+async fn subscriber(port: u16, topic: String) -> Subscriber {
+    let mut client = client(port, "bench-sub").await;
+    let rx = client.get_stream(None);
+    client.subscribe(topic, 1).await.unwrap();
+    Subscriber {
+        _client: client,
+        rx,
+    }
+}
+
+/// Operator write → subscriber receives the notice, `changes` times, on a fresh client with three
+/// messages (the operator edits one of them again and again).
+async fn measure_writes(
+    http: &reqwest::Client,
+    base: &str,
+    token: &str,
+    broker_port: u16,
+    changes: u64,
+) -> anyhow::Result<Vec<Duration>> {
+    let client_id = format!("bench-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let mut notices = subscriber(broker_port, topic(&client_id)).await;
+    let mut write_to_notice = Vec::with_capacity(changes as usize);
+    let mut last_version = String::new();
+    // The client keeps a realistic few messages: the operator edits one of them again and again.
+    let mut message_id = String::new();
+    for i in 0..3 {
+        let created: serde_json::Value = http
+            .post(format!("{base}/clients/{client_id}/messages"))
+            .bearer_auth(token)
+            .json(&serde_json::json!({ "text": format!("message {i}") }))
+            .send()
+            .await?
+            .json()
+            .await?;
+        message_id = created["id"].as_str().expect("id").to_string();
+    }
+    // Let the notices of the set-up arrive before timing anything.
+    let current: serde_json::Value = http
+        .get(format!("{base}/public/clients/{client_id}/messages"))
+        .send()
+        .await?
+        .json()
+        .await?;
+    let current = current["version"].as_str().expect("version").to_string();
+    while last_version != current {
+        let payload = notices.recv().await.expect("subscriber alive");
+        last_version = serde_json::from_slice::<Notice>(&payload)?.version;
+    }
+    for i in 0..changes {
+        let started = Instant::now();
+        let response = http
+            .patch(format!("{base}/clients/{client_id}/messages/{message_id}"))
+            .bearer_auth(token)
+            .json(&serde_json::json!({ "text": format!("change {i}") }))
+            .send()
+            .await?;
+        assert_eq!(response.status(), 200);
+        loop {
+            let payload = notices.recv().await.expect("subscriber alive");
+            let notice: Notice = serde_json::from_slice(&payload)?;
+            if notice.version != last_version {
+                last_version = notice.version;
+                break;
             }
         }
-    });
-    ready_rx.await.unwrap();
-    rx
+        write_to_notice.push(started.elapsed());
+    }
+
+    Ok(write_to_notice)
 }
 
 /// The same worker count as the service's own server, so the two read figures compare.
@@ -160,79 +231,57 @@ async fn main() -> anyhow::Result<()> {
         },
     )?;
     let http = reqwest::Client::new();
-    let client_id = format!("bench-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
 
-    // 1a. Operator write → notice.
-    let mut notices = subscriber(broker_port, topic(&client_id)).await;
-    let mut write_to_notice = Vec::with_capacity(changes as usize);
-    let mut last_version = String::new();
-    // The client keeps a realistic few messages: the operator edits one of them again and again.
-    let mut message_id = String::new();
-    for i in 0..3 {
-        let created: serde_json::Value = http
-            .post(format!("{base}/clients/{client_id}/messages"))
-            .bearer_auth(&token)
-            .json(&serde_json::json!({ "text": format!("message {i}") }))
-            .send()
-            .await?
-            .json()
-            .await?;
-        message_id = created["id"].as_str().expect("id").to_string();
-    }
-    // Let the notices of the set-up arrive before timing anything.
-    let current: serde_json::Value = http
-        .get(format!("{base}/public/clients/{client_id}/messages"))
-        .send()
-        .await?
-        .json()
-        .await?;
-    let current = current["version"].as_str().expect("version").to_string();
-    while last_version != current {
-        let payload = notices.recv().await.expect("subscriber alive");
-        last_version = serde_json::from_slice::<Notice>(&payload)?.version;
-    }
-    for i in 0..changes {
-        let started = Instant::now();
-        let response = http
-            .patch(format!("{base}/clients/{client_id}/messages/{message_id}"))
-            .bearer_auth(&token)
-            .json(&serde_json::json!({ "text": format!("change {i}") }))
-            .send()
-            .await?;
-        assert_eq!(response.status(), 200);
-        loop {
-            let payload = notices.recv().await.expect("subscriber alive");
-            let notice: Notice = serde_json::from_slice(&payload)?;
-            if notice.version != last_version {
-                last_version = notice.version;
-                break;
-            }
+    // 1a. Operator write → notice, on SQLite, then on PostgreSQL.
+    let write_to_notice = measure_writes(&http, &base, &token, broker_port, changes).await?;
+    let postgres = match test_support::database(test_support::Backend::Postgres, "bench").await {
+        Some(pg) => {
+            let mut pg_settings = settings.clone();
+            pg_settings.database.url = SecretString::from(pg.url.clone());
+            pg_settings.database.migrate_on_start = true;
+            pg_settings.mqtt.embedded_broker = false;
+            pg_settings.mqtt.url = format!("mqtt://127.0.0.1:{broker_port}");
+            let pg_app = Application::build(&pg_settings).await?;
+            let pg_base = format!(
+                "http://127.0.0.1:{}{}",
+                pg_app.port(),
+                settings.http.base_path
+            );
+            let pg_notifier = pg_app.notifier();
+            tokio::spawn(pg_app.run_until(std::future::pending()));
+            pg_notifier.wait_connected().await;
+            let samples = measure_writes(&http, &pg_base, &token, broker_port, changes).await?;
+            Some((pg, samples))
         }
-        write_to_notice.push(started.elapsed());
-    }
+        None => {
+            println!(
+                "PostgreSQL unreachable (TEST_DATABASE_URL): its write -> notice half skipped"
+            );
+            None
+        }
+    };
+    let client_id = format!("bench-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
 
     // 1b. The broker alone: retained QoS 1 publish → receive, same broker, same run.
     let raw_topic = format!("bench/raw/{client_id}");
     let mut raw = subscriber(broker_port, raw_topic.clone()).await;
-    let mut options = MqttOptions::new(format!("bench-pub-{client_id}"), "127.0.0.1", broker_port);
-    options.set_keep_alive(Duration::from_secs(30));
-    let (publisher, mut eventloop) = AsyncClient::new(options, 64);
-    tokio::spawn(async move { while eventloop.poll().await.is_ok() {} });
+    let publisher = client(broker_port, "bench-pub").await;
     let mut broker_only = Vec::with_capacity(changes as usize);
     for i in 0..changes {
         let started = Instant::now();
-        publisher
-            .publish(
-                raw_topic.clone(),
-                QoS::AtLeastOnce,
-                true,
-                format!("{i}").into_bytes(),
-            )
-            .await?;
+        // Timed up to the subscriber's receipt, not the PUBACK (the token is not awaited).
+        let _token = publisher.try_publish(Message::new_retained(
+            raw_topic.as_str(),
+            format!("{i}").into_bytes(),
+            1,
+        ))?;
         raw.recv().await.expect("subscriber alive");
         broker_only.push(started.elapsed());
     }
-    summary("operator write -> subscriber notice", write_to_notice);
+    summary("operator write -> notice (SQLite)", write_to_notice);
+    if let Some((_pg, samples)) = postgres {
+        summary("operator write -> notice (PostgreSQL)", samples);
+    }
     summary("broker publish -> subscriber (baseline)", broker_only);
 
     // 2. Read throughput against a trivial handler.

@@ -49,7 +49,7 @@ async fn start_notifier(
     clock: Arc<dyn Clock>,
 ) -> anyhow::Result<(Notifier, Option<EmbeddedBroker>)> {
     let embedded_broker = if settings.mqtt.embedded_broker {
-        Some(EmbeddedBroker::start(&settings.mqtt.embedded_listen)?)
+        Some(EmbeddedBroker::from_settings(&settings.mqtt)?)
     } else {
         None
     };

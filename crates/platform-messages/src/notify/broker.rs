@@ -5,17 +5,34 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 
 use anyhow::Context as _;
-use rumqttd::{Broker, Config, ConnectionSettings, RouterConfig, ServerSettings};
+use rumqttd::{Broker, Config, ConnectionSettings, ConsoleSettings, RouterConfig, ServerSettings};
+
+use super::MqttSettings;
 
 /// A running in-process broker. rumqttd has no stop operation: it runs until the process ends.
 #[derive(Debug)]
 pub struct EmbeddedBroker {
     pub listen: SocketAddr,
+    /// Where its HTTP console answers, when it has one.
+    pub console: Option<SocketAddr>,
 }
 
 impl EmbeddedBroker {
-    /// Starts a MQTT 3.1.1 broker on `listen` (in the background).
+    /// Starts a MQTT 3.1.1 broker on `listen` (in the background), without a console.
     pub fn start(listen: &str) -> anyhow::Result<Self> {
+        Self::start_with_console(listen, None)
+    }
+
+    /// Starts the broker on `mqtt.embedded_listen` with its console on
+    /// `mqtt.embedded_console_listen` (when set).
+    pub fn from_settings(settings: &MqttSettings) -> anyhow::Result<Self> {
+        Self::start_with_console(&settings.embedded_listen, settings.console_listen())
+    }
+
+    /// Starts the broker on `listen` and rumqttd's HTTP console on `console`. The console is a
+    /// convenience: when its address is taken (a second local instance, parallel tests) the broker
+    /// starts without it and a warning says so.
+    pub fn start_with_console(listen: &str, console: Option<&str>) -> anyhow::Result<Self> {
         let listen: SocketAddr = listen
             .parse()
             .with_context(|| format!("mqtt.embedded_listen must be host:port, got {listen}"))?;
@@ -33,6 +50,10 @@ impl EmbeddedBroker {
                 dynamic_filters: true,
             },
         };
+        let console = match console {
+            Some(address) => console_address(address)?,
+            None => None,
+        };
         let config = Config {
             id: 0,
             router: RouterConfig {
@@ -43,6 +64,11 @@ impl EmbeddedBroker {
                 ..RouterConfig::default()
             },
             v4: Some(HashMap::from([("1".to_owned(), server)])),
+            console: console.map(|address| {
+                let mut settings = ConsoleSettings::default();
+                settings.listen = address.to_string();
+                settings
+            }),
             ..Config::default()
         };
         std::thread::Builder::new()
@@ -56,6 +82,28 @@ impl EmbeddedBroker {
             .context("cannot start the embedded MQTT broker thread")?;
         // The broker binds its listener on its own thread; the application waits for its own
         // connection to it (a proper MQTT handshake) before reporting the start as done.
-        Ok(Self { listen })
+        if let Some(console) = console {
+            tracing::info!(%console, "embedded MQTT broker console (HTTP) running");
+        }
+        Ok(Self { listen, console })
+    }
+}
+
+/// The console's address when it is free now; rumqttd would panic its console thread on a taken
+/// one.
+fn console_address(address: &str) -> anyhow::Result<Option<SocketAddr>> {
+    let address: SocketAddr = address.parse().with_context(|| {
+        format!("mqtt.embedded_console_listen must be host:port, got {address}")
+    })?;
+    match std::net::TcpListener::bind(address) {
+        Ok(probe) => {
+            let bound = probe.local_addr()?;
+            drop(probe);
+            Ok(Some(bound))
+        }
+        Err(err) => {
+            tracing::warn!(%address, error = %err, "embedded MQTT broker console not started");
+            Ok(None)
+        }
     }
 }

@@ -7,23 +7,29 @@
 //! state, also with several replicas publishing at once (argument in docs/platform-messages.md).
 //!
 //! Writers only enqueue: a broker that is down never fails an operator's write. A failed publish
-//! stays queued and is retried; every (re)connect (`ConnAck`) queues every client again, which
-//! repairs a broker that restarted without persistence.
+//! stays queued and is retried; every (re)connect queues every client again, which repairs a
+//! broker that restarted without persistence.
+//!
+//! The client is paho-mqtt's `AsyncClient` (the Eclipse Paho C library): its delivery token is a
+//! future that completes on the PUBACK, and its connected / connection-lost callbacks, which run
+//! on a C thread, are forwarded to a tokio task through a channel (`connection`).
 
 mod broker;
+mod connection;
+mod publisher;
 mod settings;
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
-use anyhow::Context as _;
 use async_trait::async_trait;
+use paho_mqtt::AsyncClient;
 use prometheus::{IntCounterVec, IntGauge, Opts};
-use rumqttc::{AsyncClient, ConnectReturnCode, Event, EventLoop, Outgoing, Packet, QoS};
 use serde::{Deserialize, Serialize};
 use service_kit::health::ReadinessCheck;
-use tokio::sync::{oneshot, watch, Notify};
+use tokio::sync::{watch, Notify};
 use tokio::task::JoinHandle;
 
 use crate::clock::Clock;
@@ -98,8 +104,8 @@ struct Shared {
     connected: watch::Sender<bool>,
     /// True while nothing is queued or being published.
     idle: watch::Sender<bool>,
-    /// The PUBACK the publisher waits for: the packet id once known, and who to tell.
-    awaiting: Mutex<Awaiting>,
+    /// Set by `shutdown`: no more connection attempts.
+    stopping: AtomicBool,
     settings: MqttSettings,
 }
 
@@ -141,12 +147,6 @@ impl Shared {
     }
 }
 
-#[derive(Default)]
-struct Awaiting {
-    pkid: Option<u16>,
-    done: Option<oneshot::Sender<()>>,
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
 }
@@ -177,8 +177,8 @@ impl Notifier {
         store: Arc<dyn MessageStore>,
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Self> {
-        let options = settings.mqtt_options()?;
-        let (client, eventloop) = AsyncClient::new(options, 64);
+        let (client, options) = settings.client()?;
+        let events = connection::forward_callbacks(&client);
         let (connected, _) = watch::channel(false);
         let (idle, _) = watch::channel(true);
         let shared = Arc::new(Shared {
@@ -189,12 +189,13 @@ impl Notifier {
             wake: Notify::new(),
             connected,
             idle,
-            awaiting: Mutex::new(Awaiting::default()),
+            stopping: AtomicBool::new(false),
             settings: settings.clone(),
         });
         let tasks = vec![
-            tokio::spawn(drive_connection(shared.clone(), eventloop)),
-            tokio::spawn(publish_loop(shared.clone())),
+            tokio::spawn(connection::track(shared.clone(), events)),
+            tokio::spawn(connection::connect(shared.clone(), options)),
+            tokio::spawn(publisher::publish_loop(shared.clone())),
         ];
         Ok(Self {
             shared,
@@ -231,9 +232,14 @@ impl Notifier {
         let _ = rx.wait_for(|idle| *idle).await;
     }
 
-    /// Closes the broker connection and stops the publisher.
+    /// Closes the broker connection (no reconnect after it) and stops the publisher.
     pub async fn shutdown(&self) {
-        let _ = self.shared.client.disconnect().await;
+        self.shared.stopping.store(true, Ordering::SeqCst);
+        if self.shared.client.is_connected() {
+            let disconnect = self.shared.client.disconnect(None);
+            let _ = tokio::time::timeout(Duration::from_secs(2), disconnect).await;
+        }
+        set_connected(&self.shared, false);
     }
 }
 
@@ -253,147 +259,5 @@ fn set_connected(shared: &Shared, up: bool) {
     shared.connected.send_replace(up);
     if let Some(m) = metrics() {
         m.connected.set(i64::from(up));
-    }
-}
-
-/// Polls the rumqttc event loop forever: tracks the connection, matches PUBACKs, and queues every
-/// client after each `ConnAck`.
-async fn drive_connection(shared: Arc<Shared>, mut eventloop: EventLoop) {
-    let retry = Duration::from_millis(shared.settings.retry_millis);
-    loop {
-        match eventloop.poll().await {
-            Ok(Event::Incoming(Packet::ConnAck(ack))) => {
-                if ack.code == ConnectReturnCode::Success {
-                    tracing::info!("connected to the MQTT broker; republishing every client");
-                    set_connected(&shared, true);
-                    shared.request_republish_all();
-                    shared.wake.notify_one();
-                } else {
-                    tracing::warn!(code = ?ack.code, "the MQTT broker refused the connection");
-                }
-            }
-            Ok(Event::Outgoing(Outgoing::Publish(pkid))) => {
-                lock(&shared.awaiting).pkid = Some(pkid);
-            }
-            Ok(Event::Incoming(Packet::PubAck(ack))) => {
-                let mut awaiting = lock(&shared.awaiting);
-                if awaiting.pkid == Some(ack.pkid) {
-                    if let Some(done) = awaiting.done.take() {
-                        let _ = done.send(());
-                    }
-                    awaiting.pkid = None;
-                }
-            }
-            Ok(Event::Outgoing(Outgoing::Disconnect)) => {
-                set_connected(&shared, false);
-                return;
-            }
-            Ok(_) => {}
-            Err(err) => {
-                if *shared.connected.borrow() {
-                    tracing::warn!(error = %err, "lost the MQTT broker connection");
-                } else {
-                    tracing::debug!(error = %err, "cannot reach the MQTT broker");
-                }
-                set_connected(&shared, false);
-                // Notices not yet acknowledged carry states read before the connection dropped:
-                // drop them instead of letting rumqttc resend them, the republish after the next
-                // ConnAck sends every client's current state.
-                eventloop.pending.clear();
-                *lock(&shared.awaiting) = Awaiting::default();
-                tokio::time::sleep(retry).await;
-            }
-        }
-    }
-}
-
-/// Takes queued clients one at a time and publishes their current state.
-async fn publish_loop(shared: Arc<Shared>) {
-    let retry = Duration::from_millis(shared.settings.retry_millis);
-    let mut connected = shared.connected.subscribe();
-    loop {
-        if connected.wait_for(|up| *up).await.is_err() {
-            return;
-        }
-        let republish_all = std::mem::take(&mut lock(&shared.queue).republish_all);
-        if republish_all {
-            match shared.store.all_client_ids().await {
-                Ok(ids) => {
-                    for id in ids {
-                        shared.enqueue(id, false);
-                    }
-                }
-                Err(err) => {
-                    tracing::warn!(
-                        error = format!("{err:#}"),
-                        "cannot list clients to republish; retrying"
-                    );
-                    shared.request_republish_all();
-                    tokio::time::sleep(retry).await;
-                    continue;
-                }
-            }
-        }
-        let Some(client_id) = shared.next_client() else {
-            shared.wake.notified().await;
-            continue;
-        };
-        if let Err(err) = publish_current(&shared, &client_id).await {
-            count("failed");
-            tracing::warn!(
-                client_id,
-                error = format!("{err:#}"),
-                "change notice not delivered; will retry"
-            );
-            shared.enqueue(client_id, true);
-            tokio::time::sleep(retry).await;
-        }
-    }
-}
-
-/// Publishes the client's state until the state read after the broker's acknowledgement is the
-/// one that was published.
-async fn publish_current(shared: &Shared, client_id: &str) -> anyhow::Result<()> {
-    let mut version = shared
-        .store
-        .client_state(client_id)
-        .await?
-        .version_at(shared.clock.now());
-    loop {
-        publish_acked(shared, client_id, &version.to_string()).await?;
-        count("published");
-        let now_version = shared
-            .store
-            .client_state(client_id)
-            .await?
-            .version_at(shared.clock.now());
-        if now_version == version {
-            return Ok(());
-        }
-        version = now_version;
-    }
-}
-
-/// One retained QoS 1 publish, waiting for its PUBACK.
-async fn publish_acked(shared: &Shared, client_id: &str, version: &str) -> anyhow::Result<()> {
-    let payload = serde_json::to_vec(&Notice {
-        client_id: client_id.to_owned(),
-        version: version.to_owned(),
-    })?;
-    let (done, acked) = oneshot::channel();
-    *lock(&shared.awaiting) = Awaiting {
-        pkid: None,
-        done: Some(done),
-    };
-    shared
-        .client
-        .publish(topic(client_id), QoS::AtLeastOnce, true, payload)
-        .await
-        .context("the MQTT client is closed")?;
-    let timeout = Duration::from_millis(shared.settings.publish_timeout_millis);
-    match tokio::time::timeout(timeout, acked).await {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(_)) => anyhow::bail!("the broker connection dropped before the acknowledgement"),
-        Err(_) => anyhow::bail!("no acknowledgement from the broker within {timeout:?}"),
     }
 }

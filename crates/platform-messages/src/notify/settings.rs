@@ -1,10 +1,13 @@
-//! `mqtt.*` settings and how they become rumqttc options.
+//! `mqtt.*` settings and how they become a paho-mqtt client and its connect options.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use rumqttc::{MqttOptions, Transport};
+use paho_mqtt::{
+    AsyncClient, ConnectOptions, ConnectOptionsBuilder, CreateOptionsBuilder, PersistenceType,
+    SslOptionsBuilder, MQTT_VERSION_3_1_1,
+};
 use secrecy::{ExposeSecret as _, SecretString};
 use serde::Deserialize;
 
@@ -28,6 +31,10 @@ pub struct MqttSettings {
     pub embedded_broker: bool,
     /// Address of the in-process broker, e.g. `127.0.0.1:1884`.
     pub embedded_listen: String,
+    /// Address of the in-process broker's HTTP console (rumqttd's `console`), e.g.
+    /// `127.0.0.1:3030`; unset or empty: no console.
+    #[serde(default)]
+    pub embedded_console_listen: Option<String>,
     /// How long to wait for the broker's PUBACK before retrying a notice.
     pub publish_timeout_millis: u64,
     /// Pause between reconnect attempts and between retries of a failed notice.
@@ -45,6 +52,7 @@ impl std::fmt::Debug for MqttSettings {
             .field("ca_file", &self.ca_file)
             .field("embedded_broker", &self.embedded_broker)
             .field("embedded_listen", &self.embedded_listen)
+            .field("embedded_console_listen", &self.embedded_console_listen)
             .finish_non_exhaustive()
     }
 }
@@ -100,33 +108,64 @@ impl MqttSettings {
         }
     }
 
-    pub fn mqtt_options(&self) -> anyhow::Result<MqttOptions> {
+    /// The embedded broker's console address, when one is configured.
+    pub fn console_listen(&self) -> Option<&str> {
+        self.embedded_console_listen
+            .as_deref()
+            .map(str::trim)
+            .filter(|listen| !listen.is_empty())
+    }
+
+    /// A paho client for the effective URL (no persistence: nothing is buffered while the broker
+    /// is away, the republish-all after the next connect sends fresh states) and its connect
+    /// options (clean session, MQTT 3.1.1, automatic reconnect every `retry_millis`, at least 1 s:
+    /// paho counts in seconds).
+    pub fn client(&self) -> anyhow::Result<(AsyncClient, ConnectOptions)> {
         let url = BrokerUrl::parse(&self.effective_url())?;
         let suffix = uuid::Uuid::new_v4().simple().to_string();
         let client_id = format!("{}-{}", self.client_id, &suffix[..12]);
-        let mut options = MqttOptions::new(client_id, url.host, url.port);
-        options.set_keep_alive(Duration::from_secs(self.keep_alive_seconds.max(5)));
-        options.set_clean_session(true);
+        let host = if url.host.contains(':') {
+            format!("[{}]", url.host)
+        } else {
+            url.host.clone()
+        };
+        let scheme = if url.tls { "ssl" } else { "tcp" };
+        let client = CreateOptionsBuilder::new_v3()
+            .server_uri(format!("{scheme}://{host}:{}", url.port))
+            .client_id(client_id)
+            .persistence(PersistenceType::None)
+            .mqtt_version(MQTT_VERSION_3_1_1)
+            .create_client()
+            .context("cannot create the MQTT client")?;
+        let retry = Duration::from_millis(self.retry_millis);
+        let mut options = ConnectOptionsBuilder::with_mqtt_version(MQTT_VERSION_3_1_1);
+        options
+            .keep_alive_interval(Duration::from_secs(self.keep_alive_seconds.max(5)))
+            .clean_session(true)
+            .connect_timeout(Duration::from_secs(10))
+            .automatic_reconnect(retry, retry.max(Duration::from_secs(1)));
         if let Some(user) = &self.username {
-            let password = self
-                .password
-                .as_ref()
-                .map(|p| p.expose_secret().to_owned())
-                .unwrap_or_default();
-            options.set_credentials(user, password);
+            options.user_name(user.as_str());
+            if let Some(password) = &self.password {
+                options.password(password.expose_secret());
+            }
         }
         if url.tls {
-            let transport = match &self.ca_file {
-                Some(path) => {
-                    let ca = std::fs::read(path)
-                        .with_context(|| format!("cannot read mqtt.ca_file {}", path.display()))?;
-                    Transport::tls(ca, None, None)
-                }
-                None => Transport::tls_with_default_config(),
-            };
-            options.set_transport(transport);
+            let mut ssl = SslOptionsBuilder::new();
+            // Check the certificate chain and that the certificate names the host.
+            ssl.enable_server_cert_auth(true).verify(true);
+            if let Some(path) = &self.ca_file {
+                anyhow::ensure!(
+                    path.is_file(),
+                    "cannot read mqtt.ca_file {}",
+                    path.display()
+                );
+                ssl.trust_store(path)
+                    .with_context(|| format!("invalid mqtt.ca_file {}", path.display()))?;
+            }
+            options.ssl_options(ssl.finalize());
         }
-        Ok(options)
+        Ok((client, options.finalize()))
     }
 }
 

@@ -2,8 +2,8 @@
 
 use std::time::Duration;
 
+use paho_mqtt::{AsyncClient, ConnectOptionsBuilder, CreateOptionsBuilder, Message};
 use platform_messages::notify::{topic, Notice};
-use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 
 use crate::helpers::{Broker, WAIT};
 
@@ -29,68 +29,67 @@ impl Broker {
     }
 }
 
+/// A connected paho client (MQTT 3.1.1, clean session, nothing persisted).
+pub async fn connect_client(broker: &Broker, prefix: &str) -> AsyncClient {
+    let (host, port) = broker.address();
+    let client = CreateOptionsBuilder::new_v3()
+        .server_uri(format!("tcp://{host}:{port}"))
+        .client_id(format!("{prefix}-{}", uuid::Uuid::new_v4().simple()))
+        .persistence(paho_mqtt::PersistenceType::None)
+        .create_client()
+        .unwrap();
+    let options = ConnectOptionsBuilder::with_mqtt_version(paho_mqtt::MQTT_VERSION_3_1_1)
+        .keep_alive_interval(Duration::from_secs(30))
+        .clean_session(true)
+        .finalize();
+    tokio::time::timeout(WAIT, client.connect(options))
+        .await
+        .expect("connected in time")
+        .expect("broker reachable");
+    client
+}
+
+/// Publishes and waits for the broker's acknowledgement (QoS 1).
+pub async fn publish_acked(client: &AsyncClient, message: Message) {
+    tokio::time::timeout(WAIT, client.publish(message))
+        .await
+        .expect("puback in time")
+        .expect("published");
+}
+
 /// An MQTT subscriber on one client's topic.
 pub struct Subscriber {
     pub client: AsyncClient,
-    rx: tokio::sync::mpsc::UnboundedReceiver<(bool, Vec<u8>)>,
-    _task: tokio::task::JoinHandle<()>,
+    rx: paho_mqtt::AsyncReceiver<Option<Message>>,
 }
 
 impl Subscriber {
     /// Connects and subscribes to `system/messages/<client_id>`; returns once subscribed.
     pub async fn connect(broker: &Broker, client_id: &str) -> Self {
-        let (host, port) = broker.address();
-        let id = format!("sub-{}", uuid::Uuid::new_v4().simple());
-        let mut options = MqttOptions::new(id, host, port);
-        options.set_keep_alive(Duration::from_secs(30));
-        let (client, mut eventloop) = AsyncClient::new(options, 16);
-        client
-            .subscribe(topic(client_id), QoS::AtLeastOnce)
-            .await
-            .unwrap();
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        let (subscribed_tx, subscribed_rx) = tokio::sync::oneshot::channel();
-        let task = tokio::spawn(async move {
-            let mut subscribed = Some(subscribed_tx);
-            loop {
-                match eventloop.poll().await {
-                    Ok(Event::Incoming(Packet::SubAck(_))) => {
-                        if let Some(s) = subscribed.take() {
-                            let _ = s.send(());
-                        }
-                    }
-                    Ok(Event::Incoming(Packet::Publish(p))) => {
-                        let _ = tx.send((p.retain, p.payload.to_vec()));
-                    }
-                    Ok(_) => {}
-                    Err(_) => return,
-                }
-            }
-        });
-        tokio::time::timeout(WAIT, subscribed_rx)
+        let mut client = connect_client(broker, "sub").await;
+        // The stream before the subscription: retained notices arrive right after the SUBACK.
+        let rx = client.get_stream(None);
+        tokio::time::timeout(WAIT, client.subscribe(topic(client_id), 1))
             .await
             .expect("suback in time")
             .expect("subscribed");
-        Self {
-            client,
-            rx,
-            _task: task,
-        }
+        Self { client, rx }
     }
 
     /// The next notice (skipping empty payloads, which clear a retained message).
     pub async fn next(&mut self) -> (bool, Notice) {
         loop {
-            let (retained, payload) = tokio::time::timeout(WAIT, self.rx.recv())
+            let message = tokio::time::timeout(WAIT, self.rx.recv())
                 .await
                 .expect("a notice in time")
-                .expect("subscriber alive");
-            if payload.is_empty() {
+                .expect("subscriber alive")
+                .expect("subscriber connected");
+            if message.payload().is_empty() {
                 continue;
             }
             return (
-                retained,
-                serde_json::from_slice(&payload).expect("notice JSON"),
+                message.retained(),
+                serde_json::from_slice(message.payload()).expect("notice JSON"),
             );
         }
     }
@@ -109,30 +108,13 @@ impl Subscriber {
 /// Publishes an empty retained payload on the client's topic: what a broker restarted without
 /// persistence looks like to subscribers.
 pub async fn clear_retained(broker: &Broker, client_id: &str) {
-    let (host, port) = broker.address();
-    let mut options = MqttOptions::new(
-        format!("clear-{}", uuid::Uuid::new_v4().simple()),
-        host,
-        port,
-    );
-    options.set_keep_alive(Duration::from_secs(30));
-    let (client, mut eventloop) = AsyncClient::new(options, 16);
-    client
-        .publish(topic(client_id), QoS::AtLeastOnce, true, Vec::<u8>::new())
-        .await
-        .unwrap();
-    let acked = async {
-        loop {
-            if let Event::Incoming(Packet::PubAck(_)) =
-                eventloop.poll().await.expect("broker reachable")
-            {
-                return;
-            }
-        }
-    };
-    tokio::time::timeout(WAIT, acked)
-        .await
-        .expect("puback in time");
+    let client = connect_client(broker, "clear").await;
+    publish_acked(
+        &client,
+        Message::new_retained(topic(client_id), Vec::<u8>::new(), 1),
+    )
+    .await;
+    let _ = client.disconnect(None).await;
 }
 
 /// Checks that the broker holds no retained notice for the client: a subscriber's first message
@@ -144,10 +126,7 @@ pub async fn assert_nothing_retained(broker: &Broker, client_id: &str) {
         version: "probe".into(),
     })
     .unwrap();
-    sub.client
-        .publish(topic(client_id), QoS::AtLeastOnce, false, probe)
-        .await
-        .unwrap();
+    publish_acked(&sub.client, Message::new(topic(client_id), probe, 1)).await;
     let (retained, first) = sub.next().await;
     assert_eq!(
         (retained, first.version.as_str()),

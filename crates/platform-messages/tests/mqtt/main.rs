@@ -8,4 +8,6 @@
 mod helpers;
 
 mod broker;
+mod console;
 mod notices;
+mod tls;
