@@ -208,3 +208,152 @@ fn stripe(client_id: &str) -> usize {
     client_id.hash(&mut hasher);
     (hasher.finish() % REFRESH_LOCKS as u64) as usize
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // test code
+
+    use super::*;
+    use crate::store::{Instant as At, MessageFields, StoredMessage};
+    use async_trait::async_trait;
+    use std::sync::Mutex;
+    use uuid::Uuid;
+
+    /// A store that only knows one revision per client and counts the reads.
+    #[derive(Default)]
+    struct Revisions {
+        revision: Mutex<i64>,
+        loads: AtomicU64,
+        checks: AtomicU64,
+    }
+
+    #[async_trait]
+    impl MessageStore for Revisions {
+        async fn create_message(
+            &self,
+            _: &str,
+            _: Uuid,
+            _: &MessageFields,
+            _: At,
+        ) -> StoreResult<StoredMessage> {
+            unimplemented!()
+        }
+        async fn update_message(
+            &self,
+            _: &str,
+            _: Uuid,
+            _: &MessageFields,
+            _: At,
+        ) -> StoreResult<Option<StoredMessage>> {
+            unimplemented!()
+        }
+        async fn delete_message(&self, _: &str, _: Uuid, _: At) -> StoreResult<bool> {
+            unimplemented!()
+        }
+        async fn get_message(&self, _: &str, _: Uuid) -> StoreResult<Option<StoredMessage>> {
+            unimplemented!()
+        }
+        async fn client_state(&self, _: &str) -> StoreResult<ClientState> {
+            self.loads.fetch_add(1, Ordering::SeqCst);
+            Ok(ClientState {
+                revision: *self.revision.lock().unwrap(),
+                messages: Vec::new(),
+            })
+        }
+        async fn client_revision(&self, _: &str) -> StoreResult<i64> {
+            self.checks.fetch_add(1, Ordering::SeqCst);
+            Ok(*self.revision.lock().unwrap())
+        }
+        async fn all_client_ids(&self) -> StoreResult<Vec<String>> {
+            unimplemented!()
+        }
+        async fn clients_with_change_in(&self, _: At, _: At) -> StoreResult<Vec<String>> {
+            unimplemented!()
+        }
+        async fn next_change_after(&self, _: At) -> StoreResult<Option<At>> {
+            unimplemented!()
+        }
+    }
+
+    fn cache(store: &Arc<Revisions>, max_clients: usize, millis: u64) -> ClientCache {
+        let settings = CacheSettings {
+            max_clients,
+            max_staleness_millis: millis,
+        };
+        ClientCache::new(store.clone(), &settings)
+    }
+
+    fn counts(store: &Revisions) -> (u64, u64) {
+        (
+            store.loads.load(Ordering::SeqCst),
+            store.checks.load(Ordering::SeqCst),
+        )
+    }
+
+    #[tokio::test]
+    async fn hits_checks_and_loads() {
+        let store = Arc::new(Revisions::default());
+        let cache = cache(&store, 10, 3_600_000);
+        assert_eq!(cache.client_state("a").await.unwrap().revision, 0);
+        *store.revision.lock().unwrap() = 1; // another replica wrote
+        assert_eq!(cache.client_state("a").await.unwrap().revision, 0, "hit");
+        assert_eq!(counts(&store), (1, 0));
+        cache.invalidate("a"); // as after a local write
+        assert_eq!(cache.client_state("a").await.unwrap().revision, 1);
+        assert_eq!(counts(&store), (2, 1), "checked, moved, loaded");
+        cache.invalidate("a");
+        assert_eq!(cache.client_state("a").await.unwrap().revision, 1);
+        assert_eq!(counts(&store), (2, 2), "checked, unchanged");
+        let stats = cache.stats();
+        assert_eq!((stats.hits, stats.checked, stats.misses), (1, 1, 2));
+    }
+
+    #[tokio::test]
+    async fn zero_staleness_checks_every_time_and_zero_clients_loads_every_time() {
+        let store = Arc::new(Revisions::default());
+        let checking = cache(&store, 10, 0);
+        for _ in 0..3 {
+            checking.client_state("a").await.unwrap();
+        }
+        assert_eq!(counts(&store), (1, 2));
+        let off = cache(&store, 0, 3_600_000);
+        for _ in 0..3 {
+            off.client_state("a").await.unwrap();
+        }
+        assert_eq!(counts(&store), (4, 2));
+        assert_eq!(off.stats().clients, 0);
+    }
+
+    #[test]
+    fn a_read_overlapping_a_local_write_stays_unconfirmed_and_revisions_never_go_back() {
+        let store = Arc::new(Revisions::default());
+        let cache = cache(&store, 10, 3_600_000);
+        let state = |revision| {
+            Arc::new(ClientState {
+                revision,
+                messages: Vec::new(),
+            })
+        };
+        let writes = cache.writes.load(Ordering::SeqCst);
+        cache.invalidate("a");
+        cache.remember("a", state(3), Instant::now(), writes);
+        assert!(cache.fresh("a").is_none(), "loaded before the write");
+        cache.remember("a", state(4), Instant::now(), writes + 1);
+        assert_eq!(cache.fresh("a").unwrap().revision, 4);
+        cache.remember("a", state(2), Instant::now(), writes + 1);
+        assert_eq!(cache.cached("a").unwrap().revision, 4, "never back");
+    }
+
+    #[test]
+    fn a_full_cache_makes_room() {
+        let store = Arc::new(Revisions::default());
+        let cache = cache(&store, 3, 3_600_000);
+        for client in ["a", "b", "c", "d", "e"] {
+            let writes = cache.writes.load(Ordering::SeqCst);
+            let state = Arc::new(ClientState::default());
+            cache.remember(client, state, Instant::now(), writes);
+            assert!(cache.stats().clients <= 3);
+        }
+        assert!(cache.fresh("e").is_some(), "the newest is kept");
+    }
+}
