@@ -3,9 +3,10 @@
 //! 1. Operator write → subscriber receives the notice: median and p99 over `PM_BENCH_CHANGES`
 //!    (default 2000) sequential edits of one of the client's three messages, against the broker's own publish → receive time (a plain
 //!    retained QoS 1 publish) measured in the same run on the same broker.
-//! 2. Public read endpoint requests per second (16 concurrent clients, `PM_BENCH_SECONDS`,
-//!    default 3) against the framework ceiling: a bare actix-web `App` with one trivial JSON
-//!    handler and no middleware, served with `HttpServer` on port 0.
+//! 2. Public read endpoint requests per second, full answers (200) and `If-None-Match` answers
+//!    (304), each as a ratio to the framework ceiling measured in the same run: a bare actix-web
+//!    `App` with one trivial JSON handler and no middleware, served with `HttpServer` on port 0
+//!    (16 concurrent clients, `PM_BENCH_SECONDS` each, default 3).
 //!
 //! Broker: Mosquitto at 127.0.0.1:1883 when reachable, else the embedded rumqttd. Database: a
 //! fresh SQLite file, and (1a again) a fresh PostgreSQL database from `TEST_DATABASE_URL` when
@@ -150,18 +151,29 @@ fn summary(name: &str, mut samples: Vec<Duration>) {
     );
 }
 
-async fn requests_per_second(url: &str, seconds: u64) -> f64 {
+/// Requests per second of 16 concurrent clients sending GET `url` (with `If-None-Match` when
+/// given; the answer must then be 304).
+async fn requests_per_second(url: &str, if_none_match: Option<&str>, seconds: u64) -> f64 {
     let http = reqwest::Client::new();
     let deadline = Instant::now() + Duration::from_secs(seconds);
     let tasks: Vec<_> = (0..16)
         .map(|_| {
             let http = http.clone();
             let url = url.to_string();
+            let tag = if_none_match.map(str::to_string);
             tokio::spawn(async move {
                 let mut n = 0u64;
                 while Instant::now() < deadline {
-                    let response = http.get(&url).send().await.unwrap();
-                    assert!(response.status().is_success());
+                    let mut request = http.get(&url);
+                    if let Some(tag) = &tag {
+                        request = request.header("if-none-match", tag);
+                    }
+                    let response = request.send().await.unwrap();
+                    if tag.is_some() {
+                        assert_eq!(response.status(), 304);
+                    } else {
+                        assert!(response.status().is_success());
+                    }
                     response.bytes().await.unwrap();
                     n += 1;
                 }
@@ -311,14 +323,30 @@ async fn main() -> anyhow::Result<()> {
     .run();
     let ceiling_handle = ceiling.handle();
     tokio::spawn(ceiling);
-    println!(
-        "public read (3 messages)         {:>10.0} req/s",
-        requests_per_second(&public, seconds).await
-    );
-    println!(
-        "bare actix-web handler (ceiling) {:>10.0} req/s",
-        requests_per_second(&trivial_url, seconds).await
-    );
+    let etag = http
+        .get(&public)
+        .send()
+        .await?
+        .headers()
+        .get("etag")
+        .and_then(|v| v.to_str().ok())
+        .expect("etag")
+        .to_string();
+    // The same run, one after the other, on the same machine and client.
+    let ceiling_rps = requests_per_second(&trivial_url, None, seconds).await;
+    let public_rps = requests_per_second(&public, None, seconds).await;
+    let not_modified_rps = requests_per_second(&public, Some(&etag), seconds).await;
+    println!("read throughput, 16 concurrent clients, {seconds} s each, client with 3 messages:");
+    for (name, rps) in [
+        ("bare actix-web handler (ceiling)", ceiling_rps),
+        ("public read 200 (3 messages)", public_rps),
+        ("public read 304 (If-None-Match)", not_modified_rps),
+    ] {
+        println!(
+            "{name:<34} {rps:>10.0} req/s  {:>5.2} of the ceiling",
+            rps / ceiling_rps
+        );
+    }
     ceiling_handle.stop(false).await;
     let _ = std::fs::remove_file(db);
     Ok(())

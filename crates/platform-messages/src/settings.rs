@@ -10,6 +10,7 @@ use service_kit::settings::{
 use std::path::Path;
 
 use crate::notify::MqttSettings;
+use crate::store::CacheSettings;
 
 /// How the loader finds this service's configuration.
 pub const SPEC: ServiceSpec = ServiceSpec {
@@ -32,6 +33,7 @@ pub struct Settings {
     #[serde(default)]
     pub i18n: I18nSettings,
     pub mqtt: MqttSettings,
+    pub cache: CacheSettings,
 }
 
 impl Settings {
@@ -83,6 +85,19 @@ mod tests {
             let err = load(&[(key, "x")]).expect_err(key);
             assert!(err.to_string().contains(named), "{key}: {err}");
         }
+    }
+
+    #[test]
+    fn the_cache_section_is_read_and_refuses_unknown_keys() {
+        let settings = load(&[
+            ("PLATFORM_MESSAGES__CACHE__MAX_CLIENTS", "7"),
+            ("PLATFORM_MESSAGES__CACHE__MAX_STALENESS_MILLIS", "50"),
+        ])
+        .unwrap();
+        assert_eq!(settings.cache.max_clients, 7);
+        assert_eq!(settings.cache.max_staleness_millis, 50);
+        let err = load(&[("PLATFORM_MESSAGES__CACHE__MAX_ENTRIES", "7")]).unwrap_err();
+        assert!(err.to_string().contains("max_entries"), "{err}");
     }
 
     #[test]

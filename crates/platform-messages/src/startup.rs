@@ -18,7 +18,7 @@ use crate::clock::{Clock, SystemClock};
 use crate::notify::{self, EmbeddedBroker, Notifier};
 use crate::scheduler::Scheduler;
 use crate::settings::{Settings, SPEC};
-use crate::store;
+use crate::store::{self, ClientCache};
 
 /// How long start-up waits for the embedded broker to accept the service's connection.
 const EMBEDDED_BROKER_START: Duration = Duration::from_secs(10);
@@ -68,10 +68,43 @@ async fn start_notifier(
     Ok((notifier, embedded_broker))
 }
 
-/// The service metrics plus the publisher's.
-fn metrics(db: &Database) -> anyhow::Result<Metrics> {
+/// `platform_messages_cache_lookups_total{result="hit"|"checked"|"miss"}` and
+/// `platform_messages_cache_clients`, brought up to date at every scrape.
+fn watch_cache(metrics: &Metrics, cache: Arc<ClientCache>) -> anyhow::Result<()> {
+    let lookups = prometheus::IntCounterVec::new(
+        prometheus::Opts::new(
+            "platform_messages_cache_lookups_total",
+            "Client state reads of the read endpoints: hit (from memory), checked (from memory \
+             after a revision check), miss (loaded from the database)",
+        ),
+        &["result"],
+    )?;
+    let clients = prometheus::IntGauge::new(
+        "platform_messages_cache_clients",
+        "Clients whose messages the read cache holds",
+    )?;
+    metrics.registry().register(Box::new(lookups.clone()))?;
+    metrics.registry().register(Box::new(clients.clone()))?;
+    metrics.add_collector(move |_| {
+        let stats = cache.stats();
+        for (label, total) in [
+            ("hit", stats.hits),
+            ("checked", stats.checked),
+            ("miss", stats.misses),
+        ] {
+            let counter = lookups.with_label_values(&[label]);
+            counter.inc_by(total.saturating_sub(counter.get()));
+        }
+        clients.set(i64::try_from(stats.clients).unwrap_or(i64::MAX));
+    });
+    Ok(())
+}
+
+/// The service metrics plus the publisher's and the read cache's.
+fn metrics(db: &Database, cache: Arc<ClientCache>) -> anyhow::Result<Metrics> {
     let metrics = Metrics::new(SPEC.name)?;
     metrics.watch_pool(db.clone());
+    watch_cache(&metrics, cache)?;
     if let Some(m) = notify::metrics() {
         // One process may build several applications (tests): register once per registry.
         let _ = metrics.registry().register(Box::new(m.connected.clone()));
@@ -103,8 +136,10 @@ impl Application {
 
         let readiness =
             startup::readiness(&db, store::migrations(), &schema).with(Arc::new(notifier.clone()));
+        let cache = Arc::new(ClientCache::new(store.clone(), &settings.cache));
         let state = AppState {
             store,
+            cache: cache.clone(),
             clock,
             notifier: notifier.clone(),
             scheduler: scheduler.clone(),
@@ -114,7 +149,7 @@ impl Application {
             api: api::configure(state, Authenticator::new(&settings.auth)?),
             openapi: api::openapi(&settings.http.base_path),
             readiness,
-            metrics: metrics(&db)?,
+            metrics: metrics(&db, cache)?,
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
         };

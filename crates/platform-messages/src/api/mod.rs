@@ -18,12 +18,14 @@ pub use operator::MANAGE_SCOPE;
 use crate::clock::Clock;
 use crate::notify::Notifier;
 use crate::scheduler::Scheduler;
-use crate::store::MessageStore;
+use crate::store::{ClientCache, MessageStore};
 
 /// What the handlers share (as `web::Data<AppState>`).
 #[derive(Clone)]
 pub struct AppState {
     pub store: Arc<dyn MessageStore>,
+    /// What the read endpoints read (client states kept in memory, bounded staleness).
+    pub cache: Arc<ClientCache>,
     pub clock: Arc<dyn Clock>,
     pub notifier: Notifier,
     pub scheduler: Arc<Scheduler>,

@@ -38,8 +38,10 @@ fn not_found(id: Uuid) -> ApiError {
 }
 
 impl AppState {
-    /// After a stored write: queue the MQTT notice and let the scheduler see the new windows.
+    /// After a stored write: make the read cache check the database, queue the MQTT notice and
+    /// let the scheduler see the new windows.
     fn after_write(&self, client_id: &str) {
+        self.cache.invalidate(client_id);
         self.notifier.changed(client_id);
         self.scheduler.wake();
     }

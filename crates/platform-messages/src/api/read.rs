@@ -1,5 +1,7 @@
 //! What users read: the public messages of a client and the messages for the signed-in user.
 
+use std::sync::Arc;
+
 use actix_web::http::header::{HeaderMap, HeaderValue, CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message as Text;
@@ -11,30 +13,50 @@ use service_kit::ApiError;
 use super::model::{MeQuery, Message, MessagesResponse};
 use super::operator::checked_client_id;
 use super::AppState;
+use crate::store::{ClientState, Instant};
+
+/// A client's state read for one request: what it answers depends only on it and `now`, so window
+/// edges change the answer exactly at the edge without a database access.
+struct Snapshot {
+    state: Arc<ClientState>,
+    now: Instant,
+}
 
 impl AppState {
-    /// The messages `viewer` sees now, with the client's version and next change.
-    async fn visible(
-        &self,
-        client_id: &str,
-        viewer: Viewer<'_>,
-    ) -> Result<MessagesResponse, ApiError> {
-        let now = self.clock.now();
-        let client = self
-            .store
+    /// The client's state from the read cache (at most `cache.max_staleness_millis` behind
+    /// another replica's write, never behind this one's) and the current instant.
+    async fn snapshot(&self, client_id: &str) -> Result<Snapshot, ApiError> {
+        let state = self
+            .cache
             .client_state(client_id)
             .await
             .map_err(ApiError::storage)?;
-        Ok(MessagesResponse {
-            version: client.version_at(now).to_string(),
-            next_change_at: client.next_change_after(now),
-            messages: client
-                .messages
-                .into_iter()
-                .filter(|m| m.fields.targeting.visible_to(&viewer, now))
-                .map(Message::from)
-                .collect(),
+        Ok(Snapshot {
+            state,
+            now: self.clock.now(),
         })
+    }
+}
+
+impl Snapshot {
+    fn version(&self) -> String {
+        self.state.version_at(self.now).to_string()
+    }
+
+    /// The messages `viewer` sees now, with the client's version and next change.
+    fn visible(&self, version: String, viewer: Viewer<'_>) -> MessagesResponse {
+        let now = self.now;
+        MessagesResponse {
+            version,
+            next_change_at: self.state.next_change_after(now),
+            messages: self
+                .state
+                .messages
+                .iter()
+                .filter(|m| m.fields.targeting.visible_to(&viewer, now))
+                .map(|m| Message::from(m.clone()))
+                .collect(),
+        }
     }
 }
 
@@ -78,8 +100,9 @@ pub async fn public(
 ) -> Result<HttpResponse, ApiError> {
     let client_id = client_id.into_inner();
     checked_client_id(&client_id)?;
-    let body = state.visible(&client_id, Viewer::Anonymous).await?;
-    let tag = etag(&body.version);
+    let snapshot = state.snapshot(&client_id).await?;
+    let version = snapshot.version();
+    let tag = etag(&version);
     let unchanged = matches(request.headers(), &tag);
     let mut response = if unchanged {
         HttpResponse::NotModified()
@@ -94,7 +117,7 @@ pub async fn public(
     if unchanged {
         Ok(response.finish())
     } else {
-        Ok(response.json(body))
+        Ok(response.json(snapshot.visible(version, Viewer::Anonymous)))
     }
 }
 
@@ -124,9 +147,8 @@ pub async fn me(
         .ok_or_else(|| ApiError::validation(Text::new("client-id-missing")))?;
     checked_client_id(&client_id)?;
     let roles: Vec<String> = principal.roles.into_iter().collect();
-    let body = state
-        .visible(&client_id, Viewer::SignedIn { roles: &roles })
-        .await?;
+    let snapshot = state.snapshot(&client_id).await?;
+    let body = snapshot.visible(snapshot.version(), Viewer::SignedIn { roles: &roles });
     // The content depends on the user, so no shared caching.
     Ok(HttpResponse::Ok()
         .insert_header((CACHE_CONTROL, HeaderValue::from_static("private, no-cache")))

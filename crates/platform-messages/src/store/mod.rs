@@ -1,6 +1,7 @@
 //! Storage of messages and per-client revisions, behind one trait with a PostgreSQL and a SQLite
 //! backend (chosen by the database URL scheme).
 
+mod cache;
 mod postgres;
 mod sqlite;
 
@@ -12,6 +13,7 @@ pub use service_kit::store_error::{StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
+pub use cache::{CacheSettings, CacheStats, ClientCache};
 pub use postgres::PgStore;
 pub use sqlite::SqliteStore;
 
@@ -110,6 +112,10 @@ pub trait MessageStore: Send + Sync + 'static {
     /// The revision and all messages of a client, read in one consistent snapshot. A client that
     /// never had a message has revision 0 and no messages.
     async fn client_state(&self, client_id: &str) -> StoreResult<ClientState>;
+
+    /// The client's revision alone (0 for a client that never had a message): the cheap check
+    /// whether a cached [`ClientState`] is still current.
+    async fn client_revision(&self, client_id: &str) -> StoreResult<i64>;
 
     /// Every client that ever had a message (for the republish after a broker reconnect).
     async fn all_client_ids(&self) -> StoreResult<Vec<String>>;

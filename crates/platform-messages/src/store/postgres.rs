@@ -183,6 +183,16 @@ impl MessageStore for PgStore {
         Ok(state)
     }
 
+    async fn client_revision(&self, client_id: &str) -> StoreResult<i64> {
+        let revision: Option<i64> =
+            sqlx::query_scalar("SELECT revision FROM clients WHERE client_id = $1")
+                .bind(client_id)
+                .fetch_optional(&self.pool)
+                .await
+                .context("cannot read the client's revision")?;
+        Ok(revision.unwrap_or(0))
+    }
+
     async fn all_client_ids(&self) -> StoreResult<Vec<String>> {
         Ok(
             sqlx::query_scalar("SELECT client_id FROM clients ORDER BY client_id")

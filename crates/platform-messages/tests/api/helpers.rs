@@ -118,8 +118,19 @@ struct Started {
 /// runtime and thread (as in production, where actix workers are threads of their own), so its
 /// workers, pool and broker connection are closed when the test drops the [`TestApp`].
 pub async fn spawn_on(db: Arc<TestDatabase>, broker: &Broker, start: DateTime<Utc>) -> TestApp {
+    spawn_configured(db, broker, start, |_| {}).await
+}
+
+/// [`spawn_on`] with settings adjusted by `configure` (e.g. the `cache` section).
+pub async fn spawn_configured(
+    db: Arc<TestDatabase>,
+    broker: &Broker,
+    start: DateTime<Utc>,
+    configure: impl FnOnce(&mut Settings),
+) -> TestApp {
     test_support::init_test_log();
-    let settings = settings(&db, broker);
+    let mut settings = settings(&db, broker);
+    configure(&mut settings);
     let clock = Arc::new(ManualClock::new(start));
     let (started_tx, started_rx) = tokio::sync::oneshot::channel();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -255,6 +266,25 @@ impl TestApp {
             .unwrap();
         assert_eq!(response.status(), 200);
         response.json().await.unwrap()
+    }
+
+    /// The value of a metric sample on `/metrics` whose line starts with `name{` and contains
+    /// `label` (e.g. `result="miss"`); 0 when absent.
+    pub async fn metric(&self, name: &str, label: &str) -> f64 {
+        let text = self
+            .http
+            .get(format!("{}/metrics", self.root))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        text.lines()
+            .filter(|l| l.starts_with(&format!("{name}{{")) || l.starts_with(&format!("{name} ")))
+            .find(|l| l.contains(label))
+            .and_then(|l| l.rsplit(' ').next())
+            .map_or(0.0, |v| v.parse().unwrap())
     }
 
     pub async fn version(&self, client: &str) -> String {

@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failure is a test failure
 
 mod access;
+mod cache;
 mod docs;
 mod helpers;
 mod messages;
