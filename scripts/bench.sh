@@ -155,7 +155,9 @@ echo "Written to $report"
 
 # platform-messages: write-to-notice latency against the broker's own publish-to-receive time, and
 # the public read endpoint against a trivial handler (crates/platform-messages/benches/notices.rs).
-if (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then
+if [ "${BENCH_MESSAGES:-1}" = 0 ]; then
+  echo "platform-messages bench skipped (BENCH_MESSAGES=0)"
+elif (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then
   cargo bench --locked -p platform-messages --bench notices 2>/dev/null | tee bench-results/platform-messages.txt
 else
   echo "platform-messages bench skipped: no MQTT broker at 127.0.0.1:1883"
