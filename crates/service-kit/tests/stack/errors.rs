@@ -12,19 +12,9 @@ async fn unknown_route_and_wrong_method() {
         .await
         .unwrap();
     error(r, 404, "NOT_FOUND").await;
-    let r = app
-        .client
-        .get(format!("{}/nowhere", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/nowhere").await;
     error(r, 404, "NOT_FOUND").await;
-    let r = app
-        .client
-        .get(format!("{}/echo", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/echo").await;
     assert_eq!(r.headers()["allow"], "POST");
     error(r, 405, "METHOD_NOT_ALLOWED").await;
 }
@@ -32,45 +22,22 @@ async fn unknown_route_and_wrong_method() {
 #[tokio::test]
 async fn malformed_query_and_path_name_the_parameter() {
     let app = default_app();
-    let r = app
-        .client
-        .get(format!("{}/query?limit=ten", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/query?limit=ten").await;
     let body = error(r, 400, "VALIDATION_ERROR").await;
     assert!(
         body["userinfo"].as_str().unwrap().contains("limit"),
         "{body}"
     );
-    let r = app
-        .client
-        .get(format!("{}/query?limti=1", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/query?limti=1").await;
     let body = error(r, 400, "VALIDATION_ERROR").await;
     assert!(
         body["userinfo"].as_str().unwrap().contains("limti"),
         "{body}"
     );
-    let r = app
-        .client
-        .get(format!("{}/items/abc", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/items/abc").await;
     let body = error(r, 400, "VALIDATION_ERROR").await;
     assert!(body["userinfo"].as_str().unwrap().contains("id"), "{body}");
-    let ok: serde_json::Value = app
-        .client
-        .get(format!("{}/items/7", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let ok: serde_json::Value = app.get("/items/7").await.json().await.unwrap();
     assert_eq!(ok["id"], 7);
 }
 
@@ -162,31 +129,16 @@ async fn body_limits_differ_per_route() {
 #[tokio::test]
 async fn time_out_and_panic() {
     let app = default_app();
-    let r = app
-        .client
-        .get(format!("{}/never", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/never").await;
     assert!(r.headers().contains_key("x-request-id"));
     error(r, 408, "REQUEST_TIMEOUT").await;
-    let r = app
-        .client
-        .get(format!("{}/boom", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/boom").await;
     let body = error(r, 500, "INTERNAL_ERROR").await;
     assert!(
         !body.to_string().contains("hunter2"),
         "no internals: {body}"
     );
     // The worker survives the panic.
-    let r = app
-        .client
-        .get(format!("{}/items/1", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/items/1").await;
     assert_eq!(r.status(), 200);
 }

@@ -87,6 +87,17 @@ pub fn spawn(configure: impl FnOnce(&mut HttpSettings, &mut AppParts)) -> TestAp
     }
 }
 
+impl TestApp {
+    /// GET a path under the base path.
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap()
+    }
+}
+
 pub fn default_app() -> TestApp {
     spawn(|_, _| {})
 }

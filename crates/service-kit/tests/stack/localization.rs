@@ -43,12 +43,7 @@ async fn default_locale_is_configurable_and_details_are_translated() {
         .unwrap();
     assert_eq!(r.headers()["content-language"], "en");
     let english = error(r, 400, "VALIDATION_ERROR").await;
-    let r = app
-        .client
-        .get(format!("{}/query?limit=ten", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/query?limit=ten").await;
     assert_eq!(r.headers()["content-language"], "cs");
     let czech = error(r, 400, "VALIDATION_ERROR").await;
     assert_ne!(english["userinfo"], czech["userinfo"]);

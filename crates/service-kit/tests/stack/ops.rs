@@ -14,12 +14,7 @@ async fn request_id_is_kept_or_created_even_on_errors() {
         .await
         .unwrap();
     assert_eq!(r.headers()["x-request-id"], "abc-123");
-    let r = app
-        .client
-        .get(format!("{}/items/1", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/items/1").await;
     assert_eq!(r.headers()["x-request-id"].len(), 36);
     let r = app
         .client
@@ -45,11 +40,7 @@ async fn metrics_count_by_route_pattern_and_status() {
             .await
             .unwrap();
     }
-    app.client
-        .get(format!("{}/never", app.base))
-        .send()
-        .await
-        .unwrap();
+    app.get("/never").await;
     let text = app
         .client
         .get(format!("{}/metrics", app.root))
@@ -86,12 +77,7 @@ async fn metrics_count_by_route_pattern_and_status() {
 #[tokio::test]
 async fn docs_answer_html_or_json_at_docs_itself() {
     let app = spawn(|_, _| {});
-    let r = app
-        .client
-        .get(format!("{}/docs", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/docs").await;
     assert_eq!(r.status(), 200);
     assert!(r.headers()["content-type"]
         .to_str()
@@ -112,19 +98,9 @@ async fn docs_answer_html_or_json_at_docs_itself() {
         .unwrap();
     let api: Value = r.json().await.unwrap();
     assert_eq!(api["openapi"], "3.1.0");
-    let r = app
-        .client
-        .get(format!("{}/docs/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/docs/openapi.json").await;
     assert_eq!(r.json::<Value>().await.unwrap(), api);
-    let r = app
-        .client
-        .get(format!("{}/docs/swagger-ui.css", app.base))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get("/docs/swagger-ui.css").await;
     assert_eq!(r.status(), 200, "the page's files are served");
     let r = app
         .client
