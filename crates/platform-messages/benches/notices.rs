@@ -131,14 +131,6 @@ async fn measure_writes(
     Ok(write_to_notice)
 }
 
-/// The same worker count as the service's own server, so the two read figures compare.
-fn settings_workers(settings: &Settings) -> usize {
-    match settings.http.workers {
-        0 => std::thread::available_parallelism().map_or(2, usize::from),
-        n => n,
-    }
-}
-
 fn summary(name: &str, mut samples: Vec<Duration>) {
     samples.sort();
     let at = |q: f64| samples[((samples.len() as f64 - 1.0) * q).round() as usize];
@@ -317,7 +309,7 @@ async fn main() -> anyhow::Result<()> {
             web::get().to(|| async { HttpResponse::Ok().json(serde_json::json!({"ok": true})) }),
         )
     })
-    .workers(settings_workers(&settings))
+    .workers(settings.http.effective_workers())
     .disable_signals()
     .listen(trivial)?
     .run();

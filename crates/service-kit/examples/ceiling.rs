@@ -18,7 +18,12 @@ async fn main() -> anyhow::Result<()> {
         Some(port) => port.parse()?,
         None => 18300,
     };
-    let workers = std::thread::available_parallelism().map_or(2, usize::from);
+    // As many as the services start with their default `http.workers = 0`.
+    let workers = service_kit::settings::HttpSettings {
+        workers: 0,
+        ..Default::default()
+    }
+    .effective_workers();
     HttpServer::new(|| App::new().route("/healthz", web::get().to(healthz)))
         .workers(workers)
         .bind(("127.0.0.1", port))?

@@ -127,6 +127,14 @@ impl Default for HttpSettings {
 }
 
 impl HttpSettings {
+    /// The worker threads to start: `workers`, or one per CPU core when it is 0.
+    pub fn effective_workers(&self) -> usize {
+        match self.workers {
+            0 => std::thread::available_parallelism().map_or(2, usize::from),
+            n => n,
+        }
+    }
+
     /// Checks values the type system cannot; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
         if !self.base_path.starts_with('/') || self.base_path.ends_with('/') {

@@ -145,10 +145,7 @@ pub async fn serve(
     http: &HttpSettings,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let workers = match http.workers {
-        0 => std::thread::available_parallelism().map_or(2, usize::from),
-        n => n,
-    };
+    let workers = http.effective_workers();
     let grace = http.shutdown_grace_seconds;
     let shared = Arc::new(Shared {
         parts,
