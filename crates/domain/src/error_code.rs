@@ -82,6 +82,8 @@ error_codes! {
     NewsItemNotFound = (404, "NEWS_ITEM_NOT_FOUND"),
     /// A news category that does not exist.
     CategoryNotFound = (404, "CATEGORY_NOT_FOUND"),
+    /// GET /reports/{reportId} (and its timeline) for an unknown report.
+    ReportNotFound = (404, "REPORT_NOT_FOUND"),
     /// An officer's workflow step that the issue's state does not allow (accepting an issue
     /// that is not open, resolving one that is not accepted, moving a resolved one, …).
     IssueTransitionNotAllowed = (409, "ISSUE_TRANSITION_NOT_ALLOWED"),

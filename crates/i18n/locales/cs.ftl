@@ -184,6 +184,27 @@ multipart-not-utf8 = Pole formuláře „{ $field }“ neobsahuje platný text v
 multipart-missing-field = Pole formuláře „{ $field }“ je povinné.
 multipart-malformed = Data formuláře multipart mají neplatný formát: { $reason }
 
+## Podněty (citizen-api): podání a výpisy.
+report-field-empty = { $field } nesmí být prázdné
+report-field-too-long = { $field } má { $chars } { $chars ->
+        [one] znak
+        [few] znaky
+        [many] znaku
+       *[other] znaků
+    }; povoleno je nejvýše { $max }
+order-by-location-needs-location = orderBy=location vyžaduje parametr location
+parameter-not-one-of = { $parameter } musí být jedno z { $allowed }, zadáno { $value }
+report-not-found = Podnět s tímto identifikátorem neexistuje.
+report-invalid-location = polohu nelze přečíst: musí mít tvar „zeměpisná délka,zeměpisná šířka“ nebo „délka,šířka,poloměr“ ve WGS84
+report-outside-city = poloha leží mimo území města
+date-invalid = { $parameter } musí být datum a čas podle ISO 8601, např. 2026-01-31T12:00:00Z, zadáno { $value }
+date-range-reversed = dateFrom nesmí být později než dateTo
+media-not-found = Takový soubor neexistuje.
+parameter-repeated = { $parameter } smí být zadán jen jednou
+category-id-invalid = category musí být identifikátor kategorie (UUID), zadáno { $value }
+error-REPORT_NOT_FOUND = Takový podnět neexistuje.
+location-invalid = location musí mít tvar „délka,šířka“ nebo „délka,šířka,poloměr“ ve WGS84 s kladným poloměrem v metrech, zadáno { $value }
+
 ## Officers' workflow on issues (citizen-api). $status is the issue's state name.
 error-ISSUE_TRANSITION_NOT_ALLOWED = Stav podnětu tento krok nedovoluje.
 issue-not-open = přijmout lze jen otevřený podnět; tento je ve stavu { $status }

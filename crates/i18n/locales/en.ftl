@@ -147,6 +147,22 @@ multipart-not-utf8 = the form field "{ $field }" is not valid UTF-8 text
 multipart-missing-field = the form field "{ $field }" is required
 multipart-malformed = malformed multipart form data: { $reason }
 
+## Reports (citizen-api): filing and listing.
+report-field-empty = { $field } must not be empty
+report-field-too-long = { $field } has { $chars } characters; at most { $max } are allowed
+order-by-location-needs-location = orderBy=location needs the location parameter
+parameter-not-one-of = { $parameter } must be one of { $allowed }, got { $value }
+report-not-found = There is no report with this id.
+report-invalid-location = location is not readable: it must be "longitude,latitude" or "longitude,latitude,radius" in WGS84
+report-outside-city = the location lies outside the city's territory
+date-invalid = { $parameter } must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z, got { $value }
+date-range-reversed = dateFrom must not be later than dateTo
+media-not-found = There is no such media file.
+parameter-repeated = { $parameter } may be given only once
+category-id-invalid = category must be a category id (a UUID), got { $value }
+error-REPORT_NOT_FOUND = There is no such report.
+location-invalid = location must be "longitude,latitude" or "longitude,latitude,radius" in WGS84 with a positive radius in metres, got { $value }
+
 ## Officers' workflow on issues (citizen-api). $status is the issue's state name.
 error-ISSUE_TRANSITION_NOT_ALLOWED = The issue's state does not allow this step.
 issue-not-open = only an open issue can be accepted; this one is { $status }
