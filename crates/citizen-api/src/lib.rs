@@ -1,1 +1,3 @@
 //! citizen-api (skeleton).
+
+pub mod media;

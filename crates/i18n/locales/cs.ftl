@@ -197,3 +197,12 @@ issue-unsuitable-parent = nadřazený podnět je ve stavu { $status }; původní
 error-NOT_ENOUGH_VOTE_TOKENS = Není k dispozici dost hlasů.
 vote-count-too-small = count musí být alespoň 1
 vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen
+
+# citizen-api: media, captcha, rate limit
+## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.
+media-empty = Soubor ve formuláři je prázdný.
+media-unreadable = Soubor ve formuláři se nepodařilo dočíst.
+media-corrupt = Soubor { $type } je poškozený nebo neúplný.
+media-unsupported-type = Soubor je typu, který nepřijímáme; přijímané typy: { $types }.
+media-metadata-not-removable = Soubor { $type } obsahuje údaje o poloze nebo fotoaparátu v podobě, kterou nelze odstranit; převeďte jej prosím do formátu JPEG.
+media-not-found = Takový soubor neexistuje.

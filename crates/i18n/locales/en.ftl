@@ -160,3 +160,12 @@ issue-unsuitable-parent = the parent issue is { $status }; a duplicate's parent 
 error-NOT_ENOUGH_VOTE_TOKENS = Not enough vote tokens are available.
 vote-count-too-small = count must be at least 1
 vote-not-enough-tokens = { $requested } tokens requested but only { $available } available; none was placed
+
+# citizen-api: media, captcha, rate limit
+## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.
+media-empty = a file in the form is empty
+media-unreadable = a file in the form could not be read to its end
+media-corrupt = the { $type } file is damaged or incomplete
+media-unsupported-type = a file is of a type that is not accepted; accepted types: { $types }
+media-metadata-not-removable = the { $type } file carries location or camera data in a form that cannot be removed; please convert it to JPEG
+media-not-found = no such file
