@@ -1,3 +1,4 @@
 //! citizen-api (skeleton).
 
+pub mod captcha;
 pub mod media;

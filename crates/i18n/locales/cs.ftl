@@ -206,3 +206,12 @@ media-corrupt = Soubor { $type } je poškozený nebo neúplný.
 media-unsupported-type = Soubor je typu, který nepřijímáme; přijímané typy: { $types }.
 media-metadata-not-removable = Soubor { $type } obsahuje údaje o poloze nebo fotoaparátu v podobě, kterou nelze odstranit; převeďte jej prosím do formátu JPEG.
 media-not-found = Takový soubor neexistuje.
+## CAPTCHA of anonymous reports.
+captcha-missing = Při podání bez přihlášení je nutný token CAPTCHA (captchaToken).
+captcha-rejected = Ověření CAPTCHA neprošlo.
+captcha-low-score = Ověření CAPTCHA neprošlo; zkuste to prosím znovu.
+captcha-wrong-action = Token CAPTCHA byl vytvořen pro jinou akci.
+captcha-wrong-hostname = Token CAPTCHA byl vytvořen pro jiný web.
+captcha-unavailable = CAPTCHA teď nelze ověřit; zkuste to prosím později.
+captcha-malformed-answer = CAPTCHA teď nelze ověřit; zkuste to prosím později.
+captcha-timeout = CAPTCHA se nepodařilo včas ověřit; zkuste to prosím později.

@@ -169,3 +169,12 @@ media-corrupt = the { $type } file is damaged or incomplete
 media-unsupported-type = a file is of a type that is not accepted; accepted types: { $types }
 media-metadata-not-removable = the { $type } file carries location or camera data in a form that cannot be removed; please convert it to JPEG
 media-not-found = no such file
+## CAPTCHA of anonymous reports.
+captcha-missing = a CAPTCHA token (captchaToken) is required when filing without signing in
+captcha-rejected = the CAPTCHA check did not pass
+captcha-low-score = the CAPTCHA check did not pass; please try again
+captcha-wrong-action = the CAPTCHA token was made for another action
+captcha-wrong-hostname = the CAPTCHA token was made for another site
+captcha-unavailable = the CAPTCHA could not be checked right now; please try again later
+captcha-malformed-answer = the CAPTCHA could not be checked right now; please try again later
+captcha-timeout = the CAPTCHA could not be checked in time; please try again later

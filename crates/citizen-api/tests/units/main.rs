@@ -2,4 +2,5 @@
 //! verification and the anonymous rate limit.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod captcha;
 mod media;
