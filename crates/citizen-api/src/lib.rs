@@ -2,3 +2,4 @@
 
 pub mod captcha;
 pub mod media;
+pub mod rate_limit;

@@ -215,3 +215,10 @@ captcha-wrong-hostname = Token CAPTCHA byl vytvořen pro jiný web.
 captcha-unavailable = CAPTCHA teď nelze ověřit; zkuste to prosím později.
 captcha-malformed-answer = CAPTCHA teď nelze ověřit; zkuste to prosím později.
 captcha-timeout = CAPTCHA se nepodařilo včas ověřit; zkuste to prosím později.
+## Rate limit of anonymous reports. $seconds: how long to wait.
+rate-limit-reports = Z vaší adresy přišlo příliš mnoho podnětů; zkuste to znovu za { $seconds } { $seconds ->
+        [one] sekundu
+        [few] sekundy
+        [many] sekundy
+       *[other] sekund
+    }.

@@ -178,3 +178,8 @@ captcha-wrong-hostname = the CAPTCHA token was made for another site
 captcha-unavailable = the CAPTCHA could not be checked right now; please try again later
 captcha-malformed-answer = the CAPTCHA could not be checked right now; please try again later
 captcha-timeout = the CAPTCHA could not be checked in time; please try again later
+## Rate limit of anonymous reports. $seconds: how long to wait.
+rate-limit-reports = too many reports from your address; try again in { $seconds } { $seconds ->
+        [one] second
+       *[other] seconds
+    }

@@ -4,3 +4,4 @@
 
 mod captcha;
 mod media;
+mod rate_limit;
