@@ -145,6 +145,11 @@ impl Body {
             .extend_from_slice(format!("--{BOUNDARY}\r\n{headers}\r\n\r\n").as_bytes());
     }
 
+    /// The body as it is, without the closing boundary (a client that stops mid-file).
+    pub fn unfinished(self) -> Vec<u8> {
+        self.0
+    }
+
     pub fn finish(mut self) -> Vec<u8> {
         self.0
             .extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
@@ -155,11 +160,13 @@ impl Body {
 /// POSTs `body` to `/reports` in pieces of `piece` bytes (so the server sees many small chunks
 /// and the parsers meet every boundary).
 pub async fn post(server: &Server, body: Body, piece: usize) -> reqwest::Response {
-    let pieces: Vec<Result<Vec<u8>, std::io::Error>> = body
-        .finish()
-        .chunks(piece)
-        .map(|c| Ok(c.to_vec()))
-        .collect();
+    post_raw(server, body.finish(), piece).await
+}
+
+/// POSTs the raw `bytes` as a multipart body, in pieces of `piece` bytes.
+pub async fn post_raw(server: &Server, bytes: Vec<u8>, piece: usize) -> reqwest::Response {
+    let pieces: Vec<Result<Vec<u8>, std::io::Error>> =
+        bytes.chunks(piece).map(|c| Ok(c.to_vec())).collect();
     reqwest::Client::new()
         .post(format!("{}/reports", server.base))
         .header(

@@ -96,6 +96,22 @@ async fn a_truncated_photo_is_no_media_and_leaves_no_partial_file() {
 }
 
 #[tokio::test]
+async fn a_body_that_breaks_off_inside_a_file_is_no_media_and_leaves_nothing() {
+    let server = serve();
+    let (jpeg, _) = images::jpeg();
+    let mut bytes = Body::new().file("ok.jpg", &jpeg).unfinished();
+    let cut = Body::new().file("cut.jpg", &jpeg).unfinished();
+    bytes.extend_from_slice(&cut[..cut.len() - 100]);
+    let err = error(post_raw(&server, bytes, 256).await, 400).await;
+    assert_eq!(err.name, "NO_MEDIA");
+    assert_eq!(
+        err.userinfo,
+        "a file in the form could not be read to its end"
+    );
+    assert_eq!(files_in(&server.dir), Vec::<String>::new());
+}
+
+#[tokio::test]
 async fn a_file_over_the_limit_midway_leaves_nothing_behind() {
     let server = serve();
     let (jpeg, _) = images::jpeg();
@@ -228,4 +244,21 @@ fn settings_deserialize_with_defaults_and_refuse_unknown_keys() {
     assert_eq!(s.store_url, None);
     let err = serde_json::from_value::<MediaSettings>(json!({ "max_file_byte": 1 })).unwrap_err();
     assert!(err.to_string().contains("max_file_byte"), "{err}");
+}
+
+#[tokio::test]
+async fn a_failing_store_is_503_and_shows_no_internals() {
+    let server = serve();
+    // The folder is replaced by a file: nothing can be written below it.
+    std::fs::remove_dir_all(&server.dir).unwrap();
+    std::fs::write(&server.dir, b"not a folder").unwrap();
+    let (jpeg, _) = images::jpeg();
+    let err = error(
+        post(&server, Body::new().file("a.jpg", &jpeg), 4096).await,
+        503,
+    )
+    .await;
+    assert_eq!(err.name, "SERVICE_UNAVAILABLE");
+    let dir = server.dir.display().to_string();
+    assert!(!err.userinfo.contains(&dir), "{}", err.userinfo);
 }
