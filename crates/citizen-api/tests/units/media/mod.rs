@@ -21,6 +21,7 @@ use service_kit::{ApiError, ErrorBody};
 
 mod heif_image;
 mod images;
+mod s3;
 mod serve;
 mod strip;
 mod upload;
@@ -90,9 +91,15 @@ async fn file_report(
 
 /// Starts a server over a fresh folder.
 pub fn serve() -> Server {
+    serve_with(|_| {})
+}
+
+/// Starts a server whose settings `adjust` changes.
+pub fn serve_with(adjust: impl FnOnce(&mut MediaSettings)) -> Server {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("media");
-    let settings = settings(&dir);
+    let mut settings = settings(&dir);
+    adjust(&mut settings);
     let store = MediaStore::new(&settings).unwrap();
     let (shared, config) = (store.clone(), settings.clone());
     let api = Arc::new(move |cfg: &mut web::ServiceConfig| {
