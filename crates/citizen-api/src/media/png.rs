@@ -1,14 +1,15 @@
 //! Removes metadata from a PNG while it streams: a chunk parser fed the file piece by piece,
 //! holding at most one chunk header.
 //!
-//! Dropped chunks: `eXIf` (Exif, GPS), `tEXt`, `zTXt`, `iTXt` (free text, XMP), `tIME`.
+//! Dropped chunks: `eXIf` (Exif, GPS), `tEXt`, `zTXt`, `iTXt` (free text, XMP), `tIME`, `caBX`
+//! (C2PA content credentials, which may name the author).
 //! Everything else is kept byte for byte (with its CRC, which covers only the chunk itself, so
 //! removing whole chunks needs no recomputation); bytes after `IEND` are dropped.
 
 use super::{MediaError, MediaType};
 
 const SIGNATURE: &[u8; 8] = b"\x89PNG\r\n\x1a\n";
-const DROPPED: [&[u8; 4]; 5] = [b"eXIf", b"tEXt", b"zTXt", b"iTXt", b"tIME"];
+const DROPPED: [&[u8; 4]; 6] = [b"eXIf", b"tEXt", b"zTXt", b"iTXt", b"tIME", b"caBX"];
 
 fn corrupt(why: &'static str) -> MediaError {
     MediaError::Corrupt(MediaType::Png, why)

@@ -195,7 +195,7 @@ fn png_chunk(kind: &[u8; 4], data: &[u8]) -> Vec<u8> {
     c
 }
 
-/// A 1×1 grey PNG: `(file, expected)` with eXIf (GPS), tEXt, zTXt, iTXt (XMP) and tIME
+/// A 1×1 grey PNG: `(file, expected)` with eXIf (GPS), tEXt, zTXt, iTXt (XMP), tIME and caBX
 /// chunks in `file` only, and bytes after IEND.
 pub fn png() -> (Vec<u8>, Vec<u8>) {
     let signature = b"\x89PNG\r\n\x1a\n".to_vec();
@@ -211,6 +211,7 @@ pub fn png() -> (Vec<u8>, Vec<u8>) {
         &[&b"XML:com.adobe.xmp\0\0\0\0\0"[..], &xmp()].concat(),
     );
     let time = png_chunk(b"tIME", &[0x07, 0xEA, 11, 22, 5, 49, 0]);
+    let c2pa = png_chunk(b"caBX", &[&b"jumb c2pa creator: "[..], SECRET].concat());
     let phys = png_chunk(b"pHYs", &[0, 0, 0x0B, 0x13, 0, 0, 0x0B, 0x13, 1]);
     // zlib, one stored block with the row: filter 0, pixel 0x80.
     let idat = png_chunk(
@@ -229,6 +230,7 @@ pub fn png() -> (Vec<u8>, Vec<u8>) {
         &ztxt,
         &itxt,
         &time,
+        &c2pa,
         &idat,
         &iend,
         b"trailing Exif\0\0",
