@@ -8,8 +8,10 @@ use service_kit::settings::{
 };
 use std::path::Path;
 
+use crate::captcha::CaptchaSettings;
 use crate::city::CitySettings;
 use crate::media::MediaSettings;
+use crate::rate_limit::RateLimitSettings;
 
 /// How the loader finds this service's configuration.
 pub const SPEC: ServiceSpec = ServiceSpec {
@@ -33,6 +35,8 @@ pub struct Settings {
     pub city: CitySettings,
     pub reports: ReportSettings,
     pub media: MediaSettings,
+    pub captcha: CaptchaSettings,
+    pub rate_limit: RateLimitSettings,
     pub demo: DemoSettings,
 }
 
@@ -75,12 +79,11 @@ impl Settings {
                 "reports.default_category_name must not be empty".into(),
             ));
         }
-        if !(self.media.public_base_url.starts_with("http://")
-            || self.media.public_base_url.starts_with("https://")
-            || self.media.public_base_url.starts_with('/'))
-        {
+        self.media.validate().map_err(fail)?;
+        if self.captcha.enabled && self.captcha.secret.is_none() {
             return Err(fail(
-                "media.public_base_url must be an http(s) URL or a path starting with /".into(),
+                "captcha.secret (CITIZEN_API__CAPTCHA__SECRET) is required while captcha.enabled"
+                    .into(),
             ));
         }
         Ok(())
@@ -105,6 +108,22 @@ mod tests {
         let settings = load(&[]).expect("defaults");
         assert_eq!(settings.http.port, 8080);
         assert_eq!(settings.http.base_path, "/api/v1");
+        assert!(
+            !settings.captcha.enabled,
+            "the embedded default is for local use"
+        );
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug_output() {
+        let settings = load(&[
+            ("CITIZEN_API__CAPTCHA__ENABLED", "true"),
+            ("CITIZEN_API__CAPTCHA__SECRET", "captcha-hunter2"),
+            ("CITIZEN_API__MEDIA__S3_SECRET_ACCESS_KEY", "s3-hunter2"),
+        ])
+        .unwrap();
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
     }
 
     #[test]

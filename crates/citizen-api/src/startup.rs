@@ -12,10 +12,17 @@ use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 use service_kit::startup::{self, HttpApp};
 
+use crate::captcha::CaptchaVerifier;
 use crate::city::City;
+use crate::media::MediaStore;
+use crate::rate_limit::RateLimiter;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, Stores};
+
+/// Largest text field of the filing form: a description of 2048 characters of up to 4 bytes
+/// each, with room to spare (a longer one is refused by its character count, not cut here).
+const FORM_TEXT_BYTES: u64 = 16 * 1024;
 
 /// Options for tests and benchmarks.
 #[derive(Default)]
@@ -63,10 +70,17 @@ impl Application {
         let readiness = startup::readiness(&db, store::migrations(), &schema);
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
+        let captcha = CaptchaVerifier::new(&settings.captcha)?;
+        captcha.warn_if_disabled();
         let state = AppState {
             stores: stores.clone(),
             city,
-            media: settings.media.clone(),
+            media: MediaStore::new(&settings.media)?,
+            form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
+            max_media_total: settings.media.max_total_bytes,
+            captcha,
+            rate_limiter: RateLimiter::new(&settings.rate_limit)?,
+            trusted_proxy_hops: settings.rate_limit.trusted_proxy_hops,
             clock,
         };
         let parts = AppParts {

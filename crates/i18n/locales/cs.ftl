@@ -199,7 +199,6 @@ report-invalid-location = polohu nelze přečíst: musí mít tvar „zeměpisn�
 report-outside-city = poloha leží mimo území města
 date-invalid = { $parameter } musí být datum a čas podle ISO 8601, např. 2026-01-31T12:00:00Z, zadáno { $value }
 date-range-reversed = dateFrom nesmí být později než dateTo
-media-not-found = Takový soubor neexistuje.
 parameter-repeated = { $parameter } smí být zadán jen jednou
 category-id-invalid = category musí být identifikátor kategorie (UUID), zadáno { $value }
 error-REPORT_NOT_FOUND = Takový podnět neexistuje.
@@ -218,3 +217,28 @@ issue-unsuitable-parent = nadřazený podnět je ve stavu { $status }; původní
 error-NOT_ENOUGH_VOTE_TOKENS = Není k dispozici dost hlasů.
 vote-count-too-small = count musí být alespoň 1
 vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen
+
+# citizen-api: media, captcha, rate limit
+## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.
+media-empty = Soubor ve formuláři je prázdný.
+media-unreadable = Soubor ve formuláři se nepodařilo dočíst.
+media-corrupt = Soubor { $type } je poškozený nebo neúplný.
+media-unsupported-type = Soubor je typu, který nepřijímáme; přijímané typy: { $types }.
+media-metadata-not-removable = Soubor { $type } obsahuje údaje o poloze nebo fotoaparátu v podobě, kterou nelze odstranit; převeďte jej prosím do formátu JPEG.
+media-not-found = Takový soubor neexistuje.
+## CAPTCHA of anonymous reports.
+captcha-missing = Při podání bez přihlášení je nutný token CAPTCHA (captchaToken).
+captcha-rejected = Ověření CAPTCHA neprošlo.
+captcha-low-score = Ověření CAPTCHA neprošlo; zkuste to prosím znovu.
+captcha-wrong-action = Token CAPTCHA byl vytvořen pro jinou akci.
+captcha-wrong-hostname = Token CAPTCHA byl vytvořen pro jiný web.
+captcha-unavailable = CAPTCHA teď nelze ověřit; zkuste to prosím později.
+captcha-malformed-answer = CAPTCHA teď nelze ověřit; zkuste to prosím později.
+captcha-timeout = CAPTCHA se nepodařilo včas ověřit; zkuste to prosím později.
+## Rate limit of anonymous reports. $seconds: how long to wait.
+rate-limit-reports = Z vaší adresy přišlo příliš mnoho podnětů; zkuste to znovu za { $seconds } { $seconds ->
+        [one] sekundu
+        [few] sekundy
+        [many] sekundy
+       *[other] sekund
+    }.

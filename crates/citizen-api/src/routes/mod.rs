@@ -13,11 +13,14 @@ use domain::error_code::ErrorCode;
 use service_kit::auth::Authenticator;
 use service_kit::clock::Clock;
 use service_kit::http::ConfigureApi;
+use service_kit::multipart::MultipartLimits;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::captcha::CaptchaVerifier;
 use crate::city::City;
-use crate::media::MediaSettings;
+use crate::media::MediaStore;
+use crate::rate_limit::RateLimiter;
 use crate::store::Stores;
 
 /// Super admin: sees and works the issues of every category.
@@ -27,18 +30,38 @@ pub const ACCESS_ALL_SCOPE: &str = "cityuser:report-categories:access-all";
 pub struct AppState {
     pub stores: Stores,
     pub city: Arc<City>,
-    pub media: MediaSettings,
+    pub media: MediaStore,
+    /// The limits of the filing form (`media.*` plus the text fields).
+    pub form_limits: MultipartLimits,
+    /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's
+    /// total in `form_limits` leaves room for the text fields on top).
+    pub max_media_total: u64,
+    pub captcha: CaptchaVerifier,
+    pub rate_limiter: RateLimiter,
+    /// `rate_limit.trusted_proxy_hops`: how the client address is told (also sent to the CAPTCHA
+    /// verifier).
+    pub trusted_proxy_hops: usize,
     pub clock: Arc<dyn Clock>,
 }
 
 /// The routes under the base path, with their shared state and the [`Authenticator`] the auth
 /// extractors look up.
 pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi {
+    let media = web::Data::new(state.media.clone());
     let state = web::Data::new(state);
     Arc::new(move |cfg: &mut web::ServiceConfig| {
         cfg.app_data(state.clone())
             .app_data(authenticator.clone())
-            .service(web::resource("/reports").route(web::get().to(reports::list::list)))
+            .service(
+                web::resource("/reports")
+                    .route(web::get().to(reports::list::list))
+                    .route(web::post().to(reports::create::create)),
+            )
+            .service(
+                web::resource("/media/{media_id}")
+                    .app_data(media.clone())
+                    .route(web::get().to(crate::media::serve::serve_media)),
+            )
             .service(
                 web::resource("/reports/{report_id}").route(web::get().to(reports::detail::detail)),
             )
@@ -84,13 +107,13 @@ impl Modify for BearerScheme {
             report `title` 1-256 and `description` 1-2048 characters (characters, not bytes)."
     ),
     paths(
-        reports::list::list, reports::detail::detail, reports::status::status, me::reports,
+        reports::list::list, reports::create::create, reports::detail::detail, reports::status::status, me::reports,
         me::report_categories, geo::boundary
     ),
     components(schemas(
         model::Report, model::ReportList, model::Media, model::Point, model::StatusStep,
         model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
-        model::Categories, model::IssueStatusSchema
+        model::Categories, model::IssueStatusSchema, reports::create::ReportForm
     )),
     modifiers(&BearerScheme),
     tags(
@@ -103,12 +126,20 @@ struct ApiDoc;
 /// Every error name this service answers with.
 pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::ValidationError,
+    ErrorCode::NoMedia,
+    ErrorCode::TotalMediaSizeTooLarge,
+    ErrorCode::ReportInvalidLocation,
+    ErrorCode::ReportOutsideCity,
     ErrorCode::Unauthorized,
     ErrorCode::Forbidden,
+    ErrorCode::CaptchaVerificationFailed,
     ErrorCode::NotFound,
     ErrorCode::ReportNotFound,
     ErrorCode::MethodNotAllowed,
     ErrorCode::RequestTimeout,
+    ErrorCode::PayloadTooLarge,
+    ErrorCode::UnsupportedMediaType,
+    ErrorCode::TooManyRequests,
     ErrorCode::InternalError,
     ErrorCode::ServiceUnavailable,
 ];

@@ -7,7 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::media::MediaSettings;
+use crate::media::MediaStore;
 use crate::store;
 
 /// The state of an issue (spec section 3); also the derived status of a report.
@@ -117,7 +117,7 @@ impl Report {
     /// The base shape (2.1) of a stored report.
     pub fn from_store(
         report: store::Report,
-        media: &MediaSettings,
+        media: &MediaStore,
         view: View,
         near: Option<&LocationParam>,
     ) -> Self {
@@ -157,7 +157,7 @@ fn round_cm(metres: f64) -> f64 {
     (metres * 100.0).round() / 100.0
 }
 
-fn media_dto(m: &store::Media, settings: &MediaSettings) -> Media {
+fn media_dto(m: &store::Media, settings: &MediaStore) -> Media {
     Media {
         media_id: m.id,
         filename: m.filename.clone(),
@@ -188,7 +188,7 @@ pub struct Statement {
 }
 
 impl Statement {
-    pub fn from_store(s: &store::Statement, settings: &MediaSettings) -> Self {
+    pub fn from_store(s: &store::Statement, settings: &MediaStore) -> Self {
         Self {
             statement_id: s.id,
             text: s.text.clone(),

@@ -48,6 +48,8 @@ pub fn settings(db: &TestDatabase) -> Settings {
     s.database.max_connections = 4;
     s.auth.dev_secret = Some(SecretString::from(DEV_SECRET));
     s.i18n.default_locale = "en".into();
+    s.media.dir = db.dir.path().join("media");
+    s.captcha.enabled = false;
     s.validate().expect("valid test settings");
     s
 }
@@ -114,6 +116,63 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
         db,
         _stop: stop,
     }
+}
+
+impl TestApp {
+    /// The files in the media folder.
+    pub fn stored_files(&self) -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.settings.media.dir, &mut out);
+        out
+    }
+
+    /// POST /reports with `form`, optionally signed in: (status, headers, JSON body).
+    pub async fn post_report(
+        &self,
+        form: reqwest::multipart::Form,
+        token: Option<&str>,
+    ) -> (u16, reqwest::header::HeaderMap, Value) {
+        let mut request = self
+            .http
+            .post(format!("{}/reports", self.base))
+            .multipart(form);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        (
+            status,
+            headers,
+            response.json().await.unwrap_or(Value::Null),
+        )
+    }
+}
+
+/// A filing form with a title and a description.
+pub fn form(title: &str, description: &str) -> reqwest::multipart::Form {
+    reqwest::multipart::Form::new()
+        .text("title", title.to_owned())
+        .text("description", description.to_owned())
+}
+
+/// A file part.
+pub fn file(bytes: Vec<u8>, name: &str) -> reqwest::multipart::Part {
+    reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned())
 }
 
 /// A report to file through the store.

@@ -3,8 +3,21 @@
 
 mod detail;
 mod docs;
+mod filing;
+mod filing_anonymous;
+mod filing_limits;
 mod helpers;
 mod list;
 mod list_edges;
 mod me;
 mod timeline;
+
+/// Real image files with GPS metadata, shared with the `units` suite.
+#[path = "../units/media"]
+mod media_images {
+    #![allow(dead_code, unused_imports)]
+    #[path = "heif_image.rs"]
+    pub mod heif_image;
+    #[path = "images.rs"]
+    pub mod images;
+}

@@ -1,5 +1,6 @@
 //! The report endpoints (`/reports…`), a file per action.
 
+pub mod create;
 pub mod detail;
 pub mod list;
 pub mod status;
