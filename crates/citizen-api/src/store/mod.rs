@@ -74,6 +74,10 @@ pub trait ReportStore: Send + Sync + 'static {
 
     /// What the public timeline of a report is built from; `None` when there is no such report.
     async fn timeline(&self, report_id: Uuid) -> StoreResult<Option<TimelineData>>;
+
+    /// Marks (or unmarks) a report's media as unsuitable for the public (`explicit`): public
+    /// views then hide them. An officer's action; `false` when there is no such report.
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool>;
 }
 
 /// Why an officer's step on an issue did not happen.

@@ -12,6 +12,7 @@ on_both_backends!(crate::helpers::spawn_app;
     detail_derives_the_status_from_all_issues,
     unknown_and_malformed_ids_are_404,
     media_carry_their_public_url,
+    explicit_media_are_hidden_from_the_public_but_not_from_the_author,
 );
 
 async fn detail_derives_the_status_from_all_issues(app: TestApp) {
@@ -141,4 +142,52 @@ async fn media_carry_their_public_url(app: TestApp) {
     }
     let list = app.get_ok("/reports").await;
     assert_eq!(list["reports"][0]["media"].as_array().unwrap().len(), 2);
+}
+
+async fn explicit_media_are_hidden_from_the_public_but_not_from_the_author(app: TestApp) {
+    let id = Uuid::now_v7();
+    let new = NewReport {
+        id,
+        author: Some("citizen-1".into()),
+        title: "Graffiti".into(),
+        description: "Offensive".into(),
+        location: None,
+        media: vec![Media {
+            id: Uuid::now_v7(),
+            filename: "wall.jpg".into(),
+            media_type: "image/jpeg".into(),
+            size_bytes: 10,
+        }],
+    };
+    app.stores
+        .reports
+        .file_report(&new, app.time(1))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(app.stores.reports.set_explicit(id, true).await.unwrap());
+    assert!(!app
+        .stores
+        .reports
+        .set_explicit(Uuid::now_v7(), true)
+        .await
+        .unwrap());
+    let media_count = |body: &serde_json::Value| body["media"].as_array().unwrap().len();
+    let public = app.get_ok(&format!("/reports/{id}")).await;
+    assert_eq!(
+        (public["explicit"].as_bool(), media_count(&public)),
+        (Some(true), 0)
+    );
+    let list = app.get_ok("/reports").await;
+    assert_eq!(media_count(&list["reports"][0]), 0);
+    let stranger = app.token("citizen-2", &[]);
+    let (_, theirs) = app.get_as(&format!("/reports/{id}"), Some(&stranger)).await;
+    assert_eq!(media_count(&theirs), 0);
+    let author = app.token("citizen-1", &[]);
+    let (_, own) = app.get_as(&format!("/reports/{id}"), Some(&author)).await;
+    assert_eq!(media_count(&own), 1);
+    let (_, mine) = app.get_as("/me/reports", Some(&author)).await;
+    assert_eq!(media_count(&mine["reports"][0]), 1);
+    assert!(app.stores.reports.set_explicit(id, false).await.unwrap());
+    assert_eq!(media_count(&app.get_ok(&format!("/reports/{id}")).await), 1);
 }

@@ -257,6 +257,15 @@ impl ReportStore for PgStore {
             statements(&self.pool, &format!("s.issue_id IN ({issues})"), report_id).await?;
         Ok(Some(data))
     }
+
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool> {
+        let done = sqlx::query("UPDATE reports SET explicit = $2 WHERE id = $1")
+            .bind(report_id)
+            .bind(explicit)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
 }
 
 /// Statements matching `condition` (with `$1` bound to `arg`), each with its media.

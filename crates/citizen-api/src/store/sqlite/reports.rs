@@ -302,4 +302,13 @@ impl ReportStore for SqliteStore {
         }
         Ok(Some(data))
     }
+
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool> {
+        let done = sqlx::query("UPDATE reports SET explicit = ?2 WHERE id = ?1")
+            .bind(report_id.to_string())
+            .bind(explicit)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
 }
