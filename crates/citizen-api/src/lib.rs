@@ -15,6 +15,7 @@ pub mod routes;
 pub mod settings;
 pub mod startup;
 pub mod store;
+pub mod votes;
 
 pub use settings::{Settings, SPEC};
 pub use startup::{Application, BuildOptions};

@@ -37,6 +37,7 @@ pub struct Settings {
     pub media: MediaSettings,
     pub captcha: CaptchaSettings,
     pub rate_limit: RateLimitSettings,
+    pub votes: crate::votes::VoteSettings,
     pub demo: DemoSettings,
 }
 
@@ -80,6 +81,7 @@ impl Settings {
             ));
         }
         self.media.validate().map_err(fail)?;
+        self.votes.validate().map_err(fail)?;
         if self.captcha.enabled && self.captcha.secret.is_none() {
             return Err(fail(
                 "captcha.secret (CITIZEN_API__CAPTCHA__SECRET) is required while captcha.enabled"
@@ -132,7 +134,7 @@ mod tests {
             ("CITIZEN_API__CITY__BOUNDARY", "boundary"),
             ("CITIZEN_API__MEDIA__BASE_URL", "base_url"),
             ("CITIZEN_API__REPORTS__DEFAULT", "default"),
-            ("CITIZEN_API__VOTES__MAX", "votes"),
+            ("CITIZEN_API__VOTES__MAX", "max"),
         ] {
             let err = load(&[(key, "x")]).expect_err(key);
             assert!(err.to_string().contains(named), "{key}: {err}");

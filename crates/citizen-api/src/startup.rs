@@ -81,6 +81,8 @@ impl Application {
             captcha,
             rate_limiter: RateLimiter::new(&settings.rate_limit)?,
             trusted_proxy_hops: settings.rate_limit.trusted_proxy_hops,
+            votes: settings.votes.clone(),
+            vote_expiry: settings.votes.rule().map_err(anyhow::Error::msg)?,
             clock,
         };
         let parts = AppParts {

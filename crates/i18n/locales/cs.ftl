@@ -217,6 +217,9 @@ issue-unsuitable-parent = nadřazený podnět je ve stavu { $status }; původní
 error-NOT_ENOUGH_VOTE_TOKENS = Není k dispozici dost hlasů.
 vote-count-too-small = count musí být alespoň 1
 vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen
+error-VOTE_TARGET_NOT_FOUND = Pro tento identifikátor není nic, pro co hlasovat.
+vote-target-not-found = žádný podnět nemá identifikátor { $target }
+
 
 # citizen-api: media, captcha, rate limit
 ## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.

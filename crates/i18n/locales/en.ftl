@@ -175,6 +175,9 @@ issue-unsuitable-parent = the parent issue is { $status }; a duplicate's parent 
 error-NOT_ENOUGH_VOTE_TOKENS = Not enough vote tokens are available.
 vote-count-too-small = count must be at least 1
 vote-not-enough-tokens = { $requested } tokens requested but only { $available } available; none was placed
+error-VOTE_TARGET_NOT_FOUND = There is nothing to vote on with this id.
+vote-target-not-found = no report has the id { $target }
+
 
 # citizen-api: media, captcha, rate limit
 ## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.

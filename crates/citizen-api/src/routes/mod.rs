@@ -5,6 +5,7 @@ mod me;
 pub mod model;
 pub mod params;
 mod reports;
+mod votes;
 
 use std::sync::Arc;
 
@@ -41,6 +42,9 @@ pub struct AppState {
     /// `rate_limit.trusted_proxy_hops`: how the client address is told (also sent to the CAPTCHA
     /// verifier).
     pub trusted_proxy_hops: usize,
+    /// `votes.*` and the expiry rule it gives.
+    pub votes: crate::votes::VoteSettings,
+    pub vote_expiry: domain::votes::ExpiryRule<chrono::DateTime<chrono::Utc>>,
     pub clock: Arc<dyn Clock>,
 }
 
@@ -73,7 +77,13 @@ pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi 
             .service(
                 web::resource("/me/reports-categories").route(web::get().to(me::report_categories)),
             )
-            .service(web::resource("/geo/boundary").route(web::get().to(geo::boundary)));
+            .service(web::resource("/geo/boundary").route(web::get().to(geo::boundary)))
+            .service(web::resource("/me/vote-tokens").route(web::post().to(votes::place)))
+            .service(web::resource("/me/vote-tokens-summary").route(web::get().to(votes::summary)))
+            .service(
+                web::resource("/me/vote-tokens/{target_id}").route(web::get().to(votes::on_target)),
+            )
+            .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)));
     })
 }
 
@@ -108,16 +118,20 @@ impl Modify for BearerScheme {
     ),
     paths(
         reports::list::list, reports::create::create, reports::detail::detail, reports::status::status, me::reports,
-        me::report_categories, geo::boundary
+        me::report_categories, geo::boundary, votes::place, votes::revoke, votes::summary,
+        votes::on_target
     ),
     components(schemas(
         model::Report, model::ReportList, model::Media, model::Point, model::StatusStep,
         model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
-        model::Categories, model::IssueStatusSchema, reports::create::ReportForm
+        model::Categories, model::IssueStatusSchema, reports::create::ReportForm,
+        votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,
+        votes::Revoked
     )),
     modifiers(&BearerScheme),
     tags(
         (name = "reports", description = "Reports of problems in the city (sign-in optional)"),
+        (name = "votes", description = "The caller's vote pool (sign-in required)"),
         (name = "me", description = "The caller's own reports and categories (sign-in required)"),
     )
 )]
@@ -135,6 +149,9 @@ pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::CaptchaVerificationFailed,
     ErrorCode::NotFound,
     ErrorCode::ReportNotFound,
+    ErrorCode::VoteTargetNotFound,
+    ErrorCode::NotEnoughVoteTokens,
+    ErrorCode::InvalidJson,
     ErrorCode::MethodNotAllowed,
     ErrorCode::RequestTimeout,
     ErrorCode::PayloadTooLarge,

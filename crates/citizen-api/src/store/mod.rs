@@ -4,6 +4,7 @@
 mod model;
 mod postgres;
 mod sqlite;
+pub mod votes;
 
 use std::sync::Arc;
 
@@ -150,6 +151,7 @@ pub struct Stores {
     pub categories: Arc<dyn CategoryStore>,
     pub reports: Arc<dyn ReportStore>,
     pub issues: Arc<dyn IssueStore>,
+    pub votes: Arc<dyn votes::VoteStore>,
 }
 
 /// The stores for an opened database.
@@ -160,7 +162,8 @@ pub fn for_database(db: &Database) -> Stores {
             Stores {
                 categories: store.clone(),
                 reports: store.clone(),
-                issues: store,
+                issues: store.clone(),
+                votes: store,
             }
         }
         Database::Sqlite(pool) => {
@@ -168,7 +171,8 @@ pub fn for_database(db: &Database) -> Stores {
             Stores {
                 categories: store.clone(),
                 reports: store.clone(),
-                issues: store,
+                issues: store.clone(),
+                votes: store,
             }
         }
     }

@@ -31,6 +31,8 @@ pub struct TestApp {
     pub stores: Stores,
     /// When the test's reports are filed: a fixed second, moved on per filing.
     pub start: DateTime<Utc>,
+    /// The application's clock (stands still unless a test moves it).
+    pub clock: Arc<ManualClock>,
     pub db: Arc<TestDatabase>,
     /// Dropping it stops the application (its runtime ends with it).
     _stop: tokio::sync::oneshot::Sender<()>,
@@ -68,6 +70,7 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
     configure(&mut settings);
     let start = Utc::now().trunc_subsecs(0) - TimeDelta::days(1);
     let clock = Arc::new(ManualClock::new(start));
+    let app_clock = clock.clone();
     let (started_tx, started_rx) = tokio::sync::oneshot::channel();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let app_settings = settings.clone();
@@ -78,7 +81,9 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
             .build()
             .expect("application runtime");
         runtime.block_on(async move {
-            let options = BuildOptions { clock: Some(clock) };
+            let options = BuildOptions {
+                clock: Some(app_clock),
+            };
             let app = match Application::build_with(&app_settings, options).await {
                 Ok(app) => app,
                 Err(err) => {
@@ -113,6 +118,7 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
         settings,
         stores: store::for_database(&pool),
         start,
+        clock,
         db,
         _stop: stop,
     }
@@ -290,6 +296,26 @@ impl TestApp {
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
         self.get_as(path, None).await
+    }
+
+    /// A JSON request with a token: (status, JSON body).
+    pub async fn send_json(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: &Value,
+    ) -> (u16, Value) {
+        let response = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
     }
 
     /// GET that must answer 200.

@@ -11,6 +11,8 @@ mod list;
 mod list_edges;
 mod me;
 mod timeline;
+mod votes;
+mod votes_race;
 
 /// Real image files with GPS metadata, shared with the `units` suite.
 #[path = "../units/media"]

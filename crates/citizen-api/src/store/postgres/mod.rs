@@ -3,6 +3,7 @@
 mod issues;
 mod reports;
 mod rows;
+mod votes;
 
 use anyhow::Context as _;
 use async_trait::async_trait;
