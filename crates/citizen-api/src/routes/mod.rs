@@ -5,6 +5,7 @@ mod me;
 pub mod model;
 pub mod params;
 mod reports;
+mod vote_list;
 mod votes;
 
 use std::sync::Arc;
@@ -78,7 +79,11 @@ pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi 
                 web::resource("/me/reports-categories").route(web::get().to(me::report_categories)),
             )
             .service(web::resource("/geo/boundary").route(web::get().to(geo::boundary)))
-            .service(web::resource("/me/vote-tokens").route(web::post().to(votes::place)))
+            .service(
+                web::resource("/me/vote-tokens")
+                    .route(web::get().to(vote_list::list))
+                    .route(web::post().to(votes::place)),
+            )
             .service(web::resource("/me/vote-tokens-summary").route(web::get().to(votes::summary)))
             .service(
                 web::resource("/me/vote-tokens/{target_id}").route(web::get().to(votes::on_target)),
@@ -118,7 +123,7 @@ impl Modify for BearerScheme {
     ),
     paths(
         reports::list::list, reports::create::create, reports::detail::detail, reports::status::status, me::reports,
-        me::report_categories, geo::boundary, votes::place, votes::revoke, votes::summary,
+        me::report_categories, geo::boundary, vote_list::list, votes::place, votes::revoke, votes::summary,
         votes::on_target
     ),
     components(schemas(
@@ -126,7 +131,7 @@ impl Modify for BearerScheme {
         model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
         model::Categories, model::IssueStatusSchema, reports::create::ReportForm,
         votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,
-        votes::Revoked
+        votes::Revoked, vote_list::TokenPage
     )),
     modifiers(&BearerScheme),
     tags(

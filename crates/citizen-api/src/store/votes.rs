@@ -79,6 +79,18 @@ pub trait VoteStore: Send + Sync + 'static {
         now: Instant,
     ) -> StoreResult<u32>;
 
+    /// A page of the account's tokens, newest first (`inserted_at`, then id, descending), after
+    /// the `after` position when given; `active`: only active (true) or inactive (false) ones at
+    /// `now`, or all.
+    async fn vote_tokens(
+        &self,
+        subject: &str,
+        active: Option<bool>,
+        after: Option<(Instant, Uuid)>,
+        limit: u32,
+        now: Instant,
+    ) -> StoreResult<Vec<VoteToken>>;
+
     /// The account's active tokens at `now`: all of them, and those on `target` when given.
     async fn active_votes(
         &self,

@@ -11,6 +11,7 @@ mod list;
 mod list_edges;
 mod me;
 mod timeline;
+mod vote_list;
 mod votes;
 mod votes_race;
 

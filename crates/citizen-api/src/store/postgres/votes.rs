@@ -29,6 +29,15 @@ async fn lock_account(
     Ok(())
 }
 
+#[derive(sqlx::FromRow)]
+struct TokenRow {
+    id: Uuid,
+    target_id: Uuid,
+    inserted_at: Instant,
+    expires_at: Option<Instant>,
+    revoked_at: Option<Instant>,
+}
+
 const ACTIVE: &str = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)";
 
 async fn active_count(
@@ -109,6 +118,44 @@ impl VoteStore for PgStore {
         .rows_affected();
         tx.commit().await?;
         Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
+    }
+
+    async fn vote_tokens(
+        &self,
+        subject: &str,
+        active: Option<bool>,
+        after: Option<(Instant, Uuid)>,
+        limit: u32,
+        now: Instant,
+    ) -> StoreResult<Vec<VoteToken>> {
+        let filter = match active {
+            None => "TRUE".to_owned(),
+            Some(true) => format!("({ACTIVE})"),
+            Some(false) => format!("NOT ({ACTIVE})"),
+        };
+        let rows: Vec<TokenRow> = sqlx::query_as(&format!(
+            "SELECT id, target_id, inserted_at, expires_at, revoked_at FROM vote_tokens \
+             WHERE subject = $1 AND {filter} \
+             AND ($3::timestamptz IS NULL OR (inserted_at, id) < ($3, $4)) \
+             ORDER BY inserted_at DESC, id DESC LIMIT $5"
+        ))
+        .bind(subject)
+        .bind(now)
+        .bind(after.map(|a| a.0))
+        .bind(after.map(|a| a.1))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| VoteToken {
+                id: r.id,
+                target: r.target_id,
+                inserted_at: r.inserted_at,
+                expires_at: r.expires_at,
+                revoked_at: r.revoked_at,
+            })
+            .collect())
     }
 
     async fn active_votes(

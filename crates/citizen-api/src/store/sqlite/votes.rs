@@ -4,7 +4,7 @@ use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
-use super::{micros, SqliteStore};
+use super::{get_instant, get_opt_instant, get_uuid, micros, SqliteStore};
 use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
 use crate::store::{Instant, StoreResult};
 
@@ -85,6 +85,45 @@ impl VoteStore for SqliteStore {
         .rows_affected();
         tx.commit().await?;
         Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
+    }
+
+    async fn vote_tokens(
+        &self,
+        subject: &str,
+        active: Option<bool>,
+        after: Option<(Instant, Uuid)>,
+        limit: u32,
+        now: Instant,
+    ) -> StoreResult<Vec<VoteToken>> {
+        let filter = match active {
+            None => "1".to_owned(),
+            Some(true) => format!("({ACTIVE})"),
+            Some(false) => format!("NOT ({ACTIVE})"),
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT id, target_id, inserted_at, expires_at, revoked_at FROM vote_tokens \
+             WHERE subject = ?1 AND {filter} \
+             AND (?3 IS NULL OR inserted_at < ?3 OR (inserted_at = ?3 AND id < ?4)) \
+             ORDER BY inserted_at DESC, id DESC LIMIT ?5"
+        ))
+        .bind(subject)
+        .bind(micros(now))
+        .bind(after.map(|a| micros(a.0)))
+        .bind(after.map(|a| a.1.to_string()))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(VoteToken {
+                    id: get_uuid(row, "id")?,
+                    target: get_uuid(row, "target_id")?,
+                    inserted_at: get_instant(row, "inserted_at")?,
+                    expires_at: get_opt_instant(row, "expires_at")?,
+                    revoked_at: get_opt_instant(row, "revoked_at")?,
+                })
+            })
+            .collect()
     }
 
     async fn active_votes(

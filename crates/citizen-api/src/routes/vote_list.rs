@@ -1,0 +1,149 @@
+//! `GET /me/vote-tokens`: the caller's tokens, newest first, paged by a cursor.
+//!
+//! `pagecursor` is repeated: `?pagecursor=<inserted_at>&pagecursor=<token_id>` (the spec's two
+//! strings), optionally with the third string of a handed-out `nextCursor`. `nextCursor` is
+//! `[inserted_at, token_id, filter]`: the last token's position, and the `active` filter the page
+//! was made with (`true`, `false` or `all`), so a client that only passes the cursor back keeps
+//! its filter. A cursor is accepted with 2 strings, or with 3 whose third agrees with `active`.
+
+use actix_web::{web, HttpRequest};
+use chrono::{DateTime, SecondsFormat, Utc};
+use domain::i18n::Message;
+use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use serde::Serialize;
+use service_kit::auth::Auth;
+use service_kit::extract::Json;
+use service_kit::ApiError;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::votes::Token;
+use super::AppState;
+
+/// A page of tokens.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenPage {
+    pub tokens: Vec<Token>,
+    /// `[inserted_at, token_id, filter]` of the next page, or null on the last one.
+    pub next_cursor: Option<[String; 3]>,
+}
+
+struct Params {
+    limit: u32,
+    active: Option<bool>,
+    after: Option<(DateTime<Utc>, Uuid)>,
+}
+
+fn bad(parameter: &'static str, key: &'static str) -> LimitError {
+    LimitError::new(parameter, Message::new(key))
+}
+
+fn filter_name(active: Option<bool>) -> &'static str {
+    match active {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "all",
+    }
+}
+
+fn parse(query: &str) -> Result<Params, LimitError> {
+    let (mut limit, mut active, mut cursor) = (None, None, Vec::new());
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        match key.as_ref() {
+            "limit" if limit.is_none() => limit = Some(value.into_owned()),
+            "active" if active.is_none() => active = Some(value.into_owned()),
+            "limit" | "active" => return Err(bad("limit", "vote-list-repeated")),
+            "pagecursor" => cursor.push(value.into_owned()),
+            _ => {}
+        }
+    }
+    let limit =
+        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
+    let active = match active.as_deref() {
+        None => None,
+        Some("true") => Some(true),
+        Some("false") => Some(false),
+        Some(_) => return Err(bad("active", "vote-list-active")),
+    };
+    let (active, after) = match cursor.as_slice() {
+        [] => (active, None),
+        [at, id] | [at, id, _] => {
+            let at = DateTime::parse_from_rfc3339(at)
+                .map_err(|_| bad("pagecursor", "vote-list-cursor"))?
+                .with_timezone(&Utc);
+            let id: Uuid = id
+                .parse()
+                .map_err(|_| bad("pagecursor", "vote-list-cursor"))?;
+            let active = match cursor.get(2).map(String::as_str) {
+                None => active,
+                Some(f) if active.is_none() || f == filter_name(active) => match f {
+                    "true" => Some(true),
+                    "false" => Some(false),
+                    "all" => None,
+                    _ => return Err(bad("pagecursor", "vote-list-cursor")),
+                },
+                Some(_) => return Err(bad("pagecursor", "vote-list-cursor-filter")),
+            };
+            (active, Some((at, id)))
+        }
+        _ => return Err(bad("pagecursor", "vote-list-cursor")),
+    };
+    Ok(Params {
+        limit,
+        active,
+        after,
+    })
+}
+
+/// The caller's vote tokens.
+///
+/// Newest first; `active=true` only active, `active=false` only revoked or expired ones.
+/// `pagecursor`: repeat the parameter for each string of the cursor (see the module docs).
+#[utoipa::path(
+    get, path = "/me/vote-tokens", tag = "votes", operation_id = "listVoteTokens",
+    params(
+        ("limit" = Option<i32>, Query, minimum = 1, maximum = 100, description = "Page size (default 100)"),
+        ("active" = Option<bool>, Query, description = "true: only active; false: only inactive"),
+        ("pagecursor" = Option<Vec<String>>, Query, description = "[inserted_at, token_id] or a handed-out nextCursor"),
+    ),
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "A page", body = TokenPage),
+        (status = 400, description = "`VALIDATION_ERROR`: a malformed limit, active or cursor", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+    )
+)]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<Json<TokenPage>, ApiError> {
+    let params = parse(req.query_string())?;
+    let mut tokens = state
+        .stores
+        .votes
+        .vote_tokens(
+            &auth.0.subject,
+            params.active,
+            params.after,
+            params.limit + 1,
+            state.clock.now(),
+        )
+        .await?;
+    let more = tokens.len() > params.limit as usize;
+    tokens.truncate(params.limit as usize);
+    let next_cursor = match (more, tokens.last()) {
+        (true, Some(last)) => Some([
+            last.inserted_at
+                .to_rfc3339_opts(SecondsFormat::Micros, true),
+            last.id.to_string(),
+            filter_name(params.active).to_owned(),
+        ]),
+        _ => None,
+    };
+    Ok(Json(TokenPage {
+        tokens: tokens.into_iter().map(Token::from).collect(),
+        next_cursor,
+    }))
+}
