@@ -56,12 +56,11 @@ impl SqliteStreets {
             }
         }
         hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.number.cmp(&b.1.number)));
-        Ok(hits
-            .into_iter()
+        hits.into_iter()
             .skip(query.offset as usize)
             .take(query.limit as usize)
             .map(|(_, s)| s.feature())
-            .collect::<StoreResult<_>>()?)
+            .collect()
     }
 }
 
