@@ -308,11 +308,21 @@ impl StreetStore for ReadModelStreets {
         if self.shared.disabled() {
             return Ok(summary);
         }
+        // Record the generation this import produced, so that a build of an older snapshot
+        // still in flight (the start-up build, say) is discarded rather than installed; until
+        // the new model is built, reads go to the database (which has the import).
+        let started = Instant::now();
+        let generation = self.shared.inner.dataset_generation().await;
         {
-            // Until the new model is built, reads go to the database (which has the import).
             let mut state = self.shared.write_state()?;
             state.held = Held::Nothing;
-            state.checked_at = None;
+            match generation {
+                Ok(generation) => {
+                    state.latest = state.latest.max(Some(generation));
+                    state.checked_at = Some(started);
+                }
+                Err(_) => state.checked_at = None,
+            }
         }
         if let Err(err) = self.build_now().await {
             tracing::warn!(error = format!("{err:#}"), "rebuilding the streets read model after an import failed; reads go to the database");
