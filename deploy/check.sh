@@ -183,6 +183,10 @@ refuse "platform-messages refuses the embedded MQTT broker" "embedded_broker" \
   "$HELM" template x "$HERE/helm/platform-messages" --set config.mqtt.embedded_broker=true
 refuse "platform-messages refuses the MQTT password in the ConfigMap" "secrets.mqttPassword" \
   "$HELM" template x "$HERE/helm/platform-messages" --set config.mqtt.password=x
+refuse "citizen-api refuses turning the CAPTCHA off" "local use only" \
+  "$HELM" template x "$HERE/helm/citizen-api" --set config.captcha.enabled=false
+refuse "citizen-api refuses the CAPTCHA secret in the ConfigMap" "secrets.captchaSecret" \
+  "$HELM" template x "$HERE/helm/citizen-api" --set config.captcha.secret=x
 refuse "streets-api import needs a source" "import.configMap.name" \
   "$HELM" template x "$HERE/helm/streets-api" --set import.enabled=true
 

@@ -27,6 +27,7 @@ extra_env() { # name -> further NAME=value words, one per line
       echo PLATFORM_MESSAGES__MQTT__EMBEDDED_BROKER=true
       echo "PLATFORM_MESSAGES__AUTH__DEV_SECRET=${PLATFORM_MESSAGES__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
     citizen-api)
+      echo CITIZEN_API__DEMO__LOAD_WHEN_EMPTY=true
       echo "CITIZEN_API__AUTH__DEV_SECRET=${CITIZEN_API__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
   esac
 }
@@ -36,6 +37,7 @@ hint() { # name port -> the line printed once everything answers
   case "$1" in
     streets-api)       echo "$base/api/v1/streets?q=nam   docs: $base/api/v1/docs/" ;;
     platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884 (in-process)" ;;
+    citizen-api)       echo "$base/api/v1/reports         docs: $base/api/v1/docs/" ;;
     *)                 echo "$base/api/v1/docs/" ;;
   esac
 }

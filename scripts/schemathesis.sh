@@ -54,4 +54,8 @@ if [ -x "$BIN/platform-messages" ] && [ -f scripts/schemathesis-platform-message
   # shellcheck source=/dev/null
   source scripts/schemathesis-platform-messages.sh
 fi
+if [ -x "$BIN/citizen-api" ] && [ -f scripts/schemathesis-citizen-api.sh ]; then
+  # shellcheck source=/dev/null
+  source scripts/schemathesis-citizen-api.sh
+fi
 echo "schemathesis: all services conform to their descriptions"

@@ -80,7 +80,8 @@ check(probes == {"livenessProbe": "/healthz", "readinessProbe": "/readyz", "star
 check(bool((c.get("resources") or {}).get("requests")) and bool((c.get("resources") or {}).get("limits")), "resource requests and limits")
 pre_stop = (((c.get("lifecycle") or {}).get("preStop") or {}).get("exec") or {}).get("command") or []
 sleep = int(pre_stop[1]) if len(pre_stop) == 2 and pre_stop[0] == "sleep" else 0
-cms = [d for d in kind("ConfigMap")]
+env_cm = [e["configMapRef"]["name"] for e in c.get("envFrom", []) if "configMapRef" in e]
+cms = [d for d in kind("ConfigMap") if d["metadata"]["name"] in env_cm]
 cm = cms[0]["data"] if cms else {}
 grace = int(cm.get(f"{prefix}__HTTP__SHUTDOWN_GRACE_SECONDS", "20"))
 tgp = spec.get("terminationGracePeriodSeconds", 30)
@@ -133,6 +134,18 @@ if scenario == "default":
     check(not present, f"optional objects off by default (present: {present})")
     check(not [j for j in jobs if "post-install" in hook(j)], "no import Job by default")
     check(dep["spec"].get("replicas") == 2, "2 replicas by default")
+if chart == "citizen-api":
+    city = [d for d in kind("ConfigMap") if d["metadata"]["name"].endswith("-city")]
+    boundary = cm.get(f"{prefix}__CITY__BOUNDARY_FILE", "")
+    check(cm.get(f"{prefix}__CAPTCHA__ENABLED") == "true", "the CAPTCHA is on")
+    if scenario == "all-on":
+        check(len(city) == 1 and list(city[0]["data"]) == [boundary.rsplit("/", 1)[-1]],
+              "the territory ConfigMap holds the boundary file")
+        check(mounts.get(boundary.rsplit("/", 1)[0]) == "city", f"the territory is mounted at {boundary}")
+        check("checksum/city" in ann, "a changed territory rolls the pods (checksum/city)")
+    else:
+        check(not city, "no territory ConfigMap without city.boundaryGeoJson")
+
 if scenario == "all-on":
     missing = [k for k in optional if not kind(k)]
     check(not missing, f"every optional object rendered (missing: {missing})")

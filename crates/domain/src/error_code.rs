@@ -82,9 +82,13 @@ error_codes! {
     NewsItemNotFound = (404, "NEWS_ITEM_NOT_FOUND"),
     /// A news category that does not exist.
     CategoryNotFound = (404, "CATEGORY_NOT_FOUND"),
+    /// GET /reports/{reportId} (and its timeline) for an unknown report.
+    ReportNotFound = (404, "REPORT_NOT_FOUND"),
     /// An officer's workflow step that the issue's state does not allow (accepting an issue
     /// that is not open, resolving one that is not accepted, moving a resolved one, …).
     IssueTransitionNotAllowed = (409, "ISSUE_TRANSITION_NOT_ALLOWED"),
+    /// POST /me/vote-tokens on a target (report) that does not exist.
+    VoteTargetNotFound = (404, "VOTE_TARGET_NOT_FOUND"),
     /// POST /me/vote-tokens with more tokens than the account has available; none is placed.
     NotEnoughVoteTokens = (409, "NOT_ENOUGH_VOTE_TOKENS"),
 

@@ -10,6 +10,7 @@ pub mod issues;
 pub mod limits;
 pub mod markdown;
 pub mod messages;
+pub mod reports;
 pub mod territory;
 pub mod text;
 pub mod votes;

@@ -184,6 +184,26 @@ multipart-not-utf8 = Pole formuláře „{ $field }“ neobsahuje platný text v
 multipart-missing-field = Pole formuláře „{ $field }“ je povinné.
 multipart-malformed = Data formuláře multipart mají neplatný formát: { $reason }
 
+## Podněty (citizen-api): podání a výpisy.
+report-field-empty = { $field } nesmí být prázdné
+report-field-too-long = { $field } má { $chars } { $chars ->
+        [one] znak
+        [few] znaky
+        [many] znaku
+       *[other] znaků
+    }; povoleno je nejvýše { $max }
+order-by-location-needs-location = orderBy=location vyžaduje parametr location
+parameter-not-one-of = { $parameter } musí být jedno z { $allowed }, zadáno { $value }
+report-not-found = Podnět s tímto identifikátorem neexistuje.
+report-invalid-location = polohu nelze přečíst: musí mít tvar „zeměpisná délka,zeměpisná šířka“ nebo „délka,šířka,poloměr“ ve WGS84
+report-outside-city = poloha leží mimo území města
+date-invalid = { $parameter } musí být datum a čas podle ISO 8601, např. 2026-01-31T12:00:00Z, zadáno { $value }
+date-range-reversed = dateFrom nesmí být později než dateTo
+parameter-repeated = { $parameter } smí být zadán jen jednou
+category-id-invalid = category musí být identifikátor kategorie (UUID), zadáno { $value }
+error-REPORT_NOT_FOUND = Takový podnět neexistuje.
+location-invalid = location musí mít tvar „délka,šířka“ nebo „délka,šířka,poloměr“ ve WGS84 s kladným poloměrem v metrech, zadáno { $value }
+
 ## Officers' workflow on issues (citizen-api). $status is the issue's state name.
 error-ISSUE_TRANSITION_NOT_ALLOWED = Stav podnětu tento krok nedovoluje.
 issue-not-open = přijmout lze jen otevřený podnět; tento je ve stavu { $status }
@@ -197,3 +217,31 @@ issue-unsuitable-parent = nadřazený podnět je ve stavu { $status }; původní
 error-NOT_ENOUGH_VOTE_TOKENS = Není k dispozici dost hlasů.
 vote-count-too-small = count musí být alespoň 1
 vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen
+error-VOTE_TARGET_NOT_FOUND = Pro tento identifikátor není nic, pro co hlasovat.
+vote-target-not-found = žádný podnět nemá identifikátor { $target }
+
+
+# citizen-api: media, captcha, rate limit
+## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.
+media-empty = Soubor ve formuláři je prázdný.
+media-unreadable = Soubor ve formuláři se nepodařilo dočíst.
+media-corrupt = Soubor { $type } je poškozený nebo neúplný.
+media-unsupported-type = Soubor je typu, který nepřijímáme; přijímané typy: { $types }.
+media-metadata-not-removable = Soubor { $type } obsahuje údaje o poloze nebo fotoaparátu v podobě, kterou nelze odstranit; převeďte jej prosím do formátu JPEG.
+media-not-found = Takový soubor neexistuje.
+## CAPTCHA of anonymous reports.
+captcha-missing = Při podání bez přihlášení je nutný token CAPTCHA (captchaToken).
+captcha-rejected = Ověření CAPTCHA neprošlo.
+captcha-low-score = Ověření CAPTCHA neprošlo; zkuste to prosím znovu.
+captcha-wrong-action = Token CAPTCHA byl vytvořen pro jinou akci.
+captcha-wrong-hostname = Token CAPTCHA byl vytvořen pro jiný web.
+captcha-unavailable = CAPTCHA teď nelze ověřit; zkuste to prosím později.
+captcha-malformed-answer = CAPTCHA teď nelze ověřit; zkuste to prosím později.
+captcha-timeout = CAPTCHA se nepodařilo včas ověřit; zkuste to prosím později.
+## Rate limit of anonymous reports. $seconds: how long to wait.
+rate-limit-reports = Z vaší adresy přišlo příliš mnoho podnětů; zkuste to znovu za { $seconds } { $seconds ->
+        [one] sekundu
+        [few] sekundy
+        [many] sekundy
+       *[other] sekund
+    }.

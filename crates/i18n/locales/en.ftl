@@ -147,6 +147,21 @@ multipart-not-utf8 = the form field "{ $field }" is not valid UTF-8 text
 multipart-missing-field = the form field "{ $field }" is required
 multipart-malformed = malformed multipart form data: { $reason }
 
+## Reports (citizen-api): filing and listing.
+report-field-empty = { $field } must not be empty
+report-field-too-long = { $field } has { $chars } characters; at most { $max } are allowed
+order-by-location-needs-location = orderBy=location needs the location parameter
+parameter-not-one-of = { $parameter } must be one of { $allowed }, got { $value }
+report-not-found = There is no report with this id.
+report-invalid-location = location is not readable: it must be "longitude,latitude" or "longitude,latitude,radius" in WGS84
+report-outside-city = the location lies outside the city's territory
+date-invalid = { $parameter } must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z, got { $value }
+date-range-reversed = dateFrom must not be later than dateTo
+parameter-repeated = { $parameter } may be given only once
+category-id-invalid = category must be a category id (a UUID), got { $value }
+error-REPORT_NOT_FOUND = There is no such report.
+location-invalid = location must be "longitude,latitude" or "longitude,latitude,radius" in WGS84 with a positive radius in metres, got { $value }
+
 ## Officers' workflow on issues (citizen-api). $status is the issue's state name.
 error-ISSUE_TRANSITION_NOT_ALLOWED = The issue's state does not allow this step.
 issue-not-open = only an open issue can be accepted; this one is { $status }
@@ -160,3 +175,29 @@ issue-unsuitable-parent = the parent issue is { $status }; a duplicate's parent 
 error-NOT_ENOUGH_VOTE_TOKENS = Not enough vote tokens are available.
 vote-count-too-small = count must be at least 1
 vote-not-enough-tokens = { $requested } tokens requested but only { $available } available; none was placed
+error-VOTE_TARGET_NOT_FOUND = There is nothing to vote on with this id.
+vote-target-not-found = no report has the id { $target }
+
+
+# citizen-api: media, captcha, rate limit
+## Attachments of reports. $type is a file type (JPEG, PNG, …); $types lists the accepted ones.
+media-empty = a file in the form is empty
+media-unreadable = a file in the form could not be read to its end
+media-corrupt = the { $type } file is damaged or incomplete
+media-unsupported-type = a file is of a type that is not accepted; accepted types: { $types }
+media-metadata-not-removable = the { $type } file carries location or camera data in a form that cannot be removed; please convert it to JPEG
+media-not-found = no such file
+## CAPTCHA of anonymous reports.
+captcha-missing = a CAPTCHA token (captchaToken) is required when filing without signing in
+captcha-rejected = the CAPTCHA check did not pass
+captcha-low-score = the CAPTCHA check did not pass; please try again
+captcha-wrong-action = the CAPTCHA token was made for another action
+captcha-wrong-hostname = the CAPTCHA token was made for another site
+captcha-unavailable = the CAPTCHA could not be checked right now; please try again later
+captcha-malformed-answer = the CAPTCHA could not be checked right now; please try again later
+captcha-timeout = the CAPTCHA could not be checked in time; please try again later
+## Rate limit of anonymous reports. $seconds: how long to wait.
+rate-limit-reports = too many reports from your address; try again in { $seconds } { $seconds ->
+        [one] second
+       *[other] seconds
+    }

@@ -8,6 +8,7 @@
 //! [`startup::HttpApp::run_until`].
 
 pub mod auth;
+pub mod clock;
 pub mod db;
 pub mod docs;
 pub mod error;

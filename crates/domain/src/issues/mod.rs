@@ -12,7 +12,7 @@
 
 mod timeline;
 
-pub use timeline::{public_timeline, StatusChange, TimelineStep};
+pub use timeline::{public_timeline, step_statements, StatusChange, TimelineStep};
 
 use crate::error_code::ErrorCode;
 use crate::i18n::Message;

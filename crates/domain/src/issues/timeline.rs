@@ -44,3 +44,55 @@ pub fn public_timeline<Id: Ord, Time: Ord>(
     });
     steps
 }
+
+/// Which statements each step shows (indexes into `statements`, newest first; ties by the
+/// later index first).
+///
+/// - A duplicate's step shows every statement of its parent (the duplicate has none of its own
+///   in public).
+/// - Any other step of an issue shows the statements that issue received from that step until
+///   its next own step; statements made before the issue's first step (while it was still open)
+///   belong to that first step. So every statement of an issue with a public step shows exactly
+///   once among its own steps, and a statement of an issue that never moved on shows nowhere.
+///
+/// `statements` are `(issue id, time)` pairs.
+pub fn step_statements<Id: Ord, Time: Ord>(
+    steps: &[TimelineStep<'_, Id, Time>],
+    statements: &[(Id, Time)],
+) -> Vec<Vec<usize>> {
+    let own = |s: &TimelineStep<'_, Id, Time>| s.change.status != IssueStatus::Duplicate;
+    let mut out: Vec<Vec<usize>> = steps
+        .iter()
+        .map(|step| {
+            if own(step) {
+                return Vec::new();
+            }
+            (0..statements.len())
+                .filter(|&i| &statements[i].0 == step.statements_of)
+                .collect()
+        })
+        .collect();
+    for (i, (issue, at)) in statements.iter().enumerate() {
+        // Steps are in time order, so the last own step at or before `at` is the one; before
+        // the first, the first.
+        let mut target = None;
+        for (k, step) in steps.iter().enumerate() {
+            if !own(step) || &step.change.issue_id != issue {
+                continue;
+            }
+            if target.is_none() || &step.change.at <= at {
+                target = Some(k);
+            }
+        }
+        if let Some(k) = target {
+            out[k].push(i);
+        }
+    }
+    for indexes in &mut out {
+        indexes.sort_by(|&a, &b| (&statements[b].1, b).cmp(&(&statements[a].1, a)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

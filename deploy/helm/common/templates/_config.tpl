@@ -61,6 +61,12 @@ that have MQTT) -> <PREFIX>__MQTT__PASSWORD, plus secrets.env verbatim.
 {{- with .Values.secrets.mqttPassword }}
 {{ printf "%s__MQTT__PASSWORD" $prefix }}: {{ . | quote }}
 {{- end }}
+{{- with .Values.secrets.captchaSecret }}
+{{ printf "%s__CAPTCHA__SECRET" $prefix }}: {{ . | quote }}
+{{- end }}
+{{- with .Values.secrets.s3SecretAccessKey }}
+{{ printf "%s__MEDIA__S3_SECRET_ACCESS_KEY" $prefix }}: {{ . | quote }}
+{{- end }}
 {{- range $k, $v := .Values.secrets.env }}
 {{ $k }}: {{ $v | quote }}
 {{- end }}
@@ -97,6 +103,15 @@ rollout. Included by the Deployment.
 {{- end }}
 {{- if and .Values.config.mqtt (hasKey .Values.config.mqtt "password") }}
 {{- fail "config.mqtt.password: put the MQTT password in secrets.mqttPassword or secrets.existingSecret" }}
+{{- end }}
+{{- if and .Values.config.captcha (hasKey .Values.config.captcha "enabled") (not .Values.config.captcha.enabled) }}
+{{- fail "config.captcha.enabled=false: turning the CAPTCHA off is for local use only; anonymous reports need it in a deployment" }}
+{{- end }}
+{{- if and .Values.config.captcha (hasKey .Values.config.captcha "secret") }}
+{{- fail "config.captcha.secret: put the CAPTCHA secret in secrets.captchaSecret or secrets.existingSecret" }}
+{{- end }}
+{{- if and .Values.config.media (hasKey .Values.config.media "s3_secret_access_key") }}
+{{- fail "config.media.s3_secret_access_key: put it in secrets.s3SecretAccessKey or secrets.existingSecret" }}
 {{- end }}
 {{- if and .Values.config.database (hasKey .Values.config.database "url") }}
 {{- fail "config.database.url: the database URL carries a password; put it in secrets.databaseUrl or secrets.existingSecret" }}

@@ -24,6 +24,9 @@ spec:
       annotations:
         # Changing the configuration or the chart-created Secret rolls the pods.
         checksum/config: {{ include "common.configmap" . | sha256sum }}
+        {{- if and .Values.city .Values.city.boundaryGeoJson }}
+        checksum/city: {{ .Values.city.boundaryGeoJson | sha256sum }}
+        {{- end }}
         {{- if include "common.createSecret" . }}
         checksum/secret: {{ include "common.secret" . | sha256sum }}
         {{- end }}

@@ -6,6 +6,12 @@ secrets.existingSecret (a Secret with the key {{ include "common.envPrefix" . }}
 until then the migration Job and the pods fail.
 
 {{ end }}
+{{- if and .Values.city (not .Values.city.boundaryGeoJson) }}
+WARNING: no city boundary is configured (city.boundaryGeoJson). Set it with
+--set-file city.boundaryGeoJson=city.geojson; until then the pods cannot read
+{{ .Values.config.city.boundary_file }} and do not start.
+
+{{ end }}
 {{ .Chart.Name }} {{ .Chart.AppVersion }} is deployed as release "{{ .Release.Name }}" in namespace "{{ .Release.Namespace }}".
 
 Image:     {{ include "common.image" . }}

@@ -47,7 +47,8 @@ tolerations:
 
 {{/*
 Volumes: /tmp as an emptyDir (the root filesystem is read-only), the MQTT CA
-when configured, then .Values.extraVolumes.
+when configured, the city boundary ConfigMap (citizen-api, city.boundaryGeoJson),
+then .Values.extraVolumes.
 */}}
 {{- define "common.volumes" -}}
 - name: tmp
@@ -66,6 +67,11 @@ when configured, then .Values.extraVolumes.
       - key: {{ .Values.mqtt.caSecret.key | default "ca.crt" }}
         path: ca.crt
 {{- end }}
+{{- if and .Values.city .Values.city.boundaryGeoJson }}
+- name: city
+  configMap:
+    name: {{ include "common.fullname" . }}-city
+{{- end }}
 {{- with .Values.extraVolumes }}
 {{ toYaml . }}
 {{- end }}
@@ -77,6 +83,11 @@ when configured, then .Values.extraVolumes.
 {{- if and .Values.mqtt .Values.mqtt.caSecret .Values.mqtt.caSecret.name }}
 - name: mqtt-ca
   mountPath: /etc/{{ .Chart.Name }}/mqtt-ca
+  readOnly: true
+{{- end }}
+{{- if and .Values.city .Values.city.boundaryGeoJson }}
+- name: city
+  mountPath: {{ dir .Values.config.city.boundary_file }}
   readOnly: true
 {{- end }}
 {{- with .Values.extraVolumeMounts }}

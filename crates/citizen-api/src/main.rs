@@ -1,0 +1,56 @@
+//! The citizen-api binary: `serve` (default), `migrate`, `dev-token`.
+
+use std::path::PathBuf;
+
+use citizen_api::{store, Application, Settings};
+use clap::{Parser, Subcommand};
+use service_kit::auth::DevTokenArgs;
+use service_kit::db::Database;
+
+#[derive(Parser)]
+#[command(
+    name = "citizen-api",
+    version,
+    about = "Citizens' reports of problems in the city, with their issues and public timeline"
+)]
+struct Cli {
+    /// Settings file read after the defaults (environment variables CITIZEN_API__… still win).
+    #[arg(long, global = true, env = "CITIZEN_API_CONFIG")]
+    config: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the API (the default).
+    Serve,
+    /// Apply the database migrations and exit.
+    Migrate,
+    /// Print a token signed with auth.dev_secret (local use only).
+    DevToken(DevTokenArgs),
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let settings = Settings::load(cli.config.as_deref())?;
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => {
+            service_kit::telemetry::init(&settings.telemetry);
+            Application::build(&settings)
+                .await?
+                .run_until_stopped()
+                .await?;
+        }
+        Command::Migrate => {
+            service_kit::telemetry::init(&settings.telemetry);
+            let db = Database::connect(&settings.database, store::SCHEMA).await?;
+            db.migrate(&store::migrations()).await?;
+            db.close().await;
+            println!("citizen-api: migrations applied");
+        }
+        Command::DevToken(args) => println!("{}", args.mint(&settings.auth)?),
+    }
+    Ok(())
+}

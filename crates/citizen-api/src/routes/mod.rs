@@ -1,0 +1,167 @@
+//! HTTP routes (relative to the base path `/api/v1`) and the OpenAPI description.
+
+mod geo;
+mod me;
+pub mod model;
+pub mod params;
+mod reports;
+mod votes;
+
+use std::sync::Arc;
+
+use actix_web::web;
+use domain::error_code::ErrorCode;
+use service_kit::auth::Authenticator;
+use service_kit::clock::Clock;
+use service_kit::http::ConfigureApi;
+use service_kit::multipart::MultipartLimits;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+
+use crate::captcha::CaptchaVerifier;
+use crate::city::City;
+use crate::media::MediaStore;
+use crate::rate_limit::RateLimiter;
+use crate::store::Stores;
+
+/// Super admin: sees and works the issues of every category.
+pub const ACCESS_ALL_SCOPE: &str = "cityuser:report-categories:access-all";
+
+/// What the handlers share (as `web::Data<AppState>`).
+pub struct AppState {
+    pub stores: Stores,
+    pub city: Arc<City>,
+    pub media: MediaStore,
+    /// The limits of the filing form (`media.*` plus the text fields).
+    pub form_limits: MultipartLimits,
+    /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's
+    /// total in `form_limits` leaves room for the text fields on top).
+    pub max_media_total: u64,
+    pub captcha: CaptchaVerifier,
+    pub rate_limiter: RateLimiter,
+    /// `rate_limit.trusted_proxy_hops`: how the client address is told (also sent to the CAPTCHA
+    /// verifier).
+    pub trusted_proxy_hops: usize,
+    /// `votes.*` and the expiry rule it gives.
+    pub votes: crate::votes::VoteSettings,
+    pub vote_expiry: domain::votes::ExpiryRule<chrono::DateTime<chrono::Utc>>,
+    pub clock: Arc<dyn Clock>,
+}
+
+/// The routes under the base path, with their shared state and the [`Authenticator`] the auth
+/// extractors look up.
+pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi {
+    let media = web::Data::new(state.media.clone());
+    let state = web::Data::new(state);
+    Arc::new(move |cfg: &mut web::ServiceConfig| {
+        cfg.app_data(state.clone())
+            .app_data(authenticator.clone())
+            .service(
+                web::resource("/reports")
+                    .route(web::get().to(reports::list::list))
+                    .route(web::post().to(reports::create::create)),
+            )
+            .service(
+                web::resource("/media/{media_id}")
+                    .app_data(media.clone())
+                    .route(web::get().to(crate::media::serve::serve_media)),
+            )
+            .service(
+                web::resource("/reports/{report_id}").route(web::get().to(reports::detail::detail)),
+            )
+            .service(
+                web::resource("/reports/{report_id}/status")
+                    .route(web::get().to(reports::status::status)),
+            )
+            .service(web::resource("/me/reports").route(web::get().to(me::reports)))
+            .service(
+                web::resource("/me/reports-categories").route(web::get().to(me::report_categories)),
+            )
+            .service(web::resource("/geo/boundary").route(web::get().to(geo::boundary)))
+            .service(web::resource("/me/vote-tokens").route(web::post().to(votes::place)))
+            .service(web::resource("/me/vote-tokens-summary").route(web::get().to(votes::summary)))
+            .service(
+                web::resource("/me/vote-tokens/{target_id}").route(web::get().to(votes::on_target)),
+            )
+            .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)));
+    })
+}
+
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "citizen-api",
+        version = "1.0.0",
+        description = "Citizens' reports of problems in the city: filing (with photos and a location \
+            inside the city), the public list and detail, each report's issues (one per category it is \
+            handled in) whose states give the report its status, and the public timeline with the \
+            city's statements.\n\n\
+            Limits: `limit` 1-100 (default 100), `offset` 0-1000 (default 0), `q` 1-200 characters, \
+            report `title` 1-256 and `description` 1-2048 characters (characters, not bytes)."
+    ),
+    paths(
+        reports::list::list, reports::create::create, reports::detail::detail, reports::status::status, me::reports,
+        me::report_categories, geo::boundary, votes::place, votes::revoke, votes::summary,
+        votes::on_target
+    ),
+    components(schemas(
+        model::Report, model::ReportList, model::Media, model::Point, model::StatusStep,
+        model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
+        model::Categories, model::IssueStatusSchema, reports::create::ReportForm,
+        votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,
+        votes::Revoked
+    )),
+    modifiers(&BearerScheme),
+    tags(
+        (name = "reports", description = "Reports of problems in the city (sign-in optional)"),
+        (name = "votes", description = "The caller's vote pool (sign-in required)"),
+        (name = "me", description = "The caller's own reports and categories (sign-in required)"),
+    )
+)]
+struct ApiDoc;
+
+/// Every error name this service answers with.
+pub const ERROR_CODES: &[ErrorCode] = &[
+    ErrorCode::ValidationError,
+    ErrorCode::NoMedia,
+    ErrorCode::TotalMediaSizeTooLarge,
+    ErrorCode::ReportInvalidLocation,
+    ErrorCode::ReportOutsideCity,
+    ErrorCode::Unauthorized,
+    ErrorCode::Forbidden,
+    ErrorCode::CaptchaVerificationFailed,
+    ErrorCode::NotFound,
+    ErrorCode::ReportNotFound,
+    ErrorCode::VoteTargetNotFound,
+    ErrorCode::NotEnoughVoteTokens,
+    ErrorCode::InvalidJson,
+    ErrorCode::MethodNotAllowed,
+    ErrorCode::RequestTimeout,
+    ErrorCode::PayloadTooLarge,
+    ErrorCode::UnsupportedMediaType,
+    ErrorCode::TooManyRequests,
+    ErrorCode::InternalError,
+    ErrorCode::ServiceUnavailable,
+];
+
+/// The OpenAPI description of this service.
+pub fn openapi(base_path: &str) -> utoipa::openapi::OpenApi {
+    service_kit::docs::finalize(ApiDoc::openapi(), base_path, ERROR_CODES)
+}

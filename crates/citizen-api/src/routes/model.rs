@@ -1,0 +1,257 @@
+//! The JSON shapes of the report endpoints (spec 2.1–2.3) and their conversion from the store's.
+
+use chrono::{DateTime, Utc};
+use domain::geo::{distance_m, LocationParam};
+use domain::issues::IssueStatus;
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::media::MediaStore;
+use crate::store;
+
+/// The state of an issue (spec section 3); also the derived status of a report.
+#[derive(ToSchema)]
+#[schema(as = IssueStatus)]
+#[allow(dead_code)] // the wire enum is domain::issues::IssueStatus; this describes it
+pub enum IssueStatusSchema {
+    #[schema(rename = "open")]
+    Open,
+    #[schema(rename = "moved")]
+    Moved,
+    #[schema(rename = "accepted")]
+    Accepted,
+    #[schema(rename = "duplicate")]
+    Duplicate,
+    #[schema(rename = "resolved")]
+    Resolved,
+}
+
+/// An attached file.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Media {
+    /// Addresses the file (an officer deletes it by this id).
+    pub media_id: Uuid,
+    /// The name the file was uploaded with.
+    pub filename: String,
+    /// Where the file can be downloaded.
+    pub public_url: String,
+    /// The type found by reading the file's first bytes (not the client's claim).
+    #[schema(example = "image/jpeg")]
+    pub media_type: String,
+}
+
+/// A GeoJSON Point in WGS84.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Point {
+    /// Always `Point`.
+    #[serde(rename = "type")]
+    #[schema(example = "Point")]
+    pub kind: &'static str,
+    /// Longitude, latitude.
+    #[schema(example = json!([14.4213, 50.0875]))]
+    pub coordinates: [f64; 2],
+}
+
+/// A report: the list rows, the detail and the answer to filing share this shape; the fields a
+/// shape does not carry are left out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Report {
+    pub id: Uuid,
+    /// Public list rows: the row's issue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub issue_id: Option<Uuid>,
+    pub title: String,
+    /// Public list rows: the category of the row's issue.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category_id: Option<Uuid>,
+    /// When the report was filed.
+    pub inserted_at: DateTime<Utc>,
+    /// When an officer first acted on the report (a status change or a statement); null until then.
+    pub processed_at: Option<DateTime<Utc>>,
+    pub description: String,
+    /// The attachments; empty in public views while `explicit` is true.
+    pub media: Vec<Media>,
+    /// True when an officer marked the report's media unsuitable for the public.
+    pub explicit: bool,
+    /// Vote tokens on the report that still count (not revoked, not expired).
+    pub votes_count: i64,
+    /// Where the problem is, when the citizen gave it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Point>,
+    /// Public list: the row's issue state. Detail and own list: derived from all issues (the
+    /// least advanced wins; moved issues do not count); absent when only moved issues remain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<IssueStatusSchema>)]
+    pub status: Option<IssueStatus>,
+    /// Own list only: true once the city took the report on (derived status accepted,
+    /// duplicate or resolved). Kept for older clients.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub accepted: Option<bool>,
+    /// Metres from the `location` parameter (only when it is given, and the report has a location).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+}
+
+/// A page of reports.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportList {
+    pub reports: Vec<Report>,
+    /// True when another page follows (at `offset + limit`).
+    pub has_next_offset: bool,
+    pub offset: u32,
+    pub limit: u32,
+}
+
+/// The views a report is shown in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    /// Anyone: media hidden while `explicit`.
+    Public,
+    /// The report's author, and officers.
+    Trusted,
+}
+
+impl Report {
+    /// The base shape (2.1) of a stored report.
+    pub fn from_store(
+        report: store::Report,
+        media: &MediaStore,
+        view: View,
+        near: Option<&LocationParam>,
+    ) -> Self {
+        let distance = match (near, &report.location) {
+            (Some(near), Some(at)) => Some(round_cm(distance_m(near.point, at.point))),
+            _ => None,
+        };
+        let show_media = view == View::Trusted || !report.explicit;
+        Self {
+            id: report.id,
+            issue_id: None,
+            title: report.title,
+            category_id: None,
+            inserted_at: report.inserted_at,
+            processed_at: report.processed_at,
+            description: report.description,
+            media: if show_media {
+                report.media.iter().map(|m| media_dto(m, media)).collect()
+            } else {
+                Vec::new()
+            },
+            explicit: report.explicit,
+            votes_count: report.votes_count,
+            location: report.location.map(|l| Point {
+                kind: "Point",
+                coordinates: [l.point.lon, l.point.lat],
+            }),
+            status: None,
+            accepted: None,
+            distance,
+        }
+    }
+}
+
+/// Distances to the centimetre: more digits would only be noise.
+fn round_cm(metres: f64) -> f64 {
+    (metres * 100.0).round() / 100.0
+}
+
+fn media_dto(m: &store::Media, settings: &MediaStore) -> Media {
+    Media {
+        media_id: m.id,
+        filename: m.filename.clone(),
+        public_url: settings.public_url(m.id),
+        media_type: m.media_type.clone(),
+    }
+}
+
+/// A file of a statement (spec 2.2).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatementMedia {
+    pub media_id: Uuid,
+    pub public_url: String,
+    pub original_filename: String,
+    pub media_type: String,
+}
+
+/// An officer's statement, public view (no author).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Statement {
+    pub statement_id: Uuid,
+    pub text: String,
+    /// The city's final word on the issue.
+    #[serde(rename = "final")]
+    pub final_: bool,
+    pub media: Vec<StatementMedia>,
+    pub inserted_at: DateTime<Utc>,
+}
+
+impl Statement {
+    pub fn from_store(s: &store::Statement, settings: &MediaStore) -> Self {
+        Self {
+            statement_id: s.id,
+            text: s.text.clone(),
+            final_: s.final_,
+            media: s
+                .media
+                .iter()
+                .map(|m| StatementMedia {
+                    media_id: m.id,
+                    public_url: settings.public_url(m.id),
+                    original_filename: m.filename.clone(),
+                    media_type: m.media_type.clone(),
+                })
+                .collect(),
+            inserted_at: s.inserted_at,
+        }
+    }
+}
+
+/// A step of the public timeline (spec 2.2).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatusStep {
+    pub issue_id: Uuid,
+    /// accepted, duplicate or resolved (open and moved are never steps).
+    #[schema(value_type = IssueStatusSchema)]
+    pub status: IssueStatus,
+    /// When the issue changed into this state.
+    pub date: DateTime<Utc>,
+    /// The category the issue is handled in.
+    #[serde(rename = "categoryName")]
+    pub category_name: String,
+    /// Newest first. A duplicate's step shows the statements of the issue it duplicates.
+    pub statements: Vec<Statement>,
+}
+
+/// `GET /reports/{reportId}/status`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StatusSteps {
+    /// Oldest first.
+    pub statuses: Vec<StatusStep>,
+}
+
+/// A report category (spec 2.3).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Category {
+    pub name: String,
+    pub category_id: Uuid,
+    /// New reports are placed here; listed last.
+    pub is_default: bool,
+}
+
+impl From<store::Category> for Category {
+    fn from(c: store::Category) -> Self {
+        Self {
+            name: c.name,
+            category_id: c.id,
+            is_default: c.is_default,
+        }
+    }
+}
+
+/// `GET /me/reports-categories`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Categories {
+    pub categories: Vec<Category>,
+}

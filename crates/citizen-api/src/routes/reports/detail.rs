@@ -1,0 +1,50 @@
+//! `GET /reports/{reportId}`: one report with the status derived from all its issues.
+
+use actix_web::web;
+use service_kit::auth::MaybeAuth;
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+
+use super::super::model::{Report, View};
+use super::super::AppState;
+use super::{report_id, report_not_found};
+
+/// A report.
+///
+/// The status is derived from all its issues: the least advanced wins (open, then accepted,
+/// then duplicate, then resolved); moved issues do not count, and a report with only moved
+/// issues has no status. While `explicit` is set, the media are hidden from everyone but the
+/// report's author.
+#[utoipa::path(
+    get,
+    path = "/reports/{reportId}",
+    tag = "reports",
+    operation_id = "getReport",
+    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The report", body = Report),
+        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
+        (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "get_report", skip(state, auth))]
+pub async fn detail(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    auth: MaybeAuth,
+) -> Result<Json<Report>, ApiError> {
+    let id = report_id(&path)?;
+    let found = state.stores.reports.report(id).await?;
+    let found = found.ok_or_else(report_not_found)?;
+    let status = found.status();
+    let own = match (&auth.0, &found.report.author) {
+        (Some(principal), Some(author)) => principal.subject == *author,
+        _ => false,
+    };
+    let view = if own { View::Trusted } else { View::Public };
+    let mut report = Report::from_store(found.report, &state.media, view, None);
+    report.status = status;
+    Ok(Json(report))
+}

@@ -1,0 +1,96 @@
+//! `GET /reports`: the public list, one row per issue.
+
+use actix_web::{web, HttpRequest};
+use service_kit::auth::MaybeAuth;
+use service_kit::extract::Json;
+use service_kit::ApiError;
+
+use super::super::model::{Report, ReportList, View};
+use super::super::params::RawListParams;
+use super::super::AppState;
+
+/// The list parameters (documentation; the handler reads the raw query string because
+/// `category` and `status` repeat).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read by utoipa only
+pub struct ListParams {
+    /// Page size.
+    #[param(minimum = 1, maximum = 100, default = 100)]
+    limit: Option<i32>,
+    /// Rows to skip.
+    #[param(minimum = 0, maximum = 1000, default = 0)]
+    offset: Option<i32>,
+    /// `longitude,latitude[,radius_m]` (WGS84): adds `distance` to each row; with a radius, only
+    /// reports within it.
+    #[param(example = "14.4213,50.0875,500")]
+    location: Option<String>,
+    /// Category ids (repeat the parameter for several); a row matches any of them.
+    category: Option<Vec<uuid::Uuid>>,
+    /// Issue states: open, moved, accepted, duplicate, resolved (repeat the parameter for
+    /// several; moved issues are never listed).
+    status: Option<Vec<String>>,
+    /// Search in title, description and report id, ignoring case and diacritics.
+    #[param(min_length = 1, max_length = 200)]
+    q: Option<String>,
+    /// `date` (filing time, the default), `location` (needs `location`; rows without a location
+    /// last) or `votes`.
+    #[param(rename = "orderBy", pattern = "^(date|location|votes)$")]
+    order_by: Option<String>,
+    /// `asc` or `desc`; default `desc`, but `asc` (nearest first) for `orderBy=location`. Ties
+    /// are ordered by id in the same direction.
+    #[param(rename = "orderDirection", pattern = "^(asc|desc)$")]
+    order_direction: Option<String>,
+    /// Only reports filed at or after this instant (RFC 3339).
+    #[param(rename = "dateFrom")]
+    date_from: Option<chrono::DateTime<chrono::Utc>>,
+    /// Only reports filed at or before this instant (RFC 3339).
+    #[param(rename = "dateTo")]
+    date_to: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The public report list.
+///
+/// One row per issue (a report handled in two categories shows twice), issues that were moved
+/// left out; each row carries its issue's id, category and state. Anonymous or signed in.
+#[utoipa::path(
+    get,
+    path = "/reports",
+    tag = "reports",
+    operation_id = "listReports",
+    params(ListParams),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "A page of rows", body = ReportList),
+        (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated; `orderBy=location` without `location`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_reports", skip_all)]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    _auth: MaybeAuth,
+) -> Result<Json<ReportList>, ApiError> {
+    let filter = RawListParams::parse(req.query_string())?.to_filter()?;
+    let page = state.stores.reports.public_reports(&filter).await?;
+    let reports = page
+        .rows
+        .into_iter()
+        .map(|row| {
+            let mut report =
+                Report::from_store(row.report, &state.media, View::Public, filter.near.as_ref());
+            report.issue_id = Some(row.issue_id);
+            report.category_id = Some(row.category_id);
+            report.status = Some(row.status);
+            report
+        })
+        .collect();
+    Ok(Json(ReportList {
+        reports,
+        has_next_offset: page.has_next,
+        offset: filter.page.offset,
+        limit: filter.page.limit,
+    }))
+}

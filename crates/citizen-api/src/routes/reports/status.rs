@@ -1,0 +1,69 @@
+//! `GET /reports/{reportId}/status`: the public timeline (rule 1).
+
+use actix_web::web;
+use domain::issues::{public_timeline, step_statements};
+use service_kit::auth::MaybeAuth;
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+
+use super::super::model::{Statement, StatusStep, StatusSteps};
+use super::super::AppState;
+use super::{report_id, report_not_found};
+
+/// The public timeline of a report.
+///
+/// One step per change of an issue into accepted, duplicate or resolved, oldest first (an open
+/// issue has no step; a move is internal). Each step carries the statements its issue received
+/// from that step until its next one (those made while the issue was still open belong to its
+/// first step), newest first; a duplicate's step shows every statement of the issue it
+/// duplicates. Statements are shown without their author.
+#[utoipa::path(
+    get,
+    path = "/reports/{reportId}/status",
+    tag = "reports",
+    operation_id = "getReportStatus",
+    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The steps", body = StatusSteps),
+        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
+        (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "get_report_status", skip(state, _auth))]
+pub async fn status(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    _auth: MaybeAuth,
+) -> Result<Json<StatusSteps>, ApiError> {
+    let id = report_id(&path)?;
+    let data = state.stores.reports.timeline(id).await?;
+    let data = data.ok_or_else(report_not_found)?;
+    let steps = public_timeline(&data.changes);
+    let said: Vec<_> = data
+        .statements
+        .iter()
+        .map(|s| (s.issue_id, s.inserted_at))
+        .collect();
+    let shown = step_statements(&steps, &said);
+    let statuses = steps
+        .iter()
+        .zip(shown)
+        .map(|(step, indexes)| StatusStep {
+            issue_id: step.change.issue_id,
+            status: step.change.status,
+            date: step.change.at,
+            category_name: data
+                .category_names
+                .get(&step.change.issue_id)
+                .cloned()
+                .unwrap_or_default(),
+            statements: indexes
+                .into_iter()
+                .map(|i| Statement::from_store(&data.statements[i], &state.media))
+                .collect(),
+        })
+        .collect();
+    Ok(Json(StatusSteps { statuses }))
+}

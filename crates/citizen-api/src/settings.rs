@@ -1,0 +1,167 @@
+//! citizen-api settings: `config/citizen-api.toml`, then `--config FILE`, then `CITIZEN_API__*`.
+
+use serde::Deserialize;
+use service_kit::auth::AuthSettings;
+use service_kit::db::DatabaseSettings;
+use service_kit::settings::{
+    HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
+};
+use std::path::Path;
+
+use crate::captcha::CaptchaSettings;
+use crate::city::CitySettings;
+use crate::media::MediaSettings;
+use crate::rate_limit::RateLimitSettings;
+
+/// How the loader finds this service's configuration.
+pub const SPEC: ServiceSpec = ServiceSpec {
+    name: "citizen-api",
+    env_prefix: "CITIZEN_API",
+    defaults_toml: include_str!("../../../config/citizen-api.toml"),
+    list_keys: &["http.cors_allowed_origins"],
+};
+
+/// All settings of citizen-api (see config/citizen-api.toml for the defaults and their meaning).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub http: HttpSettings,
+    pub database: DatabaseSettings,
+    #[serde(default)]
+    pub auth: AuthSettings,
+    pub telemetry: TelemetrySettings,
+    #[serde(default)]
+    pub i18n: I18nSettings,
+    pub city: CitySettings,
+    pub reports: ReportSettings,
+    pub media: MediaSettings,
+    pub captcha: CaptchaSettings,
+    pub rate_limit: RateLimitSettings,
+    pub votes: crate::votes::VoteSettings,
+    pub demo: DemoSettings,
+}
+
+/// `reports.*`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSettings {
+    /// Name of the default category, created at start when the database has none: new reports
+    /// get their first issue there.
+    pub default_category_name: String,
+}
+
+/// `demo.*`: the bundled demo data.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DemoSettings {
+    /// Load demo categories and reports when the database holds no report (make run). Off in
+    /// production.
+    pub load_when_empty: bool,
+}
+
+impl Settings {
+    /// Loads and validates the settings; the error names the offending key.
+    pub fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
+        let settings: Self = service_kit::settings::load(&SPEC, file)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Checks values the type system cannot; the message names the key.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let fail = |message: String| SettingsError {
+            service: SPEC.name,
+            message,
+        };
+        self.http.validate().map_err(fail)?;
+        self.i18n.locale().map_err(fail)?;
+        if self.reports.default_category_name.trim().is_empty() {
+            return Err(fail(
+                "reports.default_category_name must not be empty".into(),
+            ));
+        }
+        self.media.validate().map_err(fail)?;
+        self.votes.validate().map_err(fail)?;
+        if self.captcha.enabled && self.captcha.secret.is_none() {
+            return Err(fail(
+                "captcha.secret (CITIZEN_API__CAPTCHA__SECRET) is required while captcha.enabled"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)] // test code
+
+    use super::*;
+
+    fn load(env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        let settings: Settings = service_kit::settings::load_from(&SPEC, None, env)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    #[test]
+    fn defaults_load_and_validate() {
+        let settings = load(&[]).expect("defaults");
+        assert_eq!(settings.http.port, 8080);
+        assert_eq!(settings.http.base_path, "/api/v1");
+        assert!(
+            !settings.captcha.enabled,
+            "the embedded default is for local use"
+        );
+    }
+
+    #[test]
+    fn secrets_stay_out_of_debug_output() {
+        let settings = load(&[
+            ("CITIZEN_API__CAPTCHA__ENABLED", "true"),
+            ("CITIZEN_API__CAPTCHA__SECRET", "captcha-hunter2"),
+            ("CITIZEN_API__MEDIA__S3_SECRET_ACCESS_KEY", "s3-hunter2"),
+        ])
+        .unwrap();
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+    }
+
+    #[test]
+    fn unknown_keys_are_refused_in_every_section() {
+        for (key, named) in [
+            ("CITIZEN_API__CITY__BOUNDARY", "boundary"),
+            ("CITIZEN_API__MEDIA__BASE_URL", "base_url"),
+            ("CITIZEN_API__REPORTS__DEFAULT", "default"),
+            ("CITIZEN_API__VOTES__MAX", "max"),
+        ] {
+            let err = load(&[(key, "x")]).expect_err(key);
+            assert!(err.to_string().contains(named), "{key}: {err}");
+        }
+    }
+
+    #[test]
+    fn values_are_checked() {
+        for (key, value, named) in [
+            (
+                "CITIZEN_API__REPORTS__DEFAULT_CATEGORY_NAME",
+                " ",
+                "default_category_name",
+            ),
+            (
+                "CITIZEN_API__MEDIA__PUBLIC_BASE_URL",
+                "ftp://x",
+                "public_base_url",
+            ),
+            (
+                "CITIZEN_API__I18N__DEFAULT_LOCALE",
+                "de",
+                "i18n.default_locale",
+            ),
+        ] {
+            let err = load(&[(key, value)]).expect_err(key);
+            assert!(err.to_string().contains(named), "{key}: {err}");
+        }
+    }
+}

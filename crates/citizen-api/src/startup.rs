@@ -1,0 +1,125 @@
+//! Start-up in the shape every service shares (see `service_kit::startup`): settings, pool,
+//! migrate, readiness, app, bind, run. The library owns it so tests run the real application on
+//! port 0.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use service_kit::auth::Authenticator;
+use service_kit::clock::{Clock, SystemClock};
+use service_kit::db::Database;
+use service_kit::http::AppParts;
+use service_kit::metrics::Metrics;
+use service_kit::startup::{self, HttpApp};
+
+use crate::captcha::CaptchaVerifier;
+use crate::city::City;
+use crate::media::MediaStore;
+use crate::rate_limit::RateLimiter;
+use crate::routes::{self, AppState};
+use crate::settings::{Settings, SPEC};
+use crate::store::{self, Stores};
+
+/// Largest text field of the filing form: a description of 2048 characters of up to 4 bytes
+/// each, with room to spare (a longer one is refused by its character count, not cut here).
+const FORM_TEXT_BYTES: u64 = 16 * 1024;
+
+/// Options for tests and benchmarks.
+#[derive(Default)]
+pub struct BuildOptions {
+    /// A clock to use instead of the system clock.
+    pub clock: Option<Arc<dyn Clock>>,
+}
+
+/// A built, bound, not yet serving citizen-api.
+pub struct Application {
+    http: HttpApp,
+    db: Database,
+    stores: Stores,
+}
+
+impl Application {
+    /// Pool and migrations, the city, the default category (and the demo data when
+    /// configured), readiness, the app, and the bound listener.
+    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+        Self::build_with(settings, BuildOptions::default()).await
+    }
+
+    /// [`Application::build`] with test/benchmark options.
+    pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
+        let city = Arc::new(City::load(&settings.city)?);
+        let (db, schema) =
+            startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
+        let stores = store::for_database(&db);
+        let clock: Arc<dyn Clock> = options.clock.unwrap_or_else(|| Arc::new(SystemClock));
+        if !schema.is_behind() {
+            let default = stores
+                .categories
+                .ensure_default_category(&settings.reports.default_category_name, clock.now())
+                .await?;
+            tracing::debug!(category = %default.name, "default report category");
+            if settings.demo.load_when_empty {
+                if let Some(count) = crate::demo::load_when_empty(&stores, clock.now()).await? {
+                    tracing::info!(
+                        reports = count,
+                        "database was empty: loaded the demo reports"
+                    );
+                }
+            }
+        }
+        let readiness = startup::readiness(&db, store::migrations(), &schema);
+        let metrics = Metrics::new(SPEC.name)?;
+        metrics.watch_pool(db.clone());
+        let captcha = CaptchaVerifier::new(&settings.captcha)?;
+        captcha.warn_if_disabled();
+        let state = AppState {
+            stores: stores.clone(),
+            city,
+            media: MediaStore::new(&settings.media)?,
+            form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
+            max_media_total: settings.media.max_total_bytes,
+            captcha,
+            rate_limiter: RateLimiter::new(&settings.rate_limit)?,
+            trusted_proxy_hops: settings.rate_limit.trusted_proxy_hops,
+            votes: settings.votes.clone(),
+            vote_expiry: settings.votes.rule().map_err(anyhow::Error::msg)?,
+            clock,
+        };
+        let parts = AppParts {
+            service: SPEC.name,
+            api: routes::configure(state, Authenticator::new(&settings.auth)?),
+            openapi: routes::openapi(&settings.http.base_path),
+            readiness,
+            metrics,
+            schema,
+            default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
+        };
+        let http = HttpApp::bind(parts, &settings.http)?;
+        Ok(Self { http, db, stores })
+    }
+
+    /// The bound port (useful with port 0).
+    pub fn port(&self) -> u16 {
+        self.http.port()
+    }
+
+    /// The stores (tests set up state the API cannot create yet through them).
+    pub fn stores(&self) -> Stores {
+        self.stores.clone()
+    }
+
+    /// Serves until SIGTERM/Ctrl-C, then drains within the grace period.
+    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
+        self.run_until(service_kit::http::shutdown_signal()).await
+    }
+
+    /// Serves until `shutdown` resolves, then drains within the grace period.
+    pub async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let result = self.http.run_until(shutdown).await;
+        self.db.close().await;
+        Ok(result?)
+    }
+}

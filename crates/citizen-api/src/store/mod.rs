@@ -1,0 +1,197 @@
+//! Storage of report categories, reports, issues, statements and media, behind traits with a
+//! PostgreSQL (PostGIS) and a SQLite backend, chosen by the database URL scheme.
+
+mod model;
+mod postgres;
+mod sqlite;
+pub mod votes;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use domain::issues::{IssueStatus, Transition, TransitionError};
+use service_kit::db::{Database, Migrations};
+pub use service_kit::store_error::{StoreError, StoreResult};
+use sqlx::migrate::Migrator;
+use uuid::Uuid;
+
+pub use model::*;
+
+/// PostgreSQL schema owned by this service.
+pub const SCHEMA: &str = "citizen_api";
+
+static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/citizen-api/postgres");
+static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/citizen-api/sqlite");
+
+/// The embedded migrations of both dialects.
+pub fn migrations() -> Migrations<'static> {
+    Migrations {
+        schema: SCHEMA,
+        postgres: &POSTGRES_MIGRATIONS,
+        sqlite: &SQLITE_MIGRATIONS,
+    }
+}
+
+/// Report categories and the officers who work in them.
+#[async_trait]
+pub trait CategoryStore: Send + Sync + 'static {
+    /// Every category: by name, the default one last.
+    async fn categories(&self) -> StoreResult<Vec<Category>>;
+
+    /// The categories an officer works in, ordered as [`CategoryStore::categories`].
+    async fn officer_categories(&self, subject: &str) -> StoreResult<Vec<Category>>;
+
+    /// Creates a category; a taken name or a second default is a `Conflict`.
+    async fn create_category(&self, new: &NewCategory, now: Instant) -> StoreResult<Category>;
+
+    /// The default category, creating it with `name` when there is none (idempotent, safe when
+    /// several replicas start at once).
+    async fn ensure_default_category(&self, name: &str, now: Instant) -> StoreResult<Category>;
+
+    /// Lets an officer work in a category (idempotent).
+    async fn assign_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<()>;
+}
+
+/// Reports and the reads citizens make.
+#[async_trait]
+pub trait ReportStore: Send + Sync + 'static {
+    /// Files a report with its media and one open issue in the default category, in one
+    /// transaction. `None` when there is no default category.
+    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>>;
+
+    /// A report with all its issues.
+    async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
+
+    /// The public list: one row per issue that is not moved, filtered, ordered and paged.
+    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>>;
+
+    /// A citizen's own reports, one row per report with all its issues. Only `near`, `order`
+    /// and `page` of the filter apply.
+    async fn own_reports(
+        &self,
+        author: &str,
+        filter: &ReportFilter,
+    ) -> StoreResult<ListPage<ReportWithIssues>>;
+
+    /// What the public timeline of a report is built from; `None` when there is no such report.
+    async fn timeline(&self, report_id: Uuid) -> StoreResult<Option<TimelineData>>;
+
+    /// Marks (or unmarks) a report's media as unsuitable for the public (`explicit`): public
+    /// views then hide them. An officer's action; `false` when there is no such report.
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool>;
+}
+
+/// Why an officer's step on an issue did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkflowError {
+    #[error("no such issue")]
+    IssueNotFound,
+    #[error("no such category")]
+    CategoryNotFound,
+    #[error(transparent)]
+    Refused(#[from] TransitionError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for WorkflowError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+/// The officers' steps on issues (spec section 3). Each runs in one transaction that locks the
+/// issue, checks the step with the domain rules, records the change with its actor and time,
+/// and sets the report's `processed_at` on the first one.
+#[async_trait]
+pub trait IssueStore: Send + Sync + 'static {
+    /// Accept (open → accepted) or resolve (accepted → resolved).
+    async fn change_status(
+        &self,
+        issue_id: Uuid,
+        transition: Transition,
+        actor: &str,
+        now: Instant,
+    ) -> Result<Issue, WorkflowError>;
+
+    /// Moves the issue to another category: it becomes moved and a new open issue of the same
+    /// report is opened there (returned).
+    async fn move_issue(
+        &self,
+        issue_id: Uuid,
+        category_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> Result<Issue, WorkflowError>;
+
+    /// Marks the issue a duplicate of `parent_id` (clears its duplicate-suggestion flag).
+    async fn mark_duplicate(
+        &self,
+        issue_id: Uuid,
+        parent_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> Result<Issue, WorkflowError>;
+
+    /// Adds a statement (its media already stored).
+    async fn add_statement(
+        &self,
+        issue_id: Uuid,
+        text: &str,
+        final_: bool,
+        media: &[Media],
+        actor: &str,
+        now: Instant,
+    ) -> Result<Statement, WorkflowError>;
+}
+
+/// Every store of the service over one database.
+#[derive(Clone)]
+pub struct Stores {
+    pub categories: Arc<dyn CategoryStore>,
+    pub reports: Arc<dyn ReportStore>,
+    pub issues: Arc<dyn IssueStore>,
+    pub votes: Arc<dyn votes::VoteStore>,
+}
+
+/// The stores for an opened database.
+pub fn for_database(db: &Database) -> Stores {
+    match db {
+        Database::Postgres(pool) => {
+            let store = Arc::new(postgres::PgStore::new(pool.clone()));
+            Stores {
+                categories: store.clone(),
+                reports: store.clone(),
+                issues: store.clone(),
+                votes: store,
+            }
+        }
+        Database::Sqlite(pool) => {
+            let store = Arc::new(sqlite::SqliteStore::new(pool.clone()));
+            Stores {
+                categories: store.clone(),
+                reports: store.clone(),
+                issues: store.clone(),
+                votes: store,
+            }
+        }
+    }
+}
+
+/// The folded text `q` is matched against: title, description and the report id.
+pub(crate) fn search_text(id: Uuid, title: &str, description: &str) -> String {
+    domain::text::fold(&format!("{title} {description} {id}"))
+}
+
+/// The status a stored status name stands for.
+pub(crate) fn status(name: &str) -> anyhow::Result<IssueStatus> {
+    Ok(name.parse()?)
+}
+
+/// The next state after `transition` for change_status (accept and resolve only).
+pub(crate) fn checked_next(
+    current: IssueStatus,
+    transition: Transition,
+) -> Result<IssueStatus, WorkflowError> {
+    Ok(domain::issues::next_status(current, transition)?)
+}

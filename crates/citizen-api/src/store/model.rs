@@ -1,0 +1,180 @@
+//! What the store reads and writes, in domain terms.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use domain::geo::{LocationParam, LonLat};
+use domain::issues::{IssueStatus, StatusChange};
+use domain::limits::Page;
+use domain::reports::Order;
+use uuid::Uuid;
+
+/// An instant as the service handles it (microsecond precision, what both databases keep).
+pub type Instant = DateTime<Utc>;
+
+/// A report category (spec 2.3).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Category {
+    pub id: Uuid,
+    pub name: String,
+    pub is_default: bool,
+    /// Days an officer has for a first statement on a new issue; `None`: no deadline.
+    pub statement_deadline_days: Option<u32>,
+}
+
+/// A category to create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewCategory {
+    pub name: String,
+    pub is_default: bool,
+    pub statement_deadline_days: Option<u32>,
+}
+
+/// A stored file (an attachment of a report or of a statement).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Media {
+    pub id: Uuid,
+    /// The client's file name (sanitised).
+    pub filename: String,
+    /// The sniffed MIME type.
+    pub media_type: String,
+    pub size_bytes: u64,
+}
+
+/// A report to file; the files are already in the media store.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewReport {
+    pub id: Uuid,
+    /// The citizen's token subject; `None` for an anonymous filing.
+    pub author: Option<String>,
+    pub title: String,
+    pub description: String,
+    pub location: Option<LocationParam>,
+    pub media: Vec<Media>,
+}
+
+/// A stored report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub id: Uuid,
+    pub author: Option<String>,
+    pub title: String,
+    pub description: String,
+    pub location: Option<LocationParam>,
+    /// An officer marked the media unsuitable for the public (public views hide them).
+    pub explicit: bool,
+    pub inserted_at: Instant,
+    /// When an officer first acted on the report.
+    pub processed_at: Option<Instant>,
+    pub media: Vec<Media>,
+    /// Active vote tokens on the report.
+    pub votes_count: i64,
+}
+
+/// The state of one issue of a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Issue {
+    pub id: Uuid,
+    pub report_id: Uuid,
+    pub category_id: Uuid,
+    pub status: IssueStatus,
+    pub parent_id: Option<Uuid>,
+    pub has_possible_duplicates: bool,
+    /// When the report was placed in this category.
+    pub inserted_at: Instant,
+}
+
+/// A report with all its issues.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportWithIssues {
+    pub report: Report,
+    pub issues: Vec<Issue>,
+}
+
+impl ReportWithIssues {
+    /// The report status derived from all its issues (rules 2 and 3).
+    pub fn status(&self) -> Option<IssueStatus> {
+        domain::issues::report_status(self.issues.iter().map(|i| i.status))
+    }
+}
+
+/// A row of the public list: one issue with its report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IssueRow {
+    pub report: Report,
+    pub issue_id: Uuid,
+    pub category_id: Uuid,
+    pub status: IssueStatus,
+}
+
+/// The filters and order of a report list (validated by the handler).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportFilter {
+    pub categories: Vec<Uuid>,
+    pub statuses: Vec<IssueStatus>,
+    /// Folded (see `domain::text::fold`) search text.
+    pub q: Option<String>,
+    /// With a radius, only reports within it; without, every report (nearest first when
+    /// ordered by location).
+    pub near: Option<LocationParam>,
+    pub date_from: Option<Instant>,
+    pub date_to: Option<Instant>,
+    pub order: Order,
+    pub page: Page,
+}
+
+/// One page of a list: at most `limit` rows, and whether more follow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListPage<T> {
+    pub rows: Vec<T>,
+    pub has_next: bool,
+}
+
+impl<T> ListPage<T> {
+    /// Cuts `rows` (fetched with `limit + 1`) to `limit`.
+    pub fn from_overfetch(mut rows: Vec<T>, limit: u32) -> Self {
+        let limit = limit as usize;
+        let has_next = rows.len() > limit;
+        rows.truncate(limit);
+        Self { rows, has_next }
+    }
+}
+
+/// An officer's statement on an issue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statement {
+    pub id: Uuid,
+    pub issue_id: Uuid,
+    pub text: String,
+    pub final_: bool,
+    /// The officer (never shown in public views).
+    pub author: String,
+    pub inserted_at: Instant,
+    pub media: Vec<Media>,
+}
+
+/// Everything the public timeline of a report is built from.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TimelineData {
+    /// Every recorded change of every issue of the report.
+    pub changes: Vec<StatusChange<Uuid, Instant>>,
+    /// Category name of each issue in `changes`.
+    pub category_names: HashMap<Uuid, String>,
+    /// The statements of the report's issues and of the parents of its duplicates.
+    pub statements: Vec<Statement>,
+}
+
+/// The location of a stored report as the store reads it back.
+pub(crate) fn location(
+    longitude: Option<f64>,
+    latitude: Option<f64>,
+    radius_m: Option<f64>,
+) -> Option<LocationParam> {
+    match (longitude, latitude) {
+        (Some(lon), Some(lat)) => Some(LocationParam {
+            point: LonLat { lon, lat },
+            radius_m,
+        }),
+        _ => None,
+    }
+}

@@ -1,0 +1,315 @@
+//! Filing and reading reports (PostgreSQL).
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use domain::issues::{IssueStatus, StatusChange};
+use domain::reports::{Direction, OrderBy};
+use sqlx::{PgPool, Postgres, QueryBuilder, Row};
+use uuid::Uuid;
+
+use super::rows::{media, media_of_reports, report, with_issues, REPORT_COLUMNS};
+use super::PgStore;
+use crate::store::{
+    search_text, status, Instant, IssueRow, ListPage, Media, NewReport, Report, ReportFilter,
+    ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
+};
+
+fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Asc => "ASC",
+        Direction::Desc => "DESC",
+    }
+}
+
+/// `ST_MakePoint(lon, lat)::geography` with bound values.
+fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
+    q.push("public.ST_SetSRID(public.ST_MakePoint(")
+        .push_bind(lon)
+        .push(", ")
+        .push_bind(lat)
+        .push("), 4326)::public.geography");
+}
+
+/// The WHERE conditions on the report's location shared by both lists (`alias.location`).
+fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &str) {
+    if let Some(near) = &filter.near {
+        if let Some(radius) = near.radius_m {
+            q.push(format!(" AND public.ST_DWithin({alias}.location, "));
+            push_point(q, near.point.lon, near.point.lat);
+            q.push(", ").push_bind(radius).push(")");
+        }
+    }
+}
+
+/// ORDER BY, LIMIT and OFFSET; `date` is the filing-time column, `id` the row's id column.
+fn push_order(
+    q: &mut QueryBuilder<'_, Postgres>,
+    filter: &ReportFilter,
+    alias: &str,
+    date: &str,
+    id: &str,
+) {
+    let dir = direction(filter.order.direction);
+    match (filter.order.by, &filter.near) {
+        (OrderBy::Location, Some(near)) => {
+            q.push(format!(
+                " ORDER BY ({alias}.location IS NULL), {alias}.location <-> "
+            ));
+            push_point(q, near.point.lon, near.point.lat);
+            q.push(format!(" {dir}, {id} {dir}"));
+        }
+        // Every report has 0 votes until vote tokens exist: the date order breaks the tie.
+        _ => {
+            q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
+        }
+    }
+    q.push(" LIMIT ")
+        .push_bind(i64::from(filter.page.limit) + 1)
+        .push(" OFFSET ")
+        .push_bind(i64::from(filter.page.offset));
+}
+
+#[async_trait]
+impl ReportStore for PgStore {
+    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>> {
+        let mut tx = self.pool.begin().await?;
+        let Some(category_id): Option<Uuid> =
+            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
+                .fetch_optional(&mut *tx)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let (lon, lat, radius) = match &new.location {
+            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
+            None => (None, None, None),
+        };
+        let geography = "CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
+             public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END";
+        sqlx::query(&format!(
+            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
+             location_radius_m, location, search, inserted_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, {geography}, $8, $9)"
+        ))
+        .bind(new.id)
+        .bind(&new.author)
+        .bind(&new.title)
+        .bind(&new.description)
+        .bind(lon)
+        .bind(lat)
+        .bind(radius)
+        .bind(search_text(new.id, &new.title, &new.description))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (position, m) in new.media.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO media (id, report_id, filename, media_type, size_bytes, position, \
+                 inserted_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(m.id)
+            .bind(new.id)
+            .bind(&m.filename)
+            .bind(&m.media_type)
+            .bind(i64::try_from(m.size_bytes).unwrap_or(i64::MAX))
+            .bind(i32::try_from(position).unwrap_or(i32::MAX))
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        }
+        let issue_id = Uuid::now_v7();
+        sqlx::query(
+            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
+             status_changed_at, report_inserted_at, location) \
+             SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.location FROM reports r \
+             WHERE r.id = $4",
+        )
+        .bind(issue_id)
+        .bind(category_id)
+        .bind(now)
+        .bind(new.id)
+        .execute(&mut *tx)
+        .await?;
+        super::issues::record_change(
+            &mut tx,
+            issue_id,
+            IssueStatus::Open,
+            None,
+            new.author.as_deref(),
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(self.report(new.id).await?.map(|r| r.report))
+    }
+
+    async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>> {
+        let row = sqlx::query(&format!(
+            "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.id = $1"
+        ))
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
+    }
+
+    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>> {
+        let mut q = QueryBuilder::<Postgres>::new(format!(
+            "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
+             {REPORT_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
+             WHERE i.status <> 'moved'"
+        ));
+        if !filter.categories.is_empty() {
+            q.push(" AND i.category_id = ANY(")
+                .push_bind(filter.categories.clone())
+                .push(")");
+        }
+        if !filter.statuses.is_empty() {
+            let names: Vec<&str> = filter.statuses.iter().map(|s| s.as_str()).collect();
+            q.push(" AND i.status = ANY(").push_bind(names).push(")");
+        }
+        if let Some(text) = &filter.q {
+            // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
+            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        }
+        if let Some(from) = filter.date_from {
+            q.push(" AND i.report_inserted_at >= ").push_bind(from);
+        }
+        if let Some(to) = filter.date_to {
+            q.push(" AND i.report_inserted_at <= ").push_bind(to);
+        }
+        push_near(&mut q, filter, "i");
+        push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
+        let rows = q.build().fetch_all(&self.pool).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            out.push(IssueRow {
+                report: report(row)?,
+                issue_id: row.try_get("issue_id")?,
+                category_id: row.try_get("issue_category")?,
+                status: status(row.try_get("issue_status")?)?,
+            });
+        }
+        let ids: Vec<Uuid> = out.iter().map(|r| r.report.id).collect();
+        let media = media_of_reports(&self.pool, &ids).await?;
+        for row in &mut out {
+            // Several rows (issues) may show the same report.
+            row.report.media = media.get(&row.report.id).cloned().unwrap_or_default();
+        }
+        Ok(ListPage::from_overfetch(out, filter.page.limit))
+    }
+
+    async fn own_reports(
+        &self,
+        author: &str,
+        filter: &ReportFilter,
+    ) -> StoreResult<ListPage<ReportWithIssues>> {
+        let mut q = QueryBuilder::<Postgres>::new(format!(
+            "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.author = "
+        ));
+        q.push_bind(author.to_owned());
+        push_near(&mut q, filter, "r");
+        push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
+        let rows = q.build().fetch_all(&self.pool).await?;
+        let reports = rows.iter().map(report).collect::<StoreResult<Vec<_>>>()?;
+        let page = ListPage::from_overfetch(reports, filter.page.limit);
+        Ok(ListPage {
+            rows: with_issues(&self.pool, page.rows).await?,
+            has_next: page.has_next,
+        })
+    }
+
+    async fn timeline(&self, report_id: Uuid) -> StoreResult<Option<TimelineData>> {
+        let exists: Option<Uuid> = sqlx::query_scalar("SELECT id FROM reports WHERE id = $1")
+            .bind(report_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        if exists.is_none() {
+            return Ok(None);
+        }
+        // Statements: of the report's issues and of the parents of its duplicates.
+        let issues = "SELECT id FROM issues WHERE report_id = $1 \
+             UNION SELECT parent_id FROM issues WHERE report_id = $1 AND parent_id IS NOT NULL";
+        let rows = sqlx::query(
+            "SELECT ch.issue_id, ch.status, ch.parent_id, ch.at, c.name AS category_name \
+             FROM issue_changes ch JOIN issues i ON i.id = ch.issue_id \
+             JOIN report_categories c ON c.id = i.category_id \
+             WHERE i.report_id = $1 ORDER BY ch.at, ch.id",
+        )
+        .bind(report_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut data = TimelineData::default();
+        for row in &rows {
+            let issue_id: Uuid = row.try_get("issue_id")?;
+            data.category_names
+                .insert(issue_id, row.try_get("category_name")?);
+            data.changes.push(StatusChange {
+                issue_id,
+                status: status(row.try_get("status")?)?,
+                at: row.try_get("at")?,
+                parent: row.try_get("parent_id")?,
+            });
+        }
+        data.statements =
+            statements(&self.pool, &format!("s.issue_id IN ({issues})"), report_id).await?;
+        Ok(Some(data))
+    }
+
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool> {
+        let done = sqlx::query("UPDATE reports SET explicit = $2 WHERE id = $1")
+            .bind(report_id)
+            .bind(explicit)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
+
+/// Statements matching `condition` (with `$1` bound to `arg`), each with its media.
+pub(super) async fn statements(
+    pool: &PgPool,
+    condition: &str,
+    arg: Uuid,
+) -> StoreResult<Vec<Statement>> {
+    let rows = sqlx::query(&format!(
+        "SELECT s.id, s.issue_id, s.text, s.final, s.author, s.inserted_at FROM statements s \
+         WHERE {condition} ORDER BY s.inserted_at, s.id"
+    ))
+    .bind(arg)
+    .fetch_all(pool)
+    .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for row in &rows {
+        out.push(Statement {
+            id: row.try_get("id")?,
+            issue_id: row.try_get("issue_id")?,
+            text: row.try_get("text")?,
+            final_: row.try_get("final")?,
+            author: row.try_get("author")?,
+            inserted_at: row.try_get("inserted_at")?,
+            media: Vec::new(),
+        });
+    }
+    let ids: Vec<Uuid> = out.iter().map(|s| s.id).collect();
+    let media_rows = sqlx::query(
+        "SELECT id, statement_id, filename, media_type, size_bytes FROM media \
+         WHERE statement_id = ANY($1) ORDER BY statement_id, position",
+    )
+    .bind(&ids)
+    .fetch_all(pool)
+    .await?;
+    let mut by_statement: HashMap<Uuid, Vec<Media>> = HashMap::new();
+    for row in &media_rows {
+        by_statement
+            .entry(row.try_get("statement_id")?)
+            .or_default()
+            .push(media(row)?);
+    }
+    for statement in &mut out {
+        statement.media = by_statement.remove(&statement.id).unwrap_or_default();
+    }
+    Ok(out)
+}

@@ -1,0 +1,314 @@
+//! Filing and reading reports (SQLite).
+//!
+//! Without a spatial index, distances in SQL are the local plane around the search point (metres
+//! per degree of the WGS84 ellipsoid at its latitude): within a city this differs from the
+//! geodesic distance by well under 0.1 %, enough to order and to cut at a radius. The distance a
+//! row carries is computed exactly by the service.
+
+use async_trait::async_trait;
+use domain::geo::LonLat;
+use domain::issues::{IssueStatus, StatusChange};
+use domain::reports::{Direction, OrderBy};
+use sqlx::{QueryBuilder, Row, Sqlite};
+use uuid::Uuid;
+
+use super::rows::{media_of, push_in, report, with_issues, REPORT_COLUMNS};
+use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
+use crate::store::{
+    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
+    ReportWithIssues, Statement, StoreResult, TimelineData,
+};
+
+/// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
+fn metres_per_degree(lat: f64) -> (f64, f64) {
+    const A: f64 = 6_378_137.0;
+    const E2: f64 = 0.006_694_379_990_14;
+    let phi = lat.to_radians();
+    let w = 1.0 - E2 * phi.sin().powi(2);
+    let n = A / w.sqrt();
+    let m = A * (1.0 - E2) / w.powf(1.5);
+    let per_radian = std::f64::consts::PI / 180.0;
+    (n * phi.cos() * per_radian, m * per_radian)
+}
+
+/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`.
+fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
+    let (kx, ky) = metres_per_degree(point.lat);
+    for (column, origin, k, tail) in [
+        ("longitude", point.lon, kx, " + "),
+        ("latitude", point.lat, ky, ""),
+    ] {
+        for factor in 0..2 {
+            q.push(format!("(({alias}.{column} - "))
+                .push_bind(origin)
+                .push(") * ")
+                .push_bind(k)
+                .push(")");
+            if factor == 0 {
+                q.push(" * ");
+            }
+        }
+        q.push(tail);
+    }
+}
+
+fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter, alias: &str) {
+    if let Some(near) = &filter.near {
+        if let Some(radius) = near.radius_m {
+            q.push(format!(" AND {alias}.longitude IS NOT NULL AND ("));
+            push_distance2(q, alias, near.point);
+            q.push(") <= ").push_bind(radius * radius);
+        }
+    }
+}
+
+fn push_order(
+    q: &mut QueryBuilder<'_, Sqlite>,
+    filter: &ReportFilter,
+    alias: &str,
+    date: &str,
+    id: &str,
+) {
+    let dir = match filter.order.direction {
+        Direction::Asc => "ASC",
+        Direction::Desc => "DESC",
+    };
+    match (filter.order.by, &filter.near) {
+        (OrderBy::Location, Some(near)) => {
+            q.push(format!(" ORDER BY ({alias}.longitude IS NULL), ("));
+            push_distance2(q, alias, near.point);
+            q.push(format!(") {dir}, {id} {dir}"));
+        }
+        // Every report has 0 votes until vote tokens exist: the date order breaks the tie.
+        _ => {
+            q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
+        }
+    }
+    q.push(" LIMIT ")
+        .push_bind(i64::from(filter.page.limit) + 1)
+        .push(" OFFSET ")
+        .push_bind(i64::from(filter.page.offset));
+}
+
+#[async_trait]
+impl ReportStore for SqliteStore {
+    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let Some(category_id): Option<String> =
+            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
+                .fetch_optional(&mut *tx)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let (lon, lat, radius) = match &new.location {
+            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
+            None => (None, None, None),
+        };
+        sqlx::query(
+            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
+             location_radius_m, search, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .bind(new.id.to_string())
+        .bind(&new.author)
+        .bind(&new.title)
+        .bind(&new.description)
+        .bind(lon)
+        .bind(lat)
+        .bind(radius)
+        .bind(search_text(new.id, &new.title, &new.description))
+        .bind(micros(now))
+        .execute(&mut *tx)
+        .await?;
+        for (position, m) in new.media.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO media (id, report_id, filename, media_type, size_bytes, position, \
+                 inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )
+            .bind(m.id.to_string())
+            .bind(new.id.to_string())
+            .bind(&m.filename)
+            .bind(&m.media_type)
+            .bind(i64::try_from(m.size_bytes).unwrap_or(i64::MAX))
+            .bind(i64::try_from(position).unwrap_or(i64::MAX))
+            .bind(micros(now))
+            .execute(&mut *tx)
+            .await?;
+        }
+        let issue_id = Uuid::now_v7();
+        sqlx::query(
+            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
+             status_changed_at, report_inserted_at, longitude, latitude) \
+             VALUES (?1, ?2, ?3, 'open', ?4, ?4, ?4, ?5, ?6)",
+        )
+        .bind(issue_id.to_string())
+        .bind(new.id.to_string())
+        .bind(category_id)
+        .bind(micros(now))
+        .bind(lon)
+        .bind(lat)
+        .execute(&mut *tx)
+        .await?;
+        super::issues::record_change(
+            &mut tx,
+            issue_id,
+            IssueStatus::Open,
+            None,
+            new.author.as_deref(),
+            now,
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(self.report(new.id).await?.map(|r| r.report))
+    }
+
+    async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>> {
+        let row = sqlx::query(&format!(
+            "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.id = ?1"
+        ))
+        .bind(id.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
+    }
+
+    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>> {
+        let mut q = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
+             {REPORT_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
+             WHERE i.status <> 'moved'"
+        ));
+        if !filter.categories.is_empty() {
+            q.push(" AND i.category_id");
+            push_in(&mut q, &filter.categories);
+        }
+        if !filter.statuses.is_empty() {
+            q.push(" AND i.status IN (");
+            let mut list = q.separated(", ");
+            for s in &filter.statuses {
+                list.push_bind(s.as_str());
+            }
+            q.push(")");
+        }
+        if let Some(text) = &filter.q {
+            // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
+            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        }
+        if let Some(from) = filter.date_from {
+            q.push(" AND i.report_inserted_at >= ")
+                .push_bind(micros(from));
+        }
+        if let Some(to) = filter.date_to {
+            q.push(" AND i.report_inserted_at <= ")
+                .push_bind(micros(to));
+        }
+        push_near(&mut q, filter, "i");
+        push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
+        let rows = q.build().fetch_all(&self.pool).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            out.push(IssueRow {
+                report: report(row)?,
+                issue_id: get_uuid(row, "issue_id")?,
+                category_id: get_uuid(row, "issue_category")?,
+                status: status(row.try_get("issue_status")?)?,
+            });
+        }
+        let ids: Vec<Uuid> = out.iter().map(|r| r.report.id).collect();
+        let media = media_of(&self.pool, "report_id", &ids).await?;
+        for row in &mut out {
+            // Several rows (issues) may show the same report.
+            row.report.media = media.get(&row.report.id).cloned().unwrap_or_default();
+        }
+        Ok(ListPage::from_overfetch(out, filter.page.limit))
+    }
+
+    async fn own_reports(
+        &self,
+        author: &str,
+        filter: &ReportFilter,
+    ) -> StoreResult<ListPage<ReportWithIssues>> {
+        let mut q = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.author = "
+        ));
+        q.push_bind(author.to_owned());
+        push_near(&mut q, filter, "r");
+        push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
+        let rows = q.build().fetch_all(&self.pool).await?;
+        let reports = rows.iter().map(report).collect::<StoreResult<Vec<_>>>()?;
+        let page = ListPage::from_overfetch(reports, filter.page.limit);
+        Ok(ListPage {
+            rows: with_issues(&self.pool, page.rows).await?,
+            has_next: page.has_next,
+        })
+    }
+
+    async fn timeline(&self, report_id: Uuid) -> StoreResult<Option<TimelineData>> {
+        let id = report_id.to_string();
+        let exists: Option<String> = sqlx::query_scalar("SELECT id FROM reports WHERE id = ?1")
+            .bind(&id)
+            .fetch_optional(&self.pool)
+            .await?;
+        if exists.is_none() {
+            return Ok(None);
+        }
+        // Statements: of the report's issues and of the parents of its duplicates.
+        let issues = "SELECT id FROM issues WHERE report_id = ?1 \
+             UNION SELECT parent_id FROM issues WHERE report_id = ?1 AND parent_id IS NOT NULL";
+        let rows = sqlx::query(
+            "SELECT ch.issue_id, ch.status, ch.parent_id, ch.at, c.name AS category_name \
+             FROM issue_changes ch JOIN issues i ON i.id = ch.issue_id \
+             JOIN report_categories c ON c.id = i.category_id \
+             WHERE i.report_id = ?1 ORDER BY ch.at, ch.id",
+        )
+        .bind(&id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut data = TimelineData::default();
+        for row in &rows {
+            let issue_id = get_uuid(row, "issue_id")?;
+            data.category_names
+                .insert(issue_id, row.try_get("category_name")?);
+            data.changes.push(StatusChange {
+                issue_id,
+                status: status(row.try_get("status")?)?,
+                at: get_instant(row, "at")?,
+                parent: get_opt_uuid(row, "parent_id")?,
+            });
+        }
+        let rows = sqlx::query(&format!(
+            "SELECT s.id, s.issue_id, s.text, s.final, s.author, s.inserted_at FROM statements s \
+             WHERE s.issue_id IN ({issues}) ORDER BY s.inserted_at, s.id"
+        ))
+        .bind(&id)
+        .fetch_all(&self.pool)
+        .await?;
+        for row in &rows {
+            data.statements.push(Statement {
+                id: get_uuid(row, "id")?,
+                issue_id: get_uuid(row, "issue_id")?,
+                text: row.try_get("text")?,
+                final_: row.try_get("final")?,
+                author: row.try_get("author")?,
+                inserted_at: get_instant(row, "inserted_at")?,
+                media: Vec::new(),
+            });
+        }
+        let ids: Vec<Uuid> = data.statements.iter().map(|s| s.id).collect();
+        let mut media = media_of(&self.pool, "statement_id", &ids).await?;
+        for statement in &mut data.statements {
+            statement.media = media.remove(&statement.id).unwrap_or_default();
+        }
+        Ok(Some(data))
+    }
+
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool> {
+        let done = sqlx::query("UPDATE reports SET explicit = ?2 WHERE id = ?1")
+            .bind(report_id.to_string())
+            .bind(explicit)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

@@ -1,0 +1,113 @@
+//! The vote pool's storage: placing and revoking an account's tokens, one account at a time.
+
+use async_trait::async_trait;
+use domain::votes::{ExpiryRule, VoteError, VotePool};
+use uuid::Uuid;
+
+use super::{Instant, StoreError, StoreResult};
+
+/// A placed token (spec 2.6).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoteToken {
+    pub id: Uuid,
+    pub target: Uuid,
+    pub inserted_at: Instant,
+    pub expires_at: Option<Instant>,
+    pub revoked_at: Option<Instant>,
+}
+
+/// The pool figures of an account at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PoolFigures {
+    pub max_count: u32,
+    pub active_tokens: u32,
+    pub available_tokens: u32,
+}
+
+impl PoolFigures {
+    pub fn new(pool: VotePool, active: u32) -> Self {
+        Self {
+            max_count: pool.max_count,
+            active_tokens: active,
+            available_tokens: pool.available(active),
+        }
+    }
+}
+
+/// Why tokens were not placed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    #[error("no such target")]
+    TargetNotFound,
+    #[error(transparent)]
+    Refused(#[from] VoteError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for PlaceError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+/// The vote pool. Every place and revoke of one account runs in a transaction that first takes
+/// the account's lock (PostgreSQL: its `vote_accounts` row `FOR UPDATE`; SQLite: the write lock
+/// of `BEGIN IMMEDIATE`), then counts its active tokens at `now` and decides with the domain
+/// rules, so concurrent requests on any number of replicas never overdraw the pool.
+#[async_trait]
+pub trait VoteStore: Send + Sync + 'static {
+    /// Places `count` tokens on `target` (a report) when that many are available: all or none.
+    /// Returns the placed tokens and the pool figures after placing.
+    async fn place_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        pool: VotePool,
+        expiry: ExpiryRule<Instant>,
+        now: Instant,
+    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError>;
+
+    /// Revokes up to `count` of the account's active tokens on `target`, the most recently
+    /// placed first; returns how many were revoked (0 when none was active there).
+    async fn revoke_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        now: Instant,
+    ) -> StoreResult<u32>;
+
+    /// The account's active tokens at `now`: all of them, and those on `target` when given.
+    async fn active_votes(
+        &self,
+        subject: &str,
+        target: Option<Uuid>,
+        now: Instant,
+    ) -> StoreResult<(u32, u32)>;
+}
+
+/// `count` new tokens on `target` placed at `now` under `expiry`.
+pub(crate) fn new_tokens(
+    target: Uuid,
+    count: u32,
+    expiry: ExpiryRule<Instant>,
+    now: Instant,
+) -> Vec<VoteToken> {
+    let expires_at = expiry.expires_at(now, |t, days| t + chrono::TimeDelta::days(i64::from(days)));
+    (0..count)
+        .map(|_| VoteToken {
+            id: Uuid::now_v7(),
+            target,
+            inserted_at: now,
+            expires_at,
+            revoked_at: None,
+        })
+        .collect()
+}
+
+/// A count from the database as a pool figure.
+pub(crate) fn figure(count: i64) -> u32 {
+    u32::try_from(count.max(0)).unwrap_or(u32::MAX)
+}

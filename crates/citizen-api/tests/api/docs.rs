@@ -1,0 +1,53 @@
+//! The OpenAPI description and the boundary.
+
+use test_support::on_both_backends;
+
+use crate::helpers::TestApp;
+
+on_both_backends!(crate::helpers::spawn_app;
+    the_description_lists_every_route_and_error_name,
+    the_boundary_is_the_configured_territory,
+);
+
+async fn the_description_lists_every_route_and_error_name(app: TestApp) {
+    let response = app
+        .http
+        .get(format!("{}/docs", app.base))
+        .header("Accept", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let doc: serde_json::Value = response.json().await.unwrap();
+    for path in [
+        "/reports",
+        "/reports/{reportId}",
+        "/reports/{reportId}/status",
+        "/me/reports",
+        "/me/reports-categories",
+        "/geo/boundary",
+    ] {
+        assert!(doc["paths"].get(path).is_some(), "{path} missing");
+    }
+    let text = doc.to_string();
+    for name in ["REPORT_NOT_FOUND", "VALIDATION_ERROR", "UNAUTHORIZED"] {
+        assert!(text.contains(name), "{name} missing");
+    }
+}
+
+async fn the_boundary_is_the_configured_territory(app: TestApp) {
+    let response = app
+        .http
+        .get(format!("{}/geo/boundary", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["content-type"], "application/geo+json");
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["type"], "MultiPolygon");
+    assert_eq!(
+        body["coordinates"][0][0][0],
+        serde_json::json!([14.2245, 50.103])
+    );
+}

@@ -1,0 +1,351 @@
+//! The test harness: the real service on port 0 (on its own runtime, stopped when the
+//! [`TestApp`] is dropped), real HTTP over a socket, dev tokens, and the stores over a second
+//! pool to set up what the API cannot create yet (the officers' workflow).
+#![allow(dead_code)] // each test module uses part of it
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
+use citizen_api::store::{self, Category, NewCategory, NewReport, Stores};
+use citizen_api::{Application, BuildOptions, Settings, SPEC};
+use domain::geo::{LocationParam, LonLat};
+use secrecy::SecretString;
+use serde_json::Value;
+use service_kit::auth::{mint_dev_token, DevTokenRequest};
+use service_kit::clock::ManualClock;
+use service_kit::db::{Database, DatabaseSettings};
+use test_support::{Backend, TestDatabase};
+use uuid::Uuid;
+
+pub const DEV_SECRET: &str = "test-secret-for-citizen-api-0123456789";
+pub const ACCESS_ALL: &str = "cityuser:report-categories:access-all";
+pub const OFFICER: &str = "officer-1";
+
+pub struct TestApp {
+    pub base: String,
+    pub root: String,
+    pub http: reqwest::Client,
+    pub settings: Settings,
+    /// The service's stores over a pool of the test's own runtime.
+    pub stores: Stores,
+    /// When the test's reports are filed: a fixed second, moved on per filing.
+    pub start: DateTime<Utc>,
+    /// The application's clock (stands still unless a test moves it).
+    pub clock: Arc<ManualClock>,
+    pub db: Arc<TestDatabase>,
+    /// Dropping it stops the application (its runtime ends with it).
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// Production settings with the test database, port 0 and the dev secret.
+pub fn settings(db: &TestDatabase) -> Settings {
+    let mut s: Settings =
+        service_kit::settings::load_from(&SPEC, None, Vec::new()).expect("default settings");
+    s.http.port = 0;
+    s.http.workers = 2;
+    s.http.shutdown_grace_seconds = 1;
+    s.database.url = SecretString::from(db.url.clone());
+    s.database.migrate_on_start = true;
+    s.database.max_connections = 4;
+    s.auth.dev_secret = Some(SecretString::from(DEV_SECRET));
+    s.i18n.default_locale = "en".into();
+    s.media.dir = db.dir.path().join("media");
+    s.captcha.enabled = false;
+    s.validate().expect("valid test settings");
+    s
+}
+
+/// The service on a fresh database of `backend`; `None` when the backend is unavailable (for
+/// `test_support::on_both_backends!`).
+pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
+    let db = Arc::new(test_support::database(backend, "citizen").await?);
+    Some(spawn_on(db, |_| {}).await)
+}
+
+/// The service on `db` with settings adjusted by `configure`.
+pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Settings)) -> TestApp {
+    test_support::init_test_log();
+    let mut settings = settings(&db);
+    configure(&mut settings);
+    let start = Utc::now().trunc_subsecs(0) - TimeDelta::days(1);
+    let clock = Arc::new(ManualClock::new(start));
+    let app_clock = clock.clone();
+    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let app_settings = settings.clone();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("application runtime");
+        runtime.block_on(async move {
+            let options = BuildOptions {
+                clock: Some(app_clock),
+            };
+            let app = match Application::build_with(&app_settings, options).await {
+                Ok(app) => app,
+                Err(err) => {
+                    let _ = started_tx.send(Err(err));
+                    return;
+                }
+            };
+            let _ = started_tx.send(Ok(app.port()));
+            let _ = app
+                .run_until(async move {
+                    let _ = stopped.await;
+                })
+                .await;
+        });
+    });
+    let port = started_rx
+        .await
+        .expect("application thread")
+        .expect("build app");
+    let database = DatabaseSettings {
+        max_connections: 2,
+        ..settings.database.clone()
+    };
+    let pool = Database::connect(&database, store::SCHEMA)
+        .await
+        .expect("test pool");
+    let root = format!("http://127.0.0.1:{port}");
+    TestApp {
+        base: format!("{root}{}", settings.http.base_path),
+        root,
+        http: reqwest::Client::new(),
+        settings,
+        stores: store::for_database(&pool),
+        start,
+        clock,
+        db,
+        _stop: stop,
+    }
+}
+
+impl TestApp {
+    /// The files in the media folder.
+    pub fn stored_files(&self) -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.settings.media.dir, &mut out);
+        out
+    }
+
+    /// POST /reports with `form`, optionally signed in: (status, headers, JSON body).
+    pub async fn post_report(
+        &self,
+        form: reqwest::multipart::Form,
+        token: Option<&str>,
+    ) -> (u16, reqwest::header::HeaderMap, Value) {
+        let mut request = self
+            .http
+            .post(format!("{}/reports", self.base))
+            .multipart(form);
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        (
+            status,
+            headers,
+            response.json().await.unwrap_or(Value::Null),
+        )
+    }
+}
+
+/// A filing form with a title and a description.
+pub fn form(title: &str, description: &str) -> reqwest::multipart::Form {
+    reqwest::multipart::Form::new()
+        .text("title", title.to_owned())
+        .text("description", description.to_owned())
+}
+
+/// A file part.
+pub fn file(bytes: Vec<u8>, name: &str) -> reqwest::multipart::Part {
+    reqwest::multipart::Part::bytes(bytes).file_name(name.to_owned())
+}
+
+/// A report to file through the store.
+pub struct Filing {
+    pub title: String,
+    pub description: String,
+    pub at: Option<(f64, f64)>,
+    pub author: Option<String>,
+    /// Seconds after the app's start instant.
+    pub second: i64,
+}
+
+impl Filing {
+    pub fn new(title: &str, second: i64) -> Self {
+        Self {
+            title: title.to_owned(),
+            description: format!("{title}: description"),
+            at: None,
+            author: None,
+            second,
+        }
+    }
+
+    pub fn at(mut self, lon: f64, lat: f64) -> Self {
+        self.at = Some((lon, lat));
+        self
+    }
+
+    pub fn by(mut self, subject: &str) -> Self {
+        self.author = Some(subject.to_owned());
+        self
+    }
+
+    pub fn description(mut self, text: &str) -> Self {
+        self.description = text.to_owned();
+        self
+    }
+}
+
+/// A filed report: its id and the id of its first issue.
+#[derive(Debug, Clone, Copy)]
+pub struct Filed {
+    pub report: Uuid,
+    pub issue: Uuid,
+}
+
+impl TestApp {
+    pub fn time(&self, second: i64) -> DateTime<Utc> {
+        self.start + TimeDelta::seconds(second)
+    }
+
+    /// Files a report through the store (as the API does), at `start + filing.second`.
+    pub async fn file(&self, filing: Filing) -> Filed {
+        let id = Uuid::now_v7();
+        let new = NewReport {
+            id,
+            author: filing.author,
+            title: filing.title,
+            description: filing.description,
+            location: filing.at.map(|(lon, lat)| LocationParam {
+                point: LonLat { lon, lat },
+                radius_m: None,
+            }),
+            media: Vec::new(),
+        };
+        self.stores
+            .reports
+            .file_report(&new, self.time(filing.second))
+            .await
+            .expect("file")
+            .expect("a default category");
+        let found = self.stores.reports.report(id).await.unwrap().unwrap();
+        Filed {
+            report: id,
+            issue: found.issues[0].id,
+        }
+    }
+
+    pub async fn category(&self, name: &str, deadline_days: Option<u32>) -> Category {
+        self.stores
+            .categories
+            .create_category(
+                &NewCategory {
+                    name: name.to_owned(),
+                    is_default: false,
+                    statement_deadline_days: deadline_days,
+                },
+                self.start,
+            )
+            .await
+            .expect("category")
+    }
+
+    pub fn token(&self, subject: &str, scopes: &[&str]) -> String {
+        let request = DevTokenRequest {
+            subject: subject.into(),
+            scopes: scopes.iter().map(|s| s.to_string()).collect(),
+            roles: Vec::new(),
+            client_id: None,
+            ttl: Duration::from_secs(600),
+        };
+        mint_dev_token(&self.settings.auth, &request).expect("dev token")
+    }
+
+    /// GET `path` (under the base path) with an optional bearer token: (status, JSON body).
+    pub async fn get_as(&self, path: &str, token: Option<&str>) -> (u16, Value) {
+        let mut request = self.http.get(format!("{}{path}", self.base));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        self.get_as(path, None).await
+    }
+
+    /// A JSON request with a token: (status, JSON body).
+    pub async fn send_json(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: &Value,
+    ) -> (u16, Value) {
+        let response = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(token)
+            .json(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
+    /// GET that must answer 200.
+    pub async fn get_ok(&self, path: &str) -> Value {
+        let (status, body) = self.get(path).await;
+        assert_eq!(status, 200, "{path}: {body}");
+        body
+    }
+}
+
+/// The `field` of each report row, as strings.
+pub fn column(body: &Value, field: &str) -> Vec<String> {
+    body["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| match &r[field] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect()
+}
+
+/// Asserts a 400 `VALIDATION_ERROR` (or `name`) with the error body.
+pub fn assert_error(status: u16, body: &Value, want_status: u16, name: &str) {
+    assert_eq!(status, want_status, "{body}");
+    assert_eq!(body["statusCode"], want_status, "{body}");
+    assert_eq!(body["name"], name, "{body}");
+    assert!(
+        body["userinfo"].as_str().is_some_and(|t| !t.is_empty()),
+        "{body}"
+    );
+}

@@ -1,0 +1,85 @@
+//! Every parameter of the report lists at and past its edge.
+
+use test_support::on_both_backends;
+
+use crate::helpers::{assert_error, column, Filing, TestApp};
+
+on_both_backends!(crate::helpers::spawn_app;
+    bad_parameters_are_400_naming_them,
+    parameters_at_their_edges_are_accepted,
+);
+
+async fn bad_parameters_are_400_naming_them(app: TestApp) {
+    for (query, parameter) in [
+        ("limit=0", "limit"),
+        ("limit=101", "limit"),
+        ("limit=ten", "limit"),
+        ("offset=-1", "offset"),
+        ("offset=1001", "offset"),
+        ("q=", "q"),
+        (&format!("q={}", "a".repeat(201)), "q"),
+        ("location=14.4", "location"),
+        ("location=14.4,95", "location"),
+        ("location=14.4,50,0", "location"),
+        ("orderBy=location", "orderBy"),
+        ("orderBy=name", "orderBy"),
+        ("orderDirection=up", "orderDirection"),
+        ("category=7", "category"),
+        ("status=possible_duplicate", "status"),
+        ("dateFrom=2026-13-01T00:00:00Z", "dateFrom"),
+        ("dateTo=today", "dateTo"),
+        (
+            "dateFrom=2026-02-01T00:00:00Z&dateTo=2026-01-01T00:00:00Z",
+            "dateFrom",
+        ),
+        ("offset=1&offset=2", "offset"),
+    ] {
+        for path in ["/reports", "/me/reports"] {
+            if path == "/me/reports"
+                && ["q", "category", "status", "dateFrom", "dateTo"]
+                    .iter()
+                    .any(|p| query.starts_with(p))
+            {
+                continue;
+            }
+            let token = app.token("citizen-1", &[]);
+            let (status, body) = app.get_as(&format!("{path}?{query}"), Some(&token)).await;
+            assert_error(status, &body, 400, "VALIDATION_ERROR");
+            let text = body["userinfo"].as_str().unwrap();
+            assert!(text.contains(parameter), "{path}?{query}: {text}");
+        }
+    }
+    // The text is localized.
+    let response = app
+        .http
+        .get(format!("{}/reports?limit=0", app.base))
+        .header("Accept-Language", "cs")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["content-language"], "cs");
+}
+
+async fn parameters_at_their_edges_are_accepted(app: TestApp) {
+    for i in 0..3 {
+        app.file(Filing::new(&format!("R{i}"), i)).await;
+    }
+    let body = app.get_ok("/reports?limit=1").await;
+    assert_eq!(column(&body, "title"), ["R2"]);
+    assert_eq!(body["hasNextOffset"], true);
+    let body = app.get_ok("/reports?limit=100&offset=2").await;
+    assert_eq!(column(&body, "title"), ["R0"]);
+    assert_eq!(
+        (body["limit"].as_u64(), body["offset"].as_u64()),
+        (Some(100), Some(2))
+    );
+    let body = app.get_ok("/reports?offset=1000").await;
+    assert!(column(&body, "id").is_empty());
+    assert_eq!(body["hasNextOffset"], false);
+    let body = app
+        .get_ok("/reports?q=r&location=-180,-90,0.001&orderBy=votes&orderDirection=asc&unknown=1")
+        .await;
+    assert!(column(&body, "id").is_empty());
+    let body = app.get_ok(&format!("/reports?q={}", "r".repeat(200))).await;
+    assert!(column(&body, "id").is_empty());
+}

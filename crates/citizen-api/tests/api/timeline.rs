@@ -1,0 +1,128 @@
+//! `GET /reports/{reportId}/status`: the public timeline of reports with several issues.
+
+use domain::issues::Transition;
+use serde_json::Value;
+use test_support::on_both_backends;
+
+use crate::helpers::{Filing, TestApp, OFFICER};
+
+on_both_backends!(crate::helpers::spawn_app;
+    an_open_report_has_no_step,
+    steps_of_moved_accepted_resolved_and_duplicate_issues,
+);
+
+async fn an_open_report_has_no_step(app: TestApp) {
+    let a = app.file(Filing::new("A", 1)).await;
+    let body = app.get_ok(&format!("/reports/{}/status", a.report)).await;
+    assert_eq!(body, serde_json::json!({"statuses": []}));
+}
+
+fn steps(body: &Value) -> Vec<(String, String, Vec<String>)> {
+    body["statuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["status"].as_str().unwrap().to_owned(),
+                s["categoryName"].as_str().unwrap().to_owned(),
+                s["statements"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t["text"].as_str().unwrap().to_owned())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+async fn steps_of_moved_accepted_resolved_and_duplicate_issues(app: TestApp) {
+    let roads = app.category("Roads", None).await;
+    let light = app.category("Lighting", None).await;
+    let issues = &app.stores.issues;
+    // The original: moved to roads, a statement while open, accepted, one more, resolved.
+    let original = app.file(Filing::new("Pothole", 1)).await;
+    let p = issues
+        .move_issue(original.issue, roads.id, OFFICER, app.time(2))
+        .await
+        .unwrap();
+    issues
+        .add_statement(p.id, "Seen it", false, &[], OFFICER, app.time(3))
+        .await
+        .unwrap();
+    issues
+        .change_status(p.id, Transition::Accept, OFFICER, app.time(4))
+        .await
+        .unwrap();
+    issues
+        .add_statement(p.id, "Crew sent", false, &[], OFFICER, app.time(5))
+        .await
+        .unwrap();
+    issues
+        .change_status(p.id, Transition::Resolve, OFFICER, app.time(6))
+        .await
+        .unwrap();
+    issues
+        .add_statement(p.id, "Fixed", true, &[], OFFICER, app.time(7))
+        .await
+        .unwrap();
+    let body = app
+        .get_ok(&format!("/reports/{}/status", original.report))
+        .await;
+    assert_eq!(
+        steps(&body),
+        [
+            (
+                "accepted".into(),
+                "Roads".into(),
+                vec!["Crew sent".into(), "Seen it".into()]
+            ),
+            ("resolved".into(), "Roads".into(), vec!["Fixed".into()]),
+        ]
+    );
+    let first = &body["statuses"][0];
+    assert_eq!(first["issue_id"], p.id.to_string());
+    assert_eq!(
+        first["date"],
+        app.time(4)
+            .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    );
+    let statement = &first["statements"][0];
+    assert_eq!(statement["final"], false);
+    assert_eq!(statement["media"], serde_json::json!([]));
+    assert!(
+        statement.get("author").is_none(),
+        "public view: {statement}"
+    );
+    assert!(statement["statement_id"].is_string() && statement["inserted_at"].is_string());
+
+    // The duplicate: moved to lighting, then marked a duplicate of the pothole's issue; its own
+    // statement never shows, the parent's do.
+    let dup = app.file(Filing::new("Same pothole", 8)).await;
+    let d = issues
+        .move_issue(dup.issue, light.id, OFFICER, app.time(9))
+        .await
+        .unwrap();
+    issues
+        .add_statement(d.id, "Internal note", false, &[], OFFICER, app.time(10))
+        .await
+        .unwrap();
+    issues
+        .mark_duplicate(d.id, p.id, OFFICER, app.time(11))
+        .await
+        .unwrap();
+    let body = app.get_ok(&format!("/reports/{}/status", dup.report)).await;
+    assert_eq!(
+        steps(&body),
+        [(
+            "duplicate".into(),
+            "Lighting".into(),
+            vec!["Fixed".into(), "Crew sent".into(), "Seen it".into()]
+        )]
+    );
+    assert_eq!(
+        app.get_ok(&format!("/reports/{}", dup.report)).await["status"],
+        "duplicate"
+    );
+}

@@ -1,0 +1,108 @@
+//! Metadata removal: what is stored is exactly the image without its metadata, whatever the
+//! chunking of the upload.
+
+use citizen_api::media::{MediaType, Stripper};
+
+use super::images::{self, assert_no_metadata, ExifPlacement};
+use super::*;
+
+/// Every fixture: (name, file, expected stored bytes).
+fn fixtures() -> Vec<(&'static str, Vec<u8>, Vec<u8>)> {
+    let (jpeg, jpeg_clean) = images::jpeg();
+    let (scans, scans_clean) = images::jpeg_with_markers_in_scans();
+    let (png, png_clean) = images::png();
+    let (webp, webp_clean) = images::webp();
+    let (heic, heic_clean) = images::heic(ExifPlacement::Mdat);
+    let (heic_idat, heic_idat_clean) = images::heic(ExifPlacement::Idat);
+    vec![
+        ("jpeg", jpeg, jpeg_clean),
+        ("jpeg-scans", scans, scans_clean),
+        ("png", png, png_clean),
+        ("webp", webp, webp_clean),
+        ("heic", heic, heic_clean),
+        ("heic-idat", heic_idat, heic_idat_clean),
+    ]
+}
+
+#[test]
+fn the_fixtures_carry_the_metadata_they_should() {
+    for (name, file, _) in fixtures() {
+        if name == "jpeg-scans" {
+            continue;
+        }
+        assert!(
+            images::find(&file, &images::GPS_RATIONALS).is_some(),
+            "{name}"
+        );
+        assert!(images::find(&file, b"GPSLatitude").is_some(), "{name}");
+    }
+}
+
+#[test]
+fn the_filter_gives_the_same_bytes_for_any_chunking() {
+    for (name, file, expected) in fixtures() {
+        let media_type = MediaType::sniff(&file[..12]).unwrap();
+        for piece in [1, 2, 3, 5, 13, 64, file.len()] {
+            let mut stripper = Stripper::new(media_type);
+            let mut out = Vec::new();
+            for chunk in file.chunks(piece) {
+                stripper.feed(chunk, &mut out).unwrap();
+            }
+            stripper.finish(&mut out).unwrap();
+            assert_eq!(out, expected, "{name} in pieces of {piece}");
+            assert_no_metadata(&out);
+        }
+    }
+}
+
+#[tokio::test]
+async fn stored_photos_carry_no_exif_gps_or_text_and_keep_their_image_bytes() {
+    let server = serve();
+    for piece in [7, 1000] {
+        for (name, file, expected) in fixtures() {
+            let media = stored(post(&server, Body::new().file(name, &file), piece).await).await;
+            let id = media[0]["media_id"].as_str().unwrap();
+            let kept = on_disk(&server, id);
+            assert_no_metadata(&kept);
+            assert_eq!(kept, expected, "{name} sent in pieces of {piece}");
+            assert_eq!(media[0]["size"], kept.len() as u64);
+        }
+    }
+}
+
+#[tokio::test]
+async fn pdf_is_stored_as_sent() {
+    let server = serve();
+    let pdf = b"%PDF-1.4\n1 0 obj << /Author (Alice) >> endobj\ntrailer << >>\n%%EOF\n";
+    let media = stored(post(&server, Body::new().file("form.pdf", pdf), 9).await).await;
+    assert_eq!(
+        on_disk(&server, media[0]["media_id"].as_str().unwrap()),
+        pdf
+    );
+}
+
+#[test]
+fn structural_damage_is_reported_per_type() {
+    let cases: Vec<(Vec<u8>, MediaType)> = vec![
+        // A JPEG segment length below 2.
+        (b"\xff\xd8\xff\xe0\x00\x01".to_vec(), MediaType::Jpeg),
+        // Bytes between JPEG segments.
+        (b"\xff\xd8\xff\xe0\x00\x02XX".to_vec(), MediaType::Jpeg),
+        // A PNG chunk type that is not four letters.
+        (
+            b"\x89PNG\r\n\x1a\n\x00\x00\x00\x00\x00\x01\x02\x03".to_vec(),
+            MediaType::Png,
+        ),
+        // A WebP whose RIFF size runs past the file.
+        (b"RIFF\xff\x00\x00\x00WEBPVP8X".to_vec(), MediaType::Webp),
+    ];
+    for (file, media_type) in cases {
+        let mut stripper = Stripper::new(media_type);
+        let mut out = Vec::new();
+        let result = stripper
+            .feed(&file, &mut out)
+            .and_then(|()| stripper.finish(&mut out));
+        let err = result.unwrap_err();
+        assert!(err.to_string().contains("corrupt"), "{media_type:?}: {err}");
+    }
+}
