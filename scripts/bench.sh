@@ -5,9 +5,11 @@
 #   - on PostgreSQL, `pgbench -S` (select-only) with as many connections as the server's pool.
 # Streets: generated cities of BENCH_SIZES streets (default 1000 and 100000) on SQLite and
 # PostgreSQL+PostGIS (skipped when unreachable); GET /streets/{number} for 20 000 random streets
-# (warm: after one pass over them, so they sit in the lookup cache; and with the cache disabled,
-# i.e. the database path), a 300 m radius query at 2 000 random points and a name-prefix query.
-# Peak resident memory (VmHWM) of the server is reported per run.
+# (from the read model, and with the model off, `cache.max_entries = 0`, i.e. the database
+# path), a 300 m radius query at 2 000 random points and a name-prefix query. Per run: start-up
+# time (process start to /readyz 200, i.e. the first read model built) and the peak anonymous
+# resident memory (RssAnon sampled every 50 ms from start to stop: the heap, without the mapped
+# SQLite file pages that VmHWM counts).
 # Results: bench-results/streets.md (and stdout). Knobs: BENCH_DURATION (s, default 8),
 # BENCH_CONNECTIONS (default 16), BENCH_SIZES, BENCH_BACKENDS ("sqlite postgres").
 set -euo pipefail
@@ -35,8 +37,8 @@ pg_url() { echo "${PG_ADMIN%/*}/$1"; }
 
 echo "# streets-api benchmark ($(date -u +%F), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s, pool $POOL)" | tee "$report"
 echo | tee -a "$report"
-echo "| backend | streets | trivial rps | id rps, cache warm (ratio) | id rps, no cache (ratio) | radius 300 m rps (ratio) | q prefix rps (ratio) | peak RSS MiB | import s |" | tee -a "$report"
-echo "|---|---|---|---|---|---|---|---|---|" | tee -a "$report"
+echo "| backend | streets | trivial rps | id rps, read model (ratio) | id rps, database (ratio) | radius 300 m rps (ratio) | q prefix rps (ratio) | start-up s | peak RssAnon MiB | import s |" | tee -a "$report"
+echo "|---|---|---|---|---|---|---|---|---|---|" | tee -a "$report"
 
 rps() { # path-list-file
   WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" \
@@ -89,7 +91,7 @@ if psql "$PG_ADMIN" -Atc "SELECT 1 FROM pg_available_extensions WHERE name='post
 
 for backend in $BACKENDS; do
   if [ "$backend" = postgres ] && [ -z "$pg_ok" ]; then
-    echo "| postgres | skipped: PostgreSQL with PostGIS unreachable at $PG_ADMIN | | | | | | | |" | tee -a "$report"
+    echo "| postgres | skipped: PostgreSQL with PostGIS unreachable at $PG_ADMIN | | | | | | | | |" | tee -a "$report"
     continue
   fi
   for size in $SIZES; do
@@ -106,30 +108,34 @@ for backend in $BACKENDS; do
     t0=$(date +%s.%N)
     "$BIN" import "$work/city-$size.geojson" >/dev/null
     import_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {print a - b}')
-    start_server() {
+    start_server() { # sets server, startup_s; samples RssAnon into $work/rss until the process ends
+      local t0; t0=$(date +%s.%N)
       "$BIN" serve & server=$!
-      for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
+      (while [ -r "/proc/$server/status" ]; do awk '/RssAnon/ {print $2}' "/proc/$server/status" 2>/dev/null; sleep 0.05; done) > "$work/rss" 2>/dev/null &
+      for _ in $(seq 1 6000); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.01; done
+      startup_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN {printf "%.2f", a - b}')
     }
     stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
+    warm() { WRK_TARGETS="$1" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null; }
     STREETS_API__CACHE__MAX_ENTRIES=0 start_server
-    WRK_TARGETS="$work/id-$size" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    warm "$work/id-$size"
     id_nocache=$(rps "$work/id-$size")
     stop_server
     start_server
-    # One pass over the looked-up streets fills the cache.
-    sed 's|^|http://127.0.0.1:'"$PORT"'|' "$work/id-$size" | xargs -P 4 -n 200 curl -fs > /dev/null
+    warm "$work/id-$size"
     trivial=$(rps "$work/trivial-$size")
     id=$(rps "$work/id-$size")
     radius=$(rps "$work/radius-$size")
     q=$(rps "$work/q-$size")
-    peak=$(awk '/VmHWM/ {printf "%.0f", $2/1024}' "/proc/$server/status")
     stop_server
+    wait 2>/dev/null || true
+    peak=$(sort -n "$work/rss" | tail -1 | awk '{printf "%.0f", $1/1024}')
     radius_rate["$backend-$size"]=$radius
     id_rate["$backend-$size"]=$id_nocache
     ratio() { awk -v a="$1" -v b="$trivial" 'BEGIN {printf "%.2f", a/b}'; }
-    printf '| %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %.1f |\n' "$backend" "$size" "$trivial" \
+    printf '| %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %s | %.1f |\n' "$backend" "$size" "$trivial" \
       "$id" "$(ratio "$id")" "$id_nocache" "$(ratio "$id_nocache")" "$radius" "$(ratio "$radius")" "$q" "$(ratio "$q")" \
-      "$peak" "$import_s" | tee -a "$report"
+      "$startup_s" "$peak" "$import_s" | tee -a "$report"
   done
   if [ "$backend" = postgres ]; then
     psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS bench_pgbench" -c "CREATE DATABASE bench_pgbench" >/dev/null

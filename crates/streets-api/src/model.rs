@@ -1,20 +1,141 @@
 //! The street as stored and as served.
 
+use actix_web::web::Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
-/// A street row: what the store returns.
-#[derive(Debug, Clone)]
-pub struct Street {
+/// A street as read from the database for the read model: everything a replica serves and
+/// searches by.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredStreet {
     /// Database id (`_id`), a UUID.
     pub id: String,
     /// `I_GM_U`.
     pub number: i64,
     /// `N_GM_U`.
     pub name: String,
-    /// The GeoJSON MultiLineString, serialised once at import.
-    pub geojson: String,
+    /// The name folded for search (`domain::text::fold`).
+    pub name_folded: String,
+    /// The geometry: lines of `[lon, lat]` in WGS84.
+    pub lines: Vec<Vec<[f64; 2]>>,
+}
+
+/// A street as the API serves it: its GeoJSON feature, serialised once. A list answer is the
+/// concatenation of its features.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Feature(Bytes);
+
+impl Feature {
+    /// The feature of a street whose geometry is given as lines.
+    pub fn from_lines(
+        id: &str,
+        number: i64,
+        name: &str,
+        lines: &[Vec<[f64; 2]>],
+    ) -> Result<Self, serde_json::Error> {
+        let mut out = Vec::with_capacity(160 + lines.iter().map(Vec::len).sum::<usize>() * 40);
+        write_feature(&mut out, id, number, name, lines)?;
+        Ok(Self(out.into()))
+    }
+
+    /// The feature of a street whose geometry is stored as GeoJSON text.
+    pub fn from_geojson(
+        id: &str,
+        number: i64,
+        name: &str,
+        geojson: &str,
+    ) -> Result<Self, serde_json::Error> {
+        let geometry: &RawValue = serde_json::from_str(geojson)?;
+        let mut out = Vec::with_capacity(160 + geojson.len());
+        serde_json::to_writer(&mut out, &FeatureOut::new(id, number, name, geometry))?;
+        Ok(Self(out.into()))
+    }
+
+    /// A feature already serialised (a slice of the read model's buffer).
+    pub(crate) fn from_bytes(bytes: Bytes) -> Self {
+        Self(bytes)
+    }
+
+    /// The JSON text.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The JSON text, without copying.
+    pub fn into_bytes(self) -> Bytes {
+        self.0
+    }
+
+    /// A JSON array of features, as one buffer.
+    pub fn array(features: &[Feature]) -> Bytes {
+        let len = features.iter().map(|f| f.0.len() + 1).sum::<usize>() + 2;
+        let mut out = Vec::with_capacity(len);
+        out.push(b'[');
+        for (i, feature) in features.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(&feature.0);
+        }
+        out.push(b']');
+        out.into()
+    }
+}
+
+/// Appends a street's feature to `out`: the same JSON as [`StreetFeature`] serialises to.
+pub(crate) fn write_feature(
+    out: &mut Vec<u8>,
+    id: &str,
+    number: i64,
+    name: &str,
+    lines: &[Vec<[f64; 2]>],
+) -> Result<(), serde_json::Error> {
+    let geometry = GeometryOut {
+        coordinates: lines,
+        kind: "MultiLineString",
+    };
+    serde_json::to_writer(out, &FeatureOut::new(id, number, name, geometry))
+}
+
+/// A feature borrowed from its parts, serialised in the field order of [`StreetFeature`].
+#[derive(Serialize)]
+struct FeatureOut<'a, G> {
+    _id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    properties: PropertiesOut<'a>,
+    geometry: G,
+}
+
+#[derive(Serialize)]
+#[allow(non_snake_case)] // the spec's property names
+struct PropertiesOut<'a> {
+    I_GM_U: i64,
+    N_GM_U: &'a str,
+}
+
+/// The geometry, keys in the order of the GeoJSON text SQLite stores (serde_json's sorted map),
+/// so both forms of a feature are the same bytes.
+#[derive(Serialize)]
+struct GeometryOut<'a> {
+    coordinates: &'a [Vec<[f64; 2]>],
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+impl<'a, G> FeatureOut<'a, G> {
+    fn new(id: &'a str, number: i64, name: &'a str, geometry: G) -> Self {
+        Self {
+            _id: id,
+            kind: "Feature",
+            properties: PropertiesOut {
+                I_GM_U: number,
+                N_GM_U: name,
+            },
+            geometry,
+        }
+    }
 }
 
 /// What a street search asks for (already validated).
@@ -87,22 +208,32 @@ pub enum MultiLineStringType {
     MultiLineString,
 }
 
-impl StreetFeature {
-    /// Builds the served feature; fails only if the stored geometry is not JSON.
-    pub fn from_street(street: Street) -> Result<Self, serde_json::Error> {
-        Ok(Self {
-            _id: street.id,
-            kind: "Feature",
-            properties: StreetProperties {
-                I_GM_U: street.number,
-                N_GM_U: street.name,
-            },
-            geometry: RawValue::from_string(street.geojson)?,
-        })
-    }
-}
-
 /// The GeoJSON text of a MultiLineString.
 pub fn multilinestring_json(lines: &[Vec<[f64; 2]>]) -> String {
     serde_json::json!({ "type": "MultiLineString", "coordinates": lines }).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_feature_is_the_spec_shape_in_either_form() {
+        let lines = vec![vec![[14.42, 50.07], [14.43, 50.071]]];
+        let from_lines = Feature::from_lines("a-b", 11, "Žitná \"x\"", &lines).unwrap();
+        let text = multilinestring_json(&lines);
+        let from_text = Feature::from_geojson("a-b", 11, "Žitná \"x\"", &text).unwrap();
+        assert_eq!(from_lines, from_text);
+        let value: serde_json::Value = serde_json::from_slice(from_lines.as_bytes()).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"_id": "a-b", "type": "Feature",
+                "properties": {"I_GM_U": 11, "N_GM_U": "Žitná \"x\""},
+                "geometry": {"type": "MultiLineString", "coordinates": [[[14.42, 50.07], [14.43, 50.071]]]}})
+        );
+        let array = Feature::array(&[from_lines.clone(), from_lines]);
+        let value: serde_json::Value = serde_json::from_slice(&array).unwrap();
+        assert_eq!(value.as_array().unwrap().len(), 2);
+        assert_eq!(&Feature::array(&[])[..], b"[]");
+    }
 }

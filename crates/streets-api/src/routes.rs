@@ -1,18 +1,18 @@
 //! HTTP handlers and the OpenAPI description of streets-api.
 
-use actix_web::web;
+use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::geo::LonLat;
 use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page, STREETS_RADIUS_DEFAULT_M, STREETS_RADIUS_MAX_M};
 use serde::Deserialize;
-use service_kit::extract::{Json, Path, Query};
+use service_kit::extract::{Path, Query};
 use service_kit::http::ConfigureApi;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
 use utoipa::{IntoParams, OpenApi};
 
-use crate::model::{Near, Street, StreetFeature, StreetQuery};
+use crate::model::{Feature, Near, StreetFeature, StreetQuery};
 use crate::store::StreetStore;
 
 /// The routes under the base path.
@@ -126,12 +126,11 @@ impl StreetsParams {
     }
 }
 
-fn features(streets: Vec<Street>) -> Result<Vec<StreetFeature>, ApiError> {
-    streets
-        .into_iter()
-        .map(StreetFeature::from_street)
-        .collect::<Result<_, _>>()
-        .map_err(ApiError::internal)
+/// A 200 answer with an already serialised JSON body.
+fn json(body: actix_web::web::Bytes) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(body)
 }
 
 /// List or search streets.
@@ -156,13 +155,13 @@ fn features(streets: Vec<Street>) -> Result<Vec<StreetFeature>, ApiError> {
 pub async fn list_streets(
     store: web::Data<dyn StreetStore>,
     Query(params): Query<StreetsParams>,
-) -> Result<Json<Vec<StreetFeature>>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let query = params.to_query()?;
     let streets = store
         .find_streets(&query)
         .await
         .map_err(ApiError::storage)?;
-    Ok(Json(features(streets)?))
+    Ok(json(Feature::array(&streets)))
 }
 
 /// One street by database id or street number.
@@ -185,7 +184,7 @@ pub async fn list_streets(
 pub async fn get_street(
     store: web::Data<dyn StreetStore>,
     street_id: Path<String>,
-) -> Result<Json<StreetFeature>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let street_id = street_id.into_inner();
     let not_found = || {
         ApiError::new(
@@ -202,9 +201,7 @@ pub async fn get_street(
         store.street_by_id(&street_id).await
     };
     let street = found.map_err(ApiError::storage)?.ok_or_else(not_found)?;
-    Ok(Json(
-        StreetFeature::from_street(street).map_err(ApiError::internal)?,
-    ))
+    Ok(json(street.into_bytes()))
 }
 
 #[cfg(test)]

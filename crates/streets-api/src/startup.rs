@@ -19,24 +19,47 @@ pub struct Application {
     http: HttpApp,
     db: Database,
     store: Arc<dyn StreetStore>,
+    model: Arc<store::ReadModelStreets>,
 }
 
-/// `streets_cache_lookups_total{result="hit"|"miss"}`, brought up to date at every scrape.
-fn watch_cache(metrics: &Metrics, cache: Arc<store::CachedStreets>) -> anyhow::Result<()> {
-    let lookups = prometheus::IntCounterVec::new(
+/// The read model's metrics, brought up to date at every scrape:
+/// `streets_reads_total{source="memory"|"database"}`, `streets_read_model_builds_total{outcome}`
+/// and `streets_read_model_streets`.
+fn watch_read_model(metrics: &Metrics, model: Arc<store::ReadModelStreets>) -> anyhow::Result<()> {
+    let reads = prometheus::IntCounterVec::new(
         prometheus::Opts::new(
-            "streets_cache_lookups_total",
-            "Street lookups by id or number, by cache result",
+            "streets_reads_total",
+            "Street reads (lookups and searches) by where they were answered from",
         ),
-        &["result"],
+        &["source"],
     )?;
-    metrics.registry().register(Box::new(lookups.clone()))?;
+    let builds = prometheus::IntCounterVec::new(
+        prometheus::Opts::new(
+            "streets_read_model_builds_total",
+            "Read model builds by outcome",
+        ),
+        &["outcome"],
+    )?;
+    let streets = prometheus::IntGauge::new(
+        "streets_read_model_streets",
+        "Streets in the read model this replica holds (0: none, reads go to the database)",
+    )?;
+    metrics.registry().register(Box::new(reads.clone()))?;
+    metrics.registry().register(Box::new(builds.clone()))?;
+    metrics.registry().register(Box::new(streets.clone()))?;
     metrics.add_collector(move |_| {
-        let stats = cache.stats();
-        for (label, total) in [("hit", stats.hits), ("miss", stats.misses)] {
-            let counter = lookups.with_label_values(&[label]);
+        let stats = model.stats();
+        let counters = [
+            (&reads, "memory", stats.memory),
+            (&reads, "database", stats.database),
+            (&builds, "ok", stats.builds),
+            (&builds, "failed", stats.failed_builds),
+        ];
+        for (vec, label, total) in counters {
+            let counter = vec.with_label_values(&[label]);
             counter.inc_by(total.saturating_sub(counter.get()));
         }
+        streets.set(i64::try_from(stats.streets).unwrap_or(i64::MAX));
     });
     Ok(())
 }
@@ -47,11 +70,11 @@ impl Application {
     pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
-        let cached = Arc::new(store::CachedStreets::new(
+        let model = Arc::new(store::ReadModelStreets::new(
             store::for_database(&db),
             settings.cache.clone(),
         ));
-        let store: Arc<dyn StreetStore> = cached.clone();
+        let store: Arc<dyn StreetStore> = model.clone();
         if settings.demo.load_when_empty && !schema.is_behind() {
             if let Some(summary) = crate::demo::load_when_empty(store.as_ref()).await? {
                 tracing::info!(
@@ -60,10 +83,16 @@ impl Application {
                 );
             }
         }
-        let readiness = startup::readiness(&db, store::migrations(), &schema);
+        // The first model is built in the background; until then reads go to the database and
+        // /readyz says `not ready: streets` (store::read_model).
+        if !schema.is_behind() {
+            model.start();
+        }
+        let readiness =
+            startup::readiness(&db, store::migrations(), &schema).with(model.readiness());
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
-        watch_cache(&metrics, cached)?;
+        watch_read_model(&metrics, model.clone())?;
         let parts = AppParts {
             service: SPEC.name,
             api: routes::configure(store.clone()),
@@ -78,7 +107,12 @@ impl Application {
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
         };
         let http = HttpApp::bind(parts, &settings.http)?;
-        Ok(Self { http, db, store })
+        Ok(Self {
+            http,
+            db,
+            store,
+            model,
+        })
     }
 
     /// The bound port (useful with port 0).
@@ -89,6 +123,11 @@ impl Application {
     /// The street store (for tests and the import command).
     pub fn store(&self) -> Arc<dyn StreetStore> {
         self.store.clone()
+    }
+
+    /// The replica's read model (for tests: its generation, an awaited build).
+    pub fn read_model(&self) -> Arc<store::ReadModelStreets> {
+        self.model.clone()
     }
 
     /// Serves until SIGTERM/Ctrl-C, then drains within the grace period.

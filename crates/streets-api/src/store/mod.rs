@@ -1,8 +1,8 @@
 //! Street storage: one trait in domain terms, a backend per database.
 
-mod cache;
 mod coords;
 mod postgres;
+pub mod read_model;
 mod sqlite;
 pub mod wkb;
 
@@ -13,10 +13,10 @@ use sqlx::migrate::Migrator;
 use std::sync::Arc;
 use streets_import::ImportedStreet;
 
-use crate::model::{Street, StreetQuery};
+use crate::model::{Feature, StoredStreet, StreetQuery};
 
-pub use cache::{CacheSettings, CachedStreets};
 pub use postgres::PostgresStreets;
+pub use read_model::{CacheSettings, ReadModelStreets};
 pub use sqlite::SqliteStreets;
 
 /// The PostgreSQL schema owned by streets-api.
@@ -45,17 +45,29 @@ pub struct ImportSummary {
     pub removed: u64,
 }
 
+/// Every street of one import, read in one snapshot: what a read model is built from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DatasetSnapshot {
+    /// The import generation the streets belong to.
+    pub generation: i64,
+    /// How many streets that import holds.
+    pub total: u64,
+    /// The streets by ascending number; empty when `total` exceeded the limit asked for.
+    pub streets: Vec<StoredStreet>,
+}
+
 /// Street storage in domain terms. Failures are [`StoreError`]s: an unreachable or restarting
 /// database is `Unavailable`, which the API answers with 503.
 #[async_trait]
 pub trait StreetStore: Send + Sync {
     /// The street with this `I_GM_U`.
-    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Street>>;
+    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Feature>>;
     /// The street with this database id.
-    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Street>>;
+    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Feature>>;
     /// Streets matching the query: by distance when a point is given, else by name match rank
-    /// (whole name, name prefix, word prefix), else by street number; ties by street number.
-    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Street>>;
+    /// (whole name, name prefix, word prefix, then folded name in code-point order), else by
+    /// street number; ties by street number.
+    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>>;
     /// Replaces the whole data set in one transaction, keeping each street's id for the same
     /// number. Either everything is replaced or nothing changes.
     async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary>;
@@ -63,6 +75,9 @@ pub trait StreetStore: Send + Sync {
     async fn count_streets(&self) -> StoreResult<u64>;
     /// A number that changes with every import (bumped in the import's transaction).
     async fn dataset_generation(&self) -> StoreResult<i64>;
+    /// The generation and, when there are at most `at_most` streets, every street, read in one
+    /// snapshot (so the streets are exactly those of that generation).
+    async fn dataset_snapshot(&self, at_most: u64) -> StoreResult<DatasetSnapshot>;
 }
 
 /// The store for a database of either backend.
@@ -73,27 +88,12 @@ pub fn for_database(db: &Database) -> Arc<dyn StreetStore> {
     }
 }
 
-/// The columns of a street as both backends select them (`id, number, name, geojson`).
-#[derive(sqlx::FromRow)]
-pub(crate) struct StreetRow {
-    id: String,
-    number: i64,
-    name: String,
-    geojson: String,
-}
-
-impl From<StreetRow> for Street {
-    fn from(row: StreetRow) -> Self {
-        Self {
-            id: row.id,
-            number: row.number,
-            name: row.name,
-            geojson: row.geojson,
-        }
-    }
-}
-
 /// A new public id: a UUID, which always contains `-`, so it never looks like a street number.
 pub(crate) fn new_street_id() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// A feature that could not be serialised is a storage fault (500), never the client's.
+pub(crate) fn feature_error(err: serde_json::Error) -> StoreError {
+    StoreError::Other(anyhow::Error::new(err).context("serialising a stored street"))
 }

@@ -1,16 +1,20 @@
 //! PostgreSQL + PostGIS backend: GiST index on `geography`, distances on the spheroid,
-//! trigram index for name search. Geometries go to PostGIS as WKB written by geozero; the
-//! served GeoJSON text is stored beside them, so reads convert nothing.
+//! trigram index for name search. Geometries move between PostGIS and Rust as WKB through
+//! geozero both ways: written with `ST_GeomFromWKB`, read with `ST_AsBinary` and decoded into
+//! lines, from which the served GeoJSON is written (no GeoJSON is built in SQL or stored).
 
 use anyhow::Context;
 use async_trait::async_trait;
-use sqlx::PgPool;
+use futures::TryStreamExt;
+use sqlx::{FromRow, PgPool};
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
-use super::wkb::multilinestring_wkb;
-use super::{new_street_id, ImportSummary, StoreResult, StreetRow, StreetStore};
-use crate::model::{multilinestring_json, Street, StreetQuery};
+use super::wkb::{lines_from_wkb, multilinestring_wkb};
+use super::{
+    feature_error, new_street_id, DatasetSnapshot, ImportSummary, StoreResult, StreetStore,
+};
+use crate::model::{Feature, StoredStreet, StreetQuery};
 
 /// Streets in PostgreSQL (schema `streets`).
 pub struct PostgresStreets {
@@ -23,36 +27,61 @@ impl PostgresStreets {
     }
 }
 
-const COLUMNS: &str = "id, number, name, geojson";
+const COLUMNS: &str = "id, number, name, ST_AsBinary(geog::geometry) AS wkb";
+
+/// A street as read: its geometry as the WKB of a (Multi)LineString.
+#[derive(FromRow)]
+struct StreetRow {
+    id: String,
+    number: i64,
+    name: String,
+    wkb: Vec<u8>,
+}
+
+/// The lines of a stored geometry; anything but (Multi)LineString WKB is a corrupt value.
+fn decode_lines(number: i64, wkb: &[u8]) -> anyhow::Result<Vec<Vec<[f64; 2]>>> {
+    lines_from_wkb(wkb)
+        .with_context(|| format!("decoding the geometry of street {number}"))?
+        .with_context(|| format!("street {number} is not a line geometry"))
+}
+
+impl StreetRow {
+    fn feature(&self) -> StoreResult<Feature> {
+        let lines = decode_lines(self.number, &self.wkb)?;
+        Feature::from_lines(&self.id, self.number, &self.name, &lines).map_err(feature_error)
+    }
+}
 
 #[async_trait]
 impl StreetStore for PostgresStreets {
-    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Street>> {
+    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Feature>> {
         let row: Option<StreetRow> =
             sqlx::query_as(&format!("SELECT {COLUMNS} FROM streets WHERE number = $1"))
                 .bind(number)
                 .fetch_optional(&self.pool)
                 .await?;
-        Ok(row.map(Street::from))
+        row.map(|r| r.feature()).transpose()
     }
 
-    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Street>> {
+    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Feature>> {
         let row: Option<StreetRow> =
             sqlx::query_as(&format!("SELECT {COLUMNS} FROM streets WHERE id = $1"))
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;
-        Ok(row.map(Street::from))
+        row.map(|r| r.feature()).transpose()
     }
 
-    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Street>> {
+    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
         if query.name.as_deref() == Some("") {
             return Ok(Vec::new());
         }
         // $1 folded name or NULL, $2 lon, $3 lat, $4 radius (NULL without a point), $5 limit, $6 offset.
         // The name filter: the name starts with the query, or a word of it does (words are
         // separated by exactly one space in name_folded). The folded query holds only letters,
-        // digits and single spaces, so it contains no LIKE wildcard.
+        // digits and single spaces, so it contains no LIKE wildcard. Names are ordered by code
+        // point (COLLATE "C"), as SQLite and the read model order them, whatever the database's
+        // collation.
         let name_filter = "($1::text IS NULL OR name_folded LIKE $1 || '%' OR name_folded LIKE '% ' || $1 || '%')";
         let rank =
             "CASE WHEN name_folded = $1 THEN 0 WHEN name_folded LIKE $1 || '%' THEN 1 ELSE 2 END";
@@ -68,7 +97,7 @@ impl StreetStore for PostgresStreets {
             format!(
                 "SELECT {COLUMNS} FROM streets WHERE {name_filter}
                  AND $2::float8 IS NULL AND $3::float8 IS NULL AND $4::float8 IS NULL
-                 ORDER BY {rank}, name_folded, number LIMIT $5 OFFSET $6"
+                 ORDER BY {rank}, name_folded COLLATE \"C\", number LIMIT $5 OFFSET $6"
             )
         } else {
             format!(
@@ -86,7 +115,7 @@ impl StreetStore for PostgresStreets {
             .bind(i64::from(query.offset))
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows.into_iter().map(Street::from).collect())
+        rows.iter().map(StreetRow::feature).collect()
     }
 
     async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
@@ -108,7 +137,6 @@ impl StreetStore for PostgresStreets {
             let mut numbers = Vec::with_capacity(chunk.len());
             let mut names = Vec::with_capacity(chunk.len());
             let mut folded = Vec::with_capacity(chunk.len());
-            let mut geojson = Vec::with_capacity(chunk.len());
             let mut wkb = Vec::with_capacity(chunk.len());
             for s in chunk {
                 let id = existing.get(&s.number).cloned().unwrap_or_else(|| {
@@ -119,20 +147,18 @@ impl StreetStore for PostgresStreets {
                 numbers.push(s.number);
                 names.push(s.name.clone());
                 folded.push(domain::text::fold(&s.name));
-                geojson.push(multilinestring_json(&s.lines));
                 wkb.push(multilinestring_wkb(&s.lines).context("encoding a street as WKB")?);
             }
             sqlx::query(
-                "INSERT INTO streets (id, number, name, name_folded, geojson, geog)
-                 SELECT id, number, name, folded, gj, ST_GeomFromWKB(wkb, 4326)::geography
-                 FROM UNNEST($1::text[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::bytea[])
-                      AS t(id, number, name, folded, gj, wkb)",
+                "INSERT INTO streets (id, number, name, name_folded, geog)
+                 SELECT id, number, name, folded, ST_GeomFromWKB(wkb, 4326)::geography
+                 FROM UNNEST($1::text[], $2::int8[], $3::text[], $4::text[], $5::bytea[])
+                      AS t(id, number, name, folded, wkb)",
             )
             .bind(&ids)
             .bind(&numbers)
             .bind(&names)
             .bind(&folded)
-            .bind(&geojson)
             .bind(&wkb)
             .execute(&mut *tx)
             .await
@@ -161,5 +187,46 @@ impl StreetStore for PostgresStreets {
         Ok(sqlx::query_scalar("SELECT generation FROM dataset")
             .fetch_one(&self.pool)
             .await?)
+    }
+
+    async fn dataset_snapshot(&self, at_most: u64) -> StoreResult<DatasetSnapshot> {
+        // REPEATABLE READ: every statement sees the snapshot of the first, so the streets are
+        // exactly those of the generation read.
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        let generation: i64 = sqlx::query_scalar("SELECT generation FROM dataset")
+            .fetch_one(&mut *tx)
+            .await?;
+        let total: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
+            .fetch_one(&mut *tx)
+            .await?;
+        let total = u64::try_from(total).unwrap_or(0);
+        let mut streets = Vec::new();
+        if total <= at_most {
+            streets.reserve(usize::try_from(total).unwrap_or(0));
+            let mut rows = sqlx::query_as::<_, (String, i64, String, String, Vec<u8>)>(
+                "SELECT id, number, name, name_folded, ST_AsBinary(geog::geometry)
+                 FROM streets ORDER BY number",
+            )
+            .fetch(&mut *tx);
+            while let Some((id, number, name, name_folded, wkb)) = rows.try_next().await? {
+                let lines = decode_lines(number, &wkb)?;
+                streets.push(StoredStreet {
+                    id,
+                    number,
+                    name,
+                    name_folded,
+                    lines,
+                });
+            }
+        }
+        tx.commit().await?;
+        Ok(DatasetSnapshot {
+            generation,
+            total,
+            streets,
+        })
     }
 }

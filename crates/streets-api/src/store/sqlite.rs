@@ -4,13 +4,16 @@
 use anyhow::Context;
 use async_trait::async_trait;
 use domain::geo::{bbox_around, bbox_of_lines, distance_to_lines_m};
-use sqlx::{FromRow, SqlitePool};
+use sqlx::{FromRow, Row, SqlitePool};
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
 use super::coords::{pack, unpack};
-use super::{new_street_id, ImportSummary, StoreError, StoreResult, StreetRow, StreetStore};
-use crate::model::{multilinestring_json, Near, Street, StreetQuery};
+use super::{
+    feature_error, new_street_id, DatasetSnapshot, ImportSummary, StoreError, StoreResult,
+    StreetStore,
+};
+use crate::model::{multilinestring_json, Feature, Near, StoredStreet, StreetQuery};
 
 /// Streets in a SQLite file.
 pub struct SqliteStreets {
@@ -27,7 +30,7 @@ impl SqliteStreets {
         near: Near,
         name: Option<&str>,
         query: &StreetQuery,
-    ) -> StoreResult<Vec<Street>> {
+    ) -> StoreResult<Vec<Feature>> {
         let [min_lon, min_lat, max_lon, max_lat] = bbox_around(near.point, near.radius_m);
         let rows = sqlx::query(
             "SELECT s.id, s.number, s.name, s.geojson, s.coords
@@ -49,16 +52,31 @@ impl SqliteStreets {
             let distance = distance_to_lines_m(near.point, &lines);
             if distance <= near.radius_m {
                 // Only hits pay for decoding the text columns.
-                hits.push((distance, Street::from(StreetRow::from_row(row)?)));
+                hits.push((distance, StreetRow::from_row(row)?));
             }
         }
         hits.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.number.cmp(&b.1.number)));
-        Ok(hits
-            .into_iter()
+        hits.into_iter()
             .skip(query.offset as usize)
             .take(query.limit as usize)
-            .map(|(_, s)| s)
-            .collect())
+            .map(|(_, s)| s.feature())
+            .collect()
+    }
+}
+
+/// The columns a read serves (`id, number, name, geojson`).
+#[derive(FromRow)]
+struct StreetRow {
+    id: String,
+    number: i64,
+    name: String,
+    geojson: String,
+}
+
+impl StreetRow {
+    fn feature(&self) -> StoreResult<Feature> {
+        Feature::from_geojson(&self.id, self.number, &self.name, &self.geojson)
+            .map_err(feature_error)
     }
 }
 
@@ -70,25 +88,25 @@ struct Packed<'r> {
 
 #[async_trait]
 impl StreetStore for SqliteStreets {
-    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Street>> {
+    async fn street_by_number(&self, number: i64) -> StoreResult<Option<Feature>> {
         let row: Option<StreetRow> =
             sqlx::query_as("SELECT id, number, name, geojson FROM streets WHERE number = ?1")
                 .bind(number)
                 .fetch_optional(&self.pool)
                 .await?;
-        Ok(row.map(Street::from))
+        row.map(|r| r.feature()).transpose()
     }
 
-    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Street>> {
+    async fn street_by_id(&self, id: &str) -> StoreResult<Option<Feature>> {
         let row: Option<StreetRow> =
             sqlx::query_as("SELECT id, number, name, geojson FROM streets WHERE id = ?1")
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;
-        Ok(row.map(Street::from))
+        row.map(|r| r.feature()).transpose()
     }
 
-    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Street>> {
+    async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
         let name = query.name.as_deref();
         if name == Some("") {
             return Ok(Vec::new());
@@ -112,7 +130,7 @@ impl StreetStore for SqliteStreets {
             .bind(i64::from(query.offset))
             .fetch_all(&self.pool)
             .await?;
-        Ok(rows.into_iter().map(Street::from).collect())
+        rows.iter().map(StreetRow::feature).collect()
     }
 
     async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
@@ -185,5 +203,42 @@ impl StreetStore for SqliteStreets {
         Ok(sqlx::query_scalar("SELECT generation FROM dataset")
             .fetch_one(&self.pool)
             .await?)
+    }
+
+    async fn dataset_snapshot(&self, at_most: u64) -> StoreResult<DatasetSnapshot> {
+        // One read transaction: in WAL mode it reads one snapshot from its first SELECT on, so
+        // the streets are those of the generation read first.
+        let mut tx = self.pool.begin().await?;
+        let generation: i64 = sqlx::query_scalar("SELECT generation FROM dataset")
+            .fetch_one(&mut *tx)
+            .await?;
+        let total: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
+            .fetch_one(&mut *tx)
+            .await?;
+        let total = u64::try_from(total).unwrap_or(0);
+        let mut streets = Vec::new();
+        if total <= at_most {
+            streets.reserve(usize::try_from(total).unwrap_or(0));
+            let mut rows = sqlx::query(
+                "SELECT id, number, name, name_folded, coords FROM streets ORDER BY number",
+            )
+            .fetch(&mut *tx);
+            while let Some(row) = futures::TryStreamExt::try_next(&mut rows).await? {
+                let packed = Packed::from_row(&row)?;
+                streets.push(StoredStreet {
+                    id: row.try_get("id")?,
+                    number: row.try_get("number")?,
+                    name: row.try_get("name")?,
+                    name_folded: row.try_get("name_folded")?,
+                    lines: unpack(packed.coords).context("corrupt packed coordinates")?,
+                });
+            }
+        }
+        tx.commit().await?;
+        Ok(DatasetSnapshot {
+            generation,
+            total,
+            streets,
+        })
     }
 }

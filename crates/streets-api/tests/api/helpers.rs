@@ -3,7 +3,7 @@
 use secrecy::ExposeSecret;
 use serde_json::Value;
 use std::sync::Arc;
-use streets_api::store::StreetStore;
+use streets_api::store::{ReadModelStreets, StreetStore};
 use streets_api::{Application, Settings};
 use streets_import::ImportedStreet;
 
@@ -13,6 +13,7 @@ pub struct TestApp {
     pub address: String,
     pub client: reqwest::Client,
     pub store: Arc<dyn StreetStore>,
+    pub model: Arc<ReadModelStreets>,
     pub database_url: String,
     pub _dir: tempfile::TempDir,
     pub shutdown: Option<tokio::sync::oneshot::Sender<()>>,
@@ -29,6 +30,10 @@ pub fn test_settings(database_url: &str) -> Settings {
     settings.database.migrate_on_start = true;
     settings.database.max_connections = 4;
     settings.demo.load_when_empty = false;
+    // Tests import through other processes (the CLI) and read right after: confirm the import
+    // generation on every read, so the read model is never behind (tests/api/read_model.rs
+    // checks the staleness bound with its own values).
+    settings.cache.max_staleness_millis = 0;
     settings
 }
 
@@ -50,6 +55,15 @@ pub async fn spawn_app(backend: Backend) -> Option<TestApp> {
     Some(spawn_with(test_settings(&url), dir).await)
 }
 
+/// Starts the application with the read model off: every read goes to the database.
+pub async fn spawn_app_on_database(backend: Backend) -> Option<TestApp> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let url = database_url(backend, &dir).await?;
+    let mut settings = test_settings(&url);
+    settings.cache.max_entries = 0;
+    Some(spawn_with(settings, dir).await)
+}
+
 pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
     test_support::init_test_log();
     let app = Application::build(&settings)
@@ -57,6 +71,7 @@ pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
         .expect("application builds");
     let address = format!("http://127.0.0.1:{}", app.port());
     let store = app.store();
+    let model = app.read_model();
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(app.run_until(async move {
         let _ = rx.await;
@@ -65,6 +80,7 @@ pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
         address,
         client: reqwest::Client::new(),
         store,
+        model,
         database_url: settings.database.url.expose_secret().to_owned(),
         _dir: dir,
         shutdown: Some(tx),
@@ -124,8 +140,21 @@ impl TestApp {
             .collect()
     }
 
+    /// Replaces the streets through the service (so its read model is rebuilt before this
+    /// returns).
     pub async fn seed(&self, streets: &[ImportedStreet]) {
         self.store.replace_all_streets(streets).await.expect("seed");
+    }
+
+    /// The value of a metric line starting with `prefix` (e.g. `streets_reads_total{source="memory"`).
+    pub async fn metric(&self, prefix: &str) -> u64 {
+        let metrics = self.metrics().await;
+        metrics
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .and_then(|l| l.rsplit(' ').next())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no metric {prefix} in\n{metrics}"))
     }
 }
 

@@ -1,10 +1,11 @@
 //! streets-api over real HTTP, against SQLite and (when reachable) PostgreSQL with PostGIS.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
 
-mod cache;
 mod helpers;
 mod import;
+mod model_answers;
 mod outage;
+mod read_model;
 mod schema;
 mod stack;
 mod streets;

@@ -1,0 +1,155 @@
+//! One import's streets in memory, ready to answer every read the API has.
+//!
+//! Streets are indexed by ascending number (`0..n`), so a position in that order is also the
+//! "by number" order of the plain list. Each street's GeoJSON feature is serialised once, into
+//! one shared buffer; an answer is a list of slices of it.
+
+use actix_web::web::Bytes;
+use domain::geo::bbox_of_lines;
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::names::NameIndex;
+use super::radius::RadiusIndex;
+use crate::model::{write_feature, Feature, StoredStreet, StreetQuery};
+use crate::store::DatasetSnapshot;
+
+pub(crate) struct Model {
+    generation: i64,
+    /// Street numbers, ascending.
+    numbers: Vec<i64>,
+    /// `_id` → street index.
+    ids: HashMap<Box<str>, u32>,
+    /// Every feature, one after the other.
+    features: Bytes,
+    /// Where each street's feature lies in `features`.
+    spans: Vec<Range<u32>>,
+    /// Each street's lines, for exact distances.
+    lines: Vec<Vec<Vec<[f64; 2]>>>,
+    names: NameIndex,
+    radius: RadiusIndex,
+}
+
+/// Why a snapshot cannot become a model.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum BuildError {
+    #[error("street {0} has no coordinates")]
+    NoCoordinates(i64),
+    #[error("the streets' features exceed 4 GiB")]
+    TooLarge,
+    #[error("serialising street {0}: {1}")]
+    Serialise(i64, serde_json::Error),
+}
+
+impl Model {
+    /// Builds the model of a snapshot (streets by ascending number, as the stores read them).
+    pub(crate) fn build(snapshot: DatasetSnapshot) -> Result<Self, BuildError> {
+        let DatasetSnapshot {
+            generation,
+            mut streets,
+            ..
+        } = snapshot;
+        streets.sort_by_key(|s| s.number);
+        let mut buffer = Vec::with_capacity(streets.len() * 320);
+        let mut spans = Vec::with_capacity(streets.len());
+        let mut boxes = Vec::with_capacity(streets.len());
+        let mut numbers = Vec::with_capacity(streets.len());
+        let mut ids = HashMap::with_capacity(streets.len());
+        let mut folded = Vec::with_capacity(streets.len());
+        let mut lines = Vec::with_capacity(streets.len());
+        for (i, street) in streets.into_iter().enumerate() {
+            let StoredStreet {
+                id,
+                number,
+                name,
+                name_folded,
+                lines: street_lines,
+            } = street;
+            let start = offset(buffer.len())?;
+            write_feature(&mut buffer, &id, number, &name, &street_lines)
+                .map_err(|e| BuildError::Serialise(number, e))?;
+            spans.push(start..offset(buffer.len())?);
+            boxes.push(bbox_of_lines(&street_lines).ok_or(BuildError::NoCoordinates(number))?);
+            numbers.push(number);
+            ids.insert(id.into_boxed_str(), offset(i)?);
+            folded.push(name_folded.into_boxed_str());
+            lines.push(street_lines);
+        }
+        Ok(Self {
+            generation,
+            numbers,
+            ids,
+            features: Bytes::from(buffer),
+            spans,
+            lines,
+            names: NameIndex::new(folded),
+            radius: RadiusIndex::new(&boxes),
+        })
+    }
+
+    pub(crate) fn generation(&self) -> i64 {
+        self.generation
+    }
+
+    /// How many streets the model holds.
+    pub(crate) fn len(&self) -> usize {
+        self.numbers.len()
+    }
+
+    fn feature(&self, street: u32) -> Feature {
+        let span = &self.spans[street as usize];
+        Feature::from_bytes(self.features.slice(span.start as usize..span.end as usize))
+    }
+
+    pub(crate) fn by_number(&self, number: i64) -> Option<Feature> {
+        let i = self.numbers.binary_search(&number).ok()?;
+        Some(self.feature(offset(i).ok()?))
+    }
+
+    pub(crate) fn by_id(&self, id: &str) -> Option<Feature> {
+        self.ids.get(id).map(|&i| self.feature(i))
+    }
+
+    /// The answer to a search, in the order the API promises (see `StreetStore::find_streets`).
+    pub(crate) fn find(&self, query: &StreetQuery) -> Vec<Feature> {
+        let (offset, limit) = (query.offset as usize, query.limit as usize);
+        let name = query.name.as_deref();
+        if name == Some("") {
+            return Vec::new();
+        }
+        let streets: Vec<u32> = match (query.near, name) {
+            (Some(near), name) => {
+                // The name filter of the SQL backends: the name, or a word of it, starts with q
+                // (`LIKE 'q%' OR LIKE '% q%'`).
+                let word = name.map(|q| format!(" {q}"));
+                let keep = |i: u32| match (name, &word) {
+                    (Some(q), Some(word)) => {
+                        let folded = self.names.folded(i);
+                        folded.starts_with(q) || folded.contains(word.as_str())
+                    }
+                    _ => true,
+                };
+                self.radius.within(
+                    near.point,
+                    near.radius_m,
+                    |i| self.lines[i as usize].as_slice(),
+                    keep,
+                    offset,
+                    limit,
+                )
+            }
+            (None, Some(q)) => self.names.search(q, offset, limit),
+            (None, None) => {
+                let end = (offset + limit).min(self.len());
+                (offset.min(end)..end)
+                    .filter_map(|i| u32::try_from(i).ok())
+                    .collect()
+            }
+        };
+        streets.into_iter().map(|i| self.feature(i)).collect()
+    }
+}
+
+fn offset(i: usize) -> Result<u32, BuildError> {
+    u32::try_from(i).map_err(|_| BuildError::TooLarge)
+}
