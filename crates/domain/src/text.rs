@@ -60,10 +60,9 @@ pub fn match_rank(name: &str, query: &str) -> Option<MatchRank> {
         Some(MatchRank::Whole)
     } else if name.starts_with(query) {
         Some(MatchRank::NamePrefix)
-    } else if name
-        .match_indices(query)
-        .any(|(i, _)| name[..i].ends_with(' '))
-    {
+    } else if name.contains(&format!(" {query}")) {
+        // `match_indices` would miss a word start that overlaps an earlier, non-word match
+        // ("xa a a" for "a a"); a space before the query is exactly "a later word starts with it".
         Some(MatchRank::WordPrefix)
     } else {
         None
@@ -106,6 +105,8 @@ mod tests {
             Some(MatchRank::WordPrefix)
         );
         assert_eq!(match_rank(&name, &fold("pel")), None);
+        // A word start overlapping an earlier match that is not at a word start.
+        assert_eq!(match_rank("xa a a", "a a"), Some(MatchRank::WordPrefix));
         assert_eq!(match_rank(&name, ""), None);
     }
 }

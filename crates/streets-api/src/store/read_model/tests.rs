@@ -59,8 +59,7 @@ fn names(rng: &mut Rng, n: usize) -> Vec<String> {
 }
 
 /// The rule of the SQL backends: whole name 0, name prefix 1, a later word starts with q 2
-/// (`LIKE '% q%'`; note `domain::text::match_rank` misses a word start that overlaps an earlier
-/// occurrence of q, e.g. "xa a a" for "a a").
+/// (`LIKE '% q%'`), written out independently of `domain::text::match_rank` as the reference.
 pub(super) fn rank(name: &str, q: &str) -> Option<u8> {
     if name == q {
         Some(0)
