@@ -99,3 +99,23 @@ fn wants_json(req: &HttpRequest) -> bool {
         _ => false,
     }
 }
+
+/// The `bearer` security scheme (HTTP bearer, JWT) the services' `security(("bearer" = []))`
+/// annotations refer to: add it with `modifiers(&service_kit::docs::BearerScheme)`.
+pub struct BearerScheme;
+
+impl utoipa::Modify for BearerScheme {
+    fn modify(&self, openapi: &mut OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(
+                HttpBuilder::new()
+                    .scheme(HttpAuthScheme::Bearer)
+                    .bearer_format("JWT")
+                    .build(),
+            ),
+        );
+    }
+}

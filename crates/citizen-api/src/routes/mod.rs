@@ -14,10 +14,10 @@ use actix_web::web;
 use domain::error_code::ErrorCode;
 use service_kit::auth::Authenticator;
 use service_kit::clock::Clock;
+use service_kit::docs::BearerScheme;
 use service_kit::http::ConfigureApi;
 use service_kit::multipart::MultipartLimits;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
@@ -90,23 +90,6 @@ pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi 
             )
             .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)));
     })
-}
-
-struct BearerScheme;
-
-impl Modify for BearerScheme {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
-        );
-    }
 }
 
 #[derive(OpenApi)]

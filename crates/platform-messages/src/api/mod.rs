@@ -9,9 +9,9 @@ use std::sync::Arc;
 use actix_web::web;
 use domain::error_code::ErrorCode;
 use service_kit::auth::Authenticator;
+use service_kit::docs::BearerScheme;
 use service_kit::http::ConfigureApi;
-use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::OpenApi;
 
 pub use operator::MANAGE_SCOPE;
 
@@ -56,23 +56,6 @@ pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi 
             )
             .service(web::resource("/me/messages").route(web::get().to(read::me)));
     })
-}
-
-struct BearerScheme;
-
-impl Modify for BearerScheme {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let components = openapi.components.get_or_insert_with(Default::default);
-        components.add_security_scheme(
-            "bearer",
-            SecurityScheme::Http(
-                HttpBuilder::new()
-                    .scheme(HttpAuthScheme::Bearer)
-                    .bearer_format("JWT")
-                    .build(),
-            ),
-        );
-    }
 }
 
 #[derive(OpenApi)]
