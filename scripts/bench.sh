@@ -168,3 +168,19 @@ elif (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then
 else
   echo "platform-messages bench skipped: no MQTT broker at 127.0.0.1:1883"
 fi
+
+# citizen-api: detail and public-list reads over generated cities of 100 000 and 1 000 000
+# reports against a one-query ceiling (scripts/bench-citizen.sh; BENCH_CITIZEN=0 skips it).
+if [ "${BENCH_CITIZEN:-1}" = 0 ]; then
+  echo "citizen-api bench skipped (BENCH_CITIZEN=0)"
+else
+  bash scripts/bench-citizen.sh
+fi
+
+# citizen-api: filing with a 5 MB photo, memory growth per upload in flight
+# (scripts/bench-citizen-filing.sh; BENCH_CITIZEN_FILING=0 skips it).
+if [ "${BENCH_CITIZEN_FILING:-1}" = 0 ]; then
+  echo "citizen-api filing bench skipped (BENCH_CITIZEN_FILING=0)"
+else
+  bash scripts/bench-citizen-filing.sh
+fi

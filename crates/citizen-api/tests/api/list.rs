@@ -153,8 +153,10 @@ async fn q_ignores_case_and_diacritics_over_title_description_and_id(app: TestAp
     );
     assert_eq!(ids(app.get_ok("/reports?q=SKOL").await), both);
     let id = b.report.to_string();
+    // A part of the id past its timestamp: reports filed in the same millisecond share the
+    // first 13 characters of their UUID v7.
     assert_eq!(
-        ids(app.get_ok(&format!("/reports?q={}", &id[..13])).await),
+        ids(app.get_ok(&format!("/reports?q={}", &id[19..])).await),
         vec![id.clone()]
     );
     assert_eq!(

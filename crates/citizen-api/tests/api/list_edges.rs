@@ -7,6 +7,7 @@ use crate::helpers::{assert_error, column, Filing, TestApp};
 on_both_backends!(crate::helpers::spawn_app;
     bad_parameters_are_400_naming_them,
     parameters_at_their_edges_are_accepted,
+    location_pages_follow_the_full_order_under_ties,
 );
 
 async fn bad_parameters_are_400_naming_them(app: TestApp) {
@@ -82,4 +83,38 @@ async fn parameters_at_their_edges_are_accepted(app: TestApp) {
     assert!(column(&body, "id").is_empty());
     let body = app.get_ok(&format!("/reports?q={}", "r".repeat(200))).await;
     assert!(column(&body, "id").is_empty());
+}
+
+async fn location_pages_follow_the_full_order_under_ties(app: TestApp) {
+    // Four reports at one point, two at another, two without a location: the nearest-first
+    // order (PostgreSQL finds its reach with a KNN scan first) must page exactly like one page.
+    for i in 0..4 {
+        app.file(Filing::new(&format!("Same {i}"), i).at(14.42, 50.081))
+            .await;
+    }
+    for i in 4..6 {
+        app.file(Filing::new(&format!("Farther {i}"), i).at(14.42, 50.09))
+            .await;
+    }
+    for i in 6..8 {
+        app.file(Filing::new(&format!("Nowhere {i}"), i)).await;
+    }
+    let order = "location=14.42,50.08&orderBy=location";
+    let all = column(&app.get_ok(&format!("/reports?{order}")).await, "id");
+    assert_eq!(all.len(), 8);
+    for limit in [1, 3] {
+        let mut seen = Vec::new();
+        let mut offset = 0;
+        loop {
+            let body = app
+                .get_ok(&format!("/reports?{order}&limit={limit}&offset={offset}"))
+                .await;
+            seen.extend(column(&body, "id"));
+            if body["hasNextOffset"] == false {
+                break;
+            }
+            offset += limit;
+        }
+        assert_eq!(seen, all, "limit {limit}: pages follow the full order");
+    }
 }

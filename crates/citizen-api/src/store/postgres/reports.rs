@@ -70,6 +70,88 @@ fn push_order(
         .push_bind(i64::from(filter.page.offset));
 }
 
+const LIST_COLUMNS: &str = "i.id AS issue_id, i.category_id AS issue_category, \
+     i.status AS issue_status, r.id, r.author, r.title, r.description, r.longitude, r.latitude, \
+     r.location_radius_m, r.explicit, r.inserted_at, r.processed_at";
+const LIST_FROM: &str =
+    "FROM issues i JOIN reports r ON r.id = i.report_id WHERE i.status <> 'moved'";
+
+/// The public list's filters (after `WHERE i.status <> 'moved'`).
+fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) {
+    // One value is an equality: the planner can then walk an index in date order.
+    match filter.categories.as_slice() {
+        [] => {}
+        [one] => {
+            q.push(" AND i.category_id = ").push_bind(*one);
+        }
+        many => {
+            q.push(" AND i.category_id = ANY(")
+                .push_bind(many.to_vec())
+                .push(")");
+        }
+    }
+    match filter.statuses.as_slice() {
+        [] => {}
+        [one] => {
+            q.push(" AND i.status = ").push_bind(one.as_str());
+        }
+        many => {
+            let names: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
+            q.push(" AND i.status = ANY(").push_bind(names).push(")");
+        }
+    }
+    if let Some(text) = &filter.q {
+        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
+        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+    }
+    if let Some(from) = filter.date_from {
+        q.push(" AND i.report_inserted_at >= ").push_bind(from);
+    }
+    if let Some(to) = filter.date_to {
+        q.push(" AND i.report_inserted_at <= ").push_bind(to);
+    }
+    push_near(q, filter, "i");
+}
+
+/// The public list nearest first (`orderBy=location`, ascending), exactly as
+/// `ORDER BY (location IS NULL), distance, id` but served by the GiST index: PostgreSQL walks a
+/// KNN index scan only for an order by the distance alone, so the `needed`-th nearest distance is
+/// found that way first (`reach`), then every row within it is read through the index (a
+/// `ST_DWithin` prefilter with a margin, then the exact `<->` test, so ties at the edge are all
+/// in) and ordered by distance and id; rows without a location follow in id order.
+fn push_nearest(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, lon: f64, lat: f64) {
+    let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
+    q.push("WITH knn AS MATERIALIZED (SELECT i.location <-> ");
+    push_point(q, lon, lat);
+    q.push(format!(" AS d {LIST_FROM} AND i.location IS NOT NULL"));
+    push_list_filters(q, filter);
+    q.push(" ORDER BY i.location <-> ");
+    push_point(q, lon, lat);
+    q.push(" LIMIT ").push_bind(needed);
+    q.push("), reach AS (SELECT max(d) AS d FROM knn) SELECT * FROM ((SELECT ");
+    q.push(format!("{LIST_COLUMNS}, 0 AS part, i.location <-> "));
+    push_point(q, lon, lat);
+    q.push(format!(
+        " AS distance {LIST_FROM} AND i.location IS NOT NULL"
+    ));
+    push_list_filters(q, filter);
+    q.push(" AND public.ST_DWithin(i.location, ");
+    push_point(q, lon, lat);
+    q.push(", (SELECT d FROM reach) * 1.001 + 1, false) AND i.location <-> ");
+    push_point(q, lon, lat);
+    q.push(" <= (SELECT d FROM reach) ORDER BY distance, i.id LIMIT ")
+        .push_bind(needed);
+    q.push(format!(
+        ") UNION ALL (SELECT {LIST_COLUMNS}, 1, NULL {LIST_FROM} AND i.location IS NULL"
+    ));
+    push_list_filters(q, filter);
+    q.push(" ORDER BY i.id LIMIT ").push_bind(needed);
+    q.push(")) AS u ORDER BY part, distance, issue_id LIMIT ")
+        .push_bind(i64::from(filter.page.limit) + 1)
+        .push(" OFFSET ")
+        .push_bind(i64::from(filter.page.offset));
+}
+
 #[async_trait]
 impl ReportStore for PgStore {
     async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>> {
@@ -156,32 +238,17 @@ impl ReportStore for PgStore {
     }
 
     async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>> {
-        let mut q = QueryBuilder::<Postgres>::new(format!(
-            "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
-             {REPORT_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
-             WHERE i.status <> 'moved'"
-        ));
-        if !filter.categories.is_empty() {
-            q.push(" AND i.category_id = ANY(")
-                .push_bind(filter.categories.clone())
-                .push(")");
+        let mut q = QueryBuilder::<Postgres>::new("");
+        match (filter.order.by, &filter.near, filter.order.direction) {
+            (OrderBy::Location, Some(near), Direction::Asc) => {
+                push_nearest(&mut q, filter, near.point.lon, near.point.lat);
+            }
+            _ => {
+                q.push(format!("SELECT {LIST_COLUMNS} {LIST_FROM}"));
+                push_list_filters(&mut q, filter);
+                push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
+            }
         }
-        if !filter.statuses.is_empty() {
-            let names: Vec<&str> = filter.statuses.iter().map(|s| s.as_str()).collect();
-            q.push(" AND i.status = ANY(").push_bind(names).push(")");
-        }
-        if let Some(text) = &filter.q {
-            // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
-        }
-        if let Some(from) = filter.date_from {
-            q.push(" AND i.report_inserted_at >= ").push_bind(from);
-        }
-        if let Some(to) = filter.date_to {
-            q.push(" AND i.report_inserted_at <= ").push_bind(to);
-        }
-        push_near(&mut q, filter, "i");
-        push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
         let rows = q.build().fetch_all(&self.pool).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# EXPLAIN (ANALYZE, BUFFERS) of each public-list query of the citizen-api benchmark on
+# PostgreSQL, as the store issues it (crates/citizen-api/src/store/postgres/reports.rs; the
+# parameters written in as literals). Used by scripts/bench-citizen.sh at the largest size.
+# Usage: bench-citizen-explain.sh DATABASE_URL Q_WORD LON,LAT CATEGORY_ID
+set -euo pipefail
+url=$1 word=$2 point=$3 category=$4
+cols="i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, r.id, r.author, \
+r.title, r.description, r.longitude, r.latitude, r.location_radius_m, r.explicit, r.inserted_at, r.processed_at"
+from="FROM issues i JOIN reports r ON r.id = i.report_id WHERE i.status <> 'moved'"
+by_date="ORDER BY i.report_inserted_at DESC, i.id DESC LIMIT 101 OFFSET 0"
+geo="public.ST_SetSRID(public.ST_MakePoint(${point%,*}, ${point#*,}), 4326)::public.geography"
+explain() { # title sql
+  echo "== $1"
+  echo "$2"
+  psql "$url" -Atq -c "SET search_path = citizen_api, public" -c "EXPLAIN (ANALYZE, BUFFERS) $2"
+  echo
+}
+explain "default" "SELECT $cols $from $by_date"
+explain "q=$word" "SELECT $cols $from AND r.search LIKE '%$word%' $by_date"
+knn="WITH knn AS MATERIALIZED (SELECT i.location <-> $geo AS d $from AND i.location IS NOT NULL \
+ORDER BY i.location <-> $geo LIMIT 101), reach AS (SELECT max(d) AS d FROM knn)"
+explain "location=$point&orderBy=location" "$knn SELECT * FROM ((SELECT $cols, 0 AS part, \
+i.location <-> $geo AS distance $from AND i.location IS NOT NULL AND public.ST_DWithin(i.location, \
+$geo, (SELECT d FROM reach) * 1.001 + 1, false) AND i.location <-> $geo <= (SELECT d FROM reach) \
+ORDER BY distance, i.id LIMIT 101) UNION ALL (SELECT $cols, 1, NULL $from AND i.location IS NULL \
+ORDER BY i.id LIMIT 101)) AS u ORDER BY part, distance, issue_id LIMIT 101 OFFSET 0"
+explain "category=$category" "SELECT $cols $from AND i.category_id = '$category' $by_date"
+explain "status=accepted" "SELECT $cols $from AND i.status = 'accepted' $by_date"

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# citizen-api read benchmark (part of `make bench`, docs/benchmarks.md "citizen-api").
+# Generated cities of BENCH_CITIZEN_SIZES reports (default 100000 and 1000000) on SQLite and
+# PostgreSQL+PostGIS (skipped when unreachable), loaded in bulk SQL (bench/citizen_pg.sql,
+# bench/citizen_sqlite.sql) into databases migrated by the service itself. For each: wrk --latency
+# on, back to back in one run,
+#   - the one-query ceiling (crates/citizen-api/examples/one_query.rs: a bare actix-web handler,
+#     one SELECT by primary key through sqlx, same database, pool and workers),
+#   - the detail GET /api/v1/reports/{id} (20 000 random ids),
+#   - the public list: default, q (common title words), location order (random points in the
+#     city), one category, one status.
+# Requests per second and p99; detail as a ratio to the ceiling, lists to the detail, and each
+# rate at the largest size to the smallest. On PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of each
+# list query at the largest size. Results: bench-results/citizen.md (and stdout); plans:
+# bench-results/citizen-plans.txt. Knobs: BENCH_CITIZEN_SIZES, BENCH_DURATION (s, default 8),
+# BENCH_CONNECTIONS (default 16), BENCH_BACKENDS ("sqlite postgres"), BENCH_CITIZEN_BIN_DIR (prebuilt
+# release binaries citizen-api and one_query instead of building), BENCH_CITIZEN_KEEP=1 keeps
+# the generated databases (bench-results/citizen-*.db, PostgreSQL bench_citizen_*),
+# BENCH_CITIZEN_REUSE=1 measures kept ones again instead of generating.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION="${BENCH_DURATION:-8}"
+CONNECTIONS="${BENCH_CONNECTIONS:-16}"
+SIZES="${BENCH_CITIZEN_SIZES:-100000 1000000}"
+BACKENDS="${BENCH_BACKENDS:-sqlite postgres}"
+POOL=8
+PORT=18290
+PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
+command -v sqlite3 >/dev/null || { echo "sqlite3 is needed: apt-get install -y sqlite3" >&2; exit 1; }
+if [ -n "${BENCH_CITIZEN_BIN_DIR:-}" ]; then
+  # Prebuilt release binaries (citizen-api and one_query) instead of building them here.
+  BIN="$BENCH_CITIZEN_BIN_DIR/citizen-api"; ONE="$BENCH_CITIZEN_BIN_DIR/one_query"
+else
+  cargo build --release --locked -p citizen-api --bin citizen-api --example one_query -q
+  TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+  BIN="$TARGET_DIR/release/citizen-api"
+  ONE="$TARGET_DIR/release/examples/one_query"
+fi
+work=$(mktemp -d)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+mkdir -p bench-results
+report=bench-results/citizen.md
+plans=bench-results/citizen-plans.txt
+pg_url() { echo "${PG_ADMIN%/*}/$1"; }
+largest="${SIZES##* }"
+smallest="${SIZES%% *}"
+
+# The generators' words (same syllables): title word k < 100 is s[k % 20] s[k / 20].
+syl=(pra ho ve mi lo sta kra ny do ce zi bu tre vy la ko ne ru po ska)
+q_words=()
+for k in 21 34 47 58 63 76 85 92; do q_words+=("${syl[k % 20]}${syl[k / 20]}"); done
+python3 -c "
+import random; r = random.Random(8)
+for _ in range(2000): print(f'{14.33 + r.random() * 0.27:.5f},{50.02 + r.random() * 0.11:.5f}')
+" > "$work/points"
+# Location last: on SQLite its slow queries outlive wrk's time-out and would starve what follows.
+QUERIES="default q category status location"
+
+wait_up() { # url
+  for _ in $(seq 1 300); do curl -fs "$1" >/dev/null && return 0; sleep 0.1; done
+  echo "not up: $1" >&2; return 1
+}
+stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
+measure() { # targets-file base-url -> "rps p99_ms"
+  WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
+    -s bench/wrk_requests.lua "$2" | awk '
+      /Requests\/sec/ { rps = int($2) }
+      /^ +99%/ { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v)
+                 ms = (u == "us") ? v / 1000 : (u == "s") ? v * 1000 : v; p99 = ms }
+      END { printf "%d %.1f\n", rps, p99 }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+generate_sqlite() { # size file
+  local file=$2 drops creates
+  CITIZEN_API__DATABASE__URL="sqlite://$file" CITIZEN_API__HTTP__PORT=$PORT \
+    CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
+  wait_up "http://127.0.0.1:$PORT/readyz"
+  stop_server
+  local tables="tbl_name IN ('reports', 'issues', 'issue_changes', 'media')"
+  drops=$(sqlite3 "$file" "SELECT 'DROP INDEX ' || name || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND $tables")
+  creates=$(sqlite3 "$file" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND $tables")
+  { echo "CREATE TEMP TABLE arg AS SELECT $1 AS n;"; echo "$drops"; cat bench/citizen_sqlite.sql
+    echo "$creates"; echo "ANALYZE;"; } | sqlite3 "$file" >/dev/null
+}
+generate_postgres() { # size db
+  psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $2" -c "CREATE DATABASE $2" >/dev/null
+  psql "$(pg_url "$2")" -qc "CREATE EXTENSION IF NOT EXISTS postgis; CREATE EXTENSION IF NOT EXISTS pg_trgm" >/dev/null
+  CITIZEN_API__DATABASE__URL="$(pg_url "$2")" CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" migrate >/dev/null
+  psql "$(pg_url "$2")" -q -v n="$1" -f bench/citizen_pg.sql >/dev/null
+}
+sql() { # backend url-or-file query
+  if [ "$1" = sqlite ]; then sqlite3 "$2" "$3"; else psql "$2" -Atqc "SET search_path = citizen_api, public" -c "$3"; fi
+}
+
+# `search` must be exactly the service's fold of "title description id": checked on a sample.
+check_search() { # backend url-or-file
+  sql "$1" "$2" "SELECT title || '|' || description || '|' || id || '|' || search FROM reports ORDER BY random() LIMIT 500" |
+    python3 -c "
+import re, sys
+for line in sys.stdin:
+    title, description, rid, search = line.rstrip('\n').split('|')
+    folded = re.sub('[^0-9a-z]+', ' ', f'{title} {description} {rid}'.lower()).strip()
+    assert folded == search, (folded, search)
+"
+}
+
+declare -A RPS P99
+{
+  echo "# citizen-api read benchmark ($(date -u +%F), $(nproc) cores shared with other work, wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency, pool $POOL, workers $(nproc))"
+  echo
+  echo "| backend | reports | load s | ceiling rps (p99 ms) | detail rps (p99 ms) | detail / ceiling | default | q | category | status | location |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+} | tee "$report"
+: > "$plans"
+
+pg_ok=""
+if psql "$PG_ADMIN" -Atc "SELECT 1 FROM pg_available_extensions WHERE name='postgis'" 2>/dev/null | grep -q 1; then pg_ok=1; fi
+
+for backend in $BACKENDS; do
+  if [ "$backend" = postgres ] && [ -z "$pg_ok" ]; then
+    echo "| postgres | skipped: PostgreSQL with PostGIS unreachable at $PG_ADMIN | | | | | | | | | |" | tee -a "$report"
+    continue
+  fi
+  for size in $SIZES; do
+    t0=$(date +%s.%N)
+    reuse="${BENCH_CITIZEN_REUSE:-0}"
+    if [ "$backend" = sqlite ]; then
+      file="$PWD/bench-results/citizen-$size.db"
+      if [ "$reuse" != 1 ] || [ ! -f "$file" ]; then
+        reuse=0; rm -f "$file" "$file-wal" "$file-shm"
+        generate_sqlite "$size" "$file"
+      fi
+      url="sqlite://$file"; target="$file"
+    else
+      db="bench_citizen_$size"
+      url=$(pg_url "$db"); target="$url"
+      if [ "$reuse" != 1 ] || ! psql "$url" -Atc "SELECT 1" >/dev/null 2>&1; then
+        reuse=0; generate_postgres "$size" "$db"
+      fi
+    fi
+    load_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.0f", a - b }')
+    [ "$reuse" = 1 ] && load_s="reused"
+    check_search "$backend" "$target"
+
+    sql "$backend" "$target" "SELECT id FROM reports ORDER BY random() LIMIT 20000" > "$work/ids"
+    sed 's|^|/one/|' "$work/ids" > "$work/one"
+    sed 's|^|/api/v1/reports/|' "$work/ids" > "$work/detail"
+    echo "/api/v1/reports" > "$work/default"
+    printf '/api/v1/reports?q=%s\n' "${q_words[@]}" > "$work/q"
+    sed 's|^\(.*\)$|/api/v1/reports?location=\1\&orderBy=location|' "$work/points" > "$work/location"
+    sql "$backend" "$target" "SELECT '/api/v1/reports?category=' || id FROM report_categories WHERE NOT is_default ORDER BY name" > "$work/category"
+    printf '/api/v1/reports?status=%s\n' open accepted resolved duplicate > "$work/status"
+    q_share=$(for w in "${q_words[@]}"; do sql "$backend" "$target" "SELECT count(*) FROM reports WHERE search LIKE '%$w%'"; done |
+      awk -v n="$size" '{ s += $1 } END { printf "%.1f", 100 * s / NR / n }')
+
+    # Back to back: the ceiling, then the service.
+    "$ONE" "$PORT" "$url" "$POOL" & server=$!
+    wait_up "http://127.0.0.1:$PORT/one/$(head -1 "$work/ids")"
+    WRK_TARGETS="$work/one" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    read -r ceiling ceiling_p99 < <(measure "$work/one" "http://127.0.0.1:$PORT")
+    stop_server
+    CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__DATABASE__MAX_CONNECTIONS=$POOL \
+      CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
+    wait_up "http://127.0.0.1:$PORT/readyz"
+    WRK_TARGETS="$work/detail" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    read -r detail detail_p99 < <(measure "$work/detail" "http://127.0.0.1:$PORT")
+    cells=""
+    for query in $QUERIES; do
+      read -r r p < <(measure "$work/$query" "http://127.0.0.1:$PORT")
+      RPS["$backend-$size-$query"]=$r; P99["$backend-$size-$query"]=$p
+      cells="$cells | $r ($p ms; $(ratio "$r" "$detail"))"
+    done
+    peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
+    stop_server
+    echo "| $backend | $size | $load_s | $ceiling ($ceiling_p99) | $detail ($detail_p99) | $(ratio "$detail" "$ceiling")$cells |" | tee -a "$report"
+    echo "  - $backend $size: q words ${q_words[*]} each match $q_share % of the reports on average; server peak RSS $peak MiB" >> "$work/notes"
+
+    if [ "$backend" = postgres ] && [ "$size" = "$largest" ]; then
+      bash scripts/bench-citizen-explain.sh "$url" "${q_words[0]}" "$(sed -n 1p "$work/points")" \
+        "$(sed -n 1p "$work/category" | sed 's/.*=//')" >> "$plans"
+    fi
+    if [ "${BENCH_CITIZEN_KEEP:-0}" != 1 ]; then
+      if [ "$backend" = sqlite ]; then rm -f "$file" "$file-wal" "$file-shm"
+      else psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db" >/dev/null; fi
+    fi
+  done
+done
+
+{
+  echo
+  echo "List cells: rps (p99; ratio to the detail of the same run). Goals: detail >= 0.8 of the ceiling;"
+  echo "every list >= 0.3 of the detail at the largest size, and >= 0.80 of its own rate at the smallest."
+  echo
+  cat "$work/notes" 2>/dev/null || true
+  for backend in $BACKENDS; do
+    line="  - $backend, rate at $largest / rate at $smallest:"
+    for query in $QUERIES; do
+      a="${RPS[$backend-$largest-$query]:-}"; b="${RPS[$backend-$smallest-$query]:-}"
+      [ -n "$a" ] && [ -n "$b" ] && line="$line $query $(ratio "$a" "$b")"
+    done
+    echo "$line"
+  done
+  [ -s "$plans" ] && echo && echo "PostgreSQL plans at $largest reports: $plans"
+} | tee -a "$report"
+echo "Written to $report"
