@@ -29,7 +29,10 @@ async fn the_description_lists_every_route_and_error_name(app: TestApp) {
     ] {
         assert!(doc["paths"].get(path).is_some(), "{path} missing");
     }
-    assert_eq!(doc["components"]["securitySchemes"]["bearer"]["scheme"], "bearer");
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearer"]["scheme"],
+        "bearer"
+    );
     let text = doc.to_string();
     for name in ["REPORT_NOT_FOUND", "VALIDATION_ERROR", "UNAUTHORIZED"] {
         assert!(text.contains(name), "{name} missing");
