@@ -1,5 +1,4 @@
 -- citizen-api, PostgreSQL: the vote pool (spec 2.6, rule 5).
--- (0002 is left to the read-path indexes.)
 
 -- One row per account that ever voted. Places and revokes of one account lock this row first
 -- (SELECT … FOR UPDATE), so they run one after the other on every replica, and the pool

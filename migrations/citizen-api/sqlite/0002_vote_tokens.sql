@@ -1,7 +1,6 @@
 -- citizen-api, SQLite: the vote pool (see the PostgreSQL migration). Places and revokes run in
 -- BEGIN IMMEDIATE transactions, which hold the database's write lock, so one account's pool is
 -- always checked against a count nobody else is changing.
--- (0002 is left to the read-path indexes.)
 
 CREATE TABLE vote_accounts (
     subject    TEXT PRIMARY KEY,
