@@ -35,8 +35,8 @@ struct Params {
     after: Option<(DateTime<Utc>, Uuid)>,
 }
 
-fn bad(parameter: &'static str, key: &'static str) -> LimitError {
-    LimitError::new(parameter, Message::new(key))
+fn bad(parameter: &'static str, message: Message) -> LimitError {
+    LimitError::new(parameter, message)
 }
 
 fn filter_name(active: Option<bool>) -> &'static str {
@@ -53,7 +53,8 @@ fn parse(query: &str) -> Result<Params, LimitError> {
         match key.as_ref() {
             "limit" if limit.is_none() => limit = Some(value.into_owned()),
             "active" if active.is_none() => active = Some(value.into_owned()),
-            "limit" | "active" => return Err(bad("limit", "vote-list-repeated")),
+            "limit" => return Err(bad("limit", Message::new("vote-list-repeated"))),
+            "active" => return Err(bad("active", Message::new("vote-list-repeated"))),
             "pagecursor" => cursor.push(value.into_owned()),
             _ => {}
         }
@@ -64,30 +65,30 @@ fn parse(query: &str) -> Result<Params, LimitError> {
         None => None,
         Some("true") => Some(true),
         Some("false") => Some(false),
-        Some(_) => return Err(bad("active", "vote-list-active")),
+        Some(_) => return Err(bad("active", Message::new("vote-list-active"))),
     };
     let (active, after) = match cursor.as_slice() {
         [] => (active, None),
         [at, id] | [at, id, _] => {
             let at = DateTime::parse_from_rfc3339(at)
-                .map_err(|_| bad("pagecursor", "vote-list-cursor"))?
+                .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?
                 .with_timezone(&Utc);
             let id: Uuid = id
                 .parse()
-                .map_err(|_| bad("pagecursor", "vote-list-cursor"))?;
+                .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?;
             let active = match cursor.get(2).map(String::as_str) {
                 None => active,
                 Some(f) if active.is_none() || f == filter_name(active) => match f {
                     "true" => Some(true),
                     "false" => Some(false),
                     "all" => None,
-                    _ => return Err(bad("pagecursor", "vote-list-cursor")),
+                    _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
                 },
-                Some(_) => return Err(bad("pagecursor", "vote-list-cursor-filter")),
+                Some(_) => return Err(bad("pagecursor", Message::new("vote-list-cursor-filter"))),
             };
             (active, Some((at, id)))
         }
-        _ => return Err(bad("pagecursor", "vote-list-cursor")),
+        _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
     };
     Ok(Params {
         limit,
