@@ -6,6 +6,12 @@ secrets.existingSecret (a Secret with the key {{ include "common.envPrefix" . }}
 until then the migration Job and the pods fail.
 
 {{ end }}
+{{- if and .Values.config.captcha .Values.config.captcha.enabled (not .Values.secrets.existingSecret) (not .Values.secrets.captchaSecret) (not (hasKey (.Values.secrets.env | default dict) (printf "%s__CAPTCHA__SECRET" (include "common.envPrefix" .)))) }}
+WARNING: no CAPTCHA secret is configured. Set secrets.captchaSecret (or the key
+{{ include "common.envPrefix" . }}__CAPTCHA__SECRET of secrets.existingSecret); until then the
+migration Job and the pods stop at start-up ("captcha.secret … is required").
+
+{{ end }}
 {{- if and .Values.city (not .Values.city.boundaryGeoJson) }}
 WARNING: no city boundary is configured (city.boundaryGeoJson). Set it with
 --set-file city.boundaryGeoJson=city.geojson; until then the pods cannot read
