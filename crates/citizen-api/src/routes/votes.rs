@@ -111,6 +111,8 @@ fn target_not_found(target: &str) -> ApiError {
         (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
         (status = 404, description = "`VOTE_TARGET_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`NOT_ENOUGH_VOTE_TOKENS`: none placed", body = service_kit::ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
     )
 )]
 #[tracing::instrument(name = "place_votes", skip_all)]
@@ -161,6 +163,8 @@ pub async fn place(
         (status = 200, description = "Revoked", body = Revoked),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
         (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
     )
 )]
 #[tracing::instrument(name = "revoke_votes", skip_all)]
