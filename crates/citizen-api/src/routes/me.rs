@@ -78,12 +78,7 @@ pub async fn reports(
             report
         })
         .collect();
-    Ok(Json(ReportList {
-        reports,
-        has_next_offset: page.has_next,
-        offset: filter.page.offset,
-        limit: filter.page.limit,
-    }))
+    Ok(Json(ReportList::new(reports, page.has_next, filter.page)))
 }
 
 /// The report categories the caller works in.

@@ -104,6 +104,18 @@ pub struct ReportList {
     pub limit: u32,
 }
 
+impl ReportList {
+    /// The rows of `page` (the validated `limit`/`offset`), and whether more follow.
+    pub fn new(reports: Vec<Report>, has_next_offset: bool, page: domain::limits::Page) -> Self {
+        Self {
+            reports,
+            has_next_offset,
+            offset: page.offset,
+            limit: page.limit,
+        }
+    }
+}
+
 /// The views a report is shown in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {

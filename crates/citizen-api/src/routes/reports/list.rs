@@ -87,10 +87,5 @@ pub async fn list(
             report
         })
         .collect();
-    Ok(Json(ReportList {
-        reports,
-        has_next_offset: page.has_next,
-        offset: filter.page.offset,
-        limit: filter.page.limit,
-    }))
+    Ok(Json(ReportList::new(reports, page.has_next, filter.page)))
 }

@@ -185,21 +185,7 @@ impl ReportStore for PgStore {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        for (position, m) in new.media.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO media (id, report_id, filename, media_type, size_bytes, position, \
-                 inserted_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(m.id)
-            .bind(new.id)
-            .bind(&m.filename)
-            .bind(&m.media_type)
-            .bind(i64::try_from(m.size_bytes).unwrap_or(i64::MAX))
-            .bind(i32::try_from(position).unwrap_or(i32::MAX))
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        }
+        super::rows::insert_media(&mut tx, "report_id", new.id, &new.media, now).await?;
         let issue_id = Uuid::now_v7();
         sqlx::query(
             "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \

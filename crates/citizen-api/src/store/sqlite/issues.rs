@@ -210,21 +210,7 @@ impl IssueStore for SqliteStore {
         .bind(micros(now))
         .execute(&mut *tx)
         .await?;
-        for (position, m) in media.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO media (id, statement_id, filename, media_type, size_bytes, \
-                 position, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )
-            .bind(m.id.to_string())
-            .bind(id.to_string())
-            .bind(&m.filename)
-            .bind(&m.media_type)
-            .bind(i64::try_from(m.size_bytes).unwrap_or(i64::MAX))
-            .bind(i32::try_from(position).unwrap_or(i32::MAX))
-            .bind(micros(now))
-            .execute(&mut *tx)
-            .await?;
-        }
+        super::rows::insert_media(&mut tx, "statement_id", id, media, now).await?;
         mark_processed(&mut tx, current.report_id, now).await?;
         tx.commit().await?;
         Ok(Statement {
