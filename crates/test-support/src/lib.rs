@@ -113,12 +113,55 @@ async fn ensure_template() -> Result<(), String> {
                 return Err(format!("PostGIS/pg_trgm not installable ({e}); install postgresql-15-postgis-3"));
             }
         }
+        sweep_stale_databases(&mut admin).await;
         Ok(())
     }
     .await;
     let _ = admin.execute("SELECT pg_advisory_unlock(727274)").await;
     let _ = admin.close().await;
     result
+}
+
+/// How old a test database must be before a later test run drops it. Longer than any test run,
+/// so a database another running test process still uses is never taken away from it.
+const STALE_AFTER_SECS: u64 = 30 * 60;
+
+/// Test databases are not dropped when their test ends (the service under test may still hold
+/// connections to them); instead the first test of each process drops those left over from
+/// runs that ended long ago, so repeated runs do not fill the disk. A database whose name
+/// carries no creation time (an older naming) is dropped only if nothing is connected to it.
+async fn sweep_stale_databases(admin: &mut PgConnection) {
+    let Ok(names) = sqlx::query_scalar::<_, String>(
+        "SELECT datname FROM pg_database WHERE datname LIKE 'cstest\\_%'",
+    )
+    .fetch_all(&mut *admin)
+    .await
+    else {
+        return;
+    };
+    let now = unix_now();
+    for name in names {
+        let sql = match created_at(&name) {
+            Some(t) if now.saturating_sub(t) < STALE_AFTER_SECS => continue,
+            Some(_) => format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"),
+            None => format!("DROP DATABASE IF EXISTS {name}"),
+        };
+        // Another process may be sweeping too, or the database may be in use: ignore refusals.
+        let _ = admin.execute(sql.as_str()).await;
+    }
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The creation time in a test database name `cstest_<label>_<unix seconds>_<random>`.
+fn created_at(name: &str) -> Option<u64> {
+    let mut parts = name.rsplitn(3, '_');
+    let _random = parts.next()?;
+    parts.next()?.parse().ok()
 }
 
 /// Replaces the database name (the path) of a PostgreSQL URL.
@@ -152,10 +195,13 @@ pub async fn postgres(label: &str) -> Option<TestPostgres> {
         .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
         .take(20)
         .collect();
+    // At most 7 + 20 + 1 + 10 + 1 + 16 = 55 characters: PostgreSQL names stop at 63.
+    let random = uuid::Uuid::new_v4().simple().to_string();
     let name = format!(
-        "cstest_{}_{}",
+        "cstest_{}_{}_{}",
         label.to_lowercase(),
-        uuid::Uuid::new_v4().simple()
+        unix_now(),
+        &random[random.len() - 16..]
     );
     let mut admin = PgConnection::connect(&admin_url())
         .await
@@ -280,7 +326,7 @@ macro_rules! on_both_backends {
 
 #[cfg(test)]
 mod tests {
-    use super::with_database;
+    use super::{created_at, with_database};
 
     #[test]
     fn replaces_the_database_name() {
@@ -293,5 +339,23 @@ mod tests {
             with_database("postgres://u@h/db?sslmode=disable", "x"),
             "postgres://u@h/x?sslmode=disable"
         );
+    }
+
+    #[test]
+    fn creation_time_is_read_from_test_database_names() {
+        for (name, expected) in [
+            (
+                "cstest_streets_1763884800_0123456789abcdef",
+                Some(1_763_884_800),
+            ),
+            (
+                "cstest_store_error_57p01_1763884800_0123456789abcdef",
+                Some(1_763_884_800),
+            ),
+            ("cstest_streets_0123456789abcdef0123456789abcdef", None),
+            ("cstest_x", None),
+        ] {
+            assert_eq!(created_at(name), expected, "{name}");
+        }
     }
 }
