@@ -8,7 +8,9 @@
 #     one SELECT by primary key through sqlx, same database, pool and workers),
 #   - the detail GET /api/v1/reports/{id} (20 000 random ids),
 #   - the public list: default, q (common title words), location order (random points in the
-#     city), one category, one status.
+#     city), one category, one status;
+#   - the admin list GET /api/v1/admin/reports (dev tokens): as access-all by default, with
+#     overdue=true and with one category, and as an officer of one category (a second table).
 # Requests per second and p99; detail as a ratio to the ceiling, lists to the detail, and each
 # rate at the largest size to the smallest. On PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of each
 # list query at the largest size. Results: bench-results/citizen.md (and stdout); plans:
@@ -64,9 +66,18 @@ wait_up() { # url
   echo "not up: $1" >&2; return 1
 }
 stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
-measure() { # targets-file base-url -> "rps p99_ms"
-  WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
-    -s bench/wrk_requests.lua "$2" | awk '
+ADMIN_SECRET="bench-citizen-admin-dev-secret-0123456789"
+ADMIN_QUERIES="admin_default admin_overdue admin_category admin_officer"
+token() { # sub scope... (a dev token valid for an hour)
+  local sub=$1; shift
+  CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" "$BIN" dev-token --sub "$sub" \
+    $(printf -- '--scope %s ' "$@") --ttl-minutes 60
+}
+measure() { # targets-file base-url [token] -> "rps p99_ms"
+  local script=bench/wrk_requests.lua
+  [ -n "${3:-}" ] && script=bench/wrk_admin_requests.lua
+  WRK_TOKEN="${3:-}" WRK_TARGETS="$1" wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --timeout 10s --latency \
+    -s "$script" "$2" | awk '
       /Requests\/sec/ { rps = int($2) }
       /^ +99%/ { v = $2; u = v; sub(/[0-9.]+/, "", u); sub(/[a-z]+$/, "", v)
                  ms = (u == "us") ? v / 1000 : (u == "s") ? v * 1000 : v; p99 = ms }
@@ -163,7 +174,17 @@ for backend in $BACKENDS; do
     WRK_TARGETS="$work/one" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
     read -r ceiling ceiling_p99 < <(measure "$work/one" "http://127.0.0.1:$PORT")
     stop_server
+    # The admin list: an officer of the first category (by name) besides the default.
+    officer_category=$(sed -n 1p "$work/category" | sed 's/.*=//')
+    sql "$backend" "$target" "INSERT INTO category_officers (subject, category_id) VALUES ('bench-officer', '$officer_category') ON CONFLICT DO NOTHING" >/dev/null
+    echo "/api/v1/admin/reports" > "$work/admin_default"
+    echo "/api/v1/admin/reports?overdue=true" > "$work/admin_overdue"
+    sed 's|/api/v1/reports|/api/v1/admin/reports|' "$work/category" > "$work/admin_category"
+    echo "/api/v1/admin/reports" > "$work/admin_officer"
+    boss=$(token bench-boss cityuser:reports:read cityuser:report-categories:access-all)
+    officer=$(token bench-officer cityuser:reports:read)
     CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__DATABASE__MAX_CONNECTIONS=$POOL \
+      CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" \
       CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
     wait_up "http://127.0.0.1:$PORT/readyz"
     WRK_TARGETS="$work/detail" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
@@ -174,6 +195,14 @@ for backend in $BACKENDS; do
       RPS["$backend-$size-$query"]=$r; P99["$backend-$size-$query"]=$p
       cells="$cells | $r ($p ms; $(ratio "$r" "$detail"))"
     done
+    admin_cells=""
+    for query in $ADMIN_QUERIES; do
+      who="$boss"; [ "$query" = admin_officer ] && who="$officer"
+      read -r r p < <(measure "$work/$query" "http://127.0.0.1:$PORT" "$who")
+      RPS["$backend-$size-$query"]=$r; P99["$backend-$size-$query"]=$p
+      admin_cells="$admin_cells | $r ($p ms; $(ratio "$r" "$detail"))"
+    done
+    echo "| $backend | $size | $detail ($detail_p99)$admin_cells |" >> "$work/admin_rows"
     peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
     stop_server
     echo "| $backend | $size | $load_s | $ceiling ($ceiling_p99) | $detail ($detail_p99) | $(ratio "$detail" "$ceiling")$cells |" | tee -a "$report"
@@ -182,6 +211,7 @@ for backend in $BACKENDS; do
     if [ "$backend" = postgres ] && [ "$size" = "$largest" ]; then
       bash scripts/bench-citizen-explain.sh "$url" "${q_words[0]}" "$(sed -n 1p "$work/points")" \
         "$(sed -n 1p "$work/category" | sed 's/.*=//')" >> "$plans"
+      bash scripts/bench-citizen-admin-explain.sh "$url" "$officer_category" >> "$plans"
     fi
     if [ "${BENCH_CITIZEN_KEEP:-0}" != 1 ]; then
       if [ "$backend" = sqlite ]; then rm -f "$file" "$file-wal" "$file-shm"
@@ -194,6 +224,12 @@ done
   echo
   echo "List cells: rps (p99; ratio to the detail of the same run). Goals: detail >= 0.8 of the ceiling;"
   echo "every list >= 0.3 of the detail at the largest size, and >= 0.80 of its own rate at the smallest."
+  echo
+  echo "Admin list (GET /api/v1/admin/reports, same runs; cells: rps (p99; ratio to the detail), goal >= 0.3):"
+  echo
+  echo "| backend | reports | detail rps (p99 ms) | access-all default | overdue=true | one category | officer of one category |"
+  echo "|---|---|---|---|---|---|---|"
+  cat "$work/admin_rows" 2>/dev/null || true
   echo
   cat "$work/notes" 2>/dev/null || true
   for backend in $BACKENDS; do

@@ -30,6 +30,11 @@ pub struct VoteSettings {
     /// With `expiry = "period_end"`: the instant every token stops counting (RFC 3339).
     #[serde(default)]
     pub period_end: Option<DateTime<Utc>>,
+    /// PostgreSQL: whether placing or revoking waits for its commit to reach the disk before
+    /// answering (default false: a vote acknowledged in the last moments before a database crash
+    /// may be lost whole, never half; the account's lock is not held during the disk flush).
+    #[serde(default)]
+    pub synchronous_commit: bool,
 }
 
 impl VoteSettings {

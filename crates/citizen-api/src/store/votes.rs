@@ -57,7 +57,7 @@ impl From<sqlx::Error> for PlaceError {
 /// rules, so concurrent requests on any number of replicas never overdraw the pool.
 #[async_trait]
 pub trait VoteStore: Send + Sync + 'static {
-    /// Places `count` tokens on `target` (a report) when that many are available: all or none.
+    /// Places `count` tokens on `target` (a report or a project) when that many are available: all or none.
     /// Returns the placed tokens and the pool figures after placing.
     async fn place_votes(
         &self,

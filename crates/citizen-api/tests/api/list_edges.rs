@@ -8,6 +8,7 @@ on_both_backends!(crate::helpers::spawn_app;
     bad_parameters_are_400_naming_them,
     parameters_at_their_edges_are_accepted,
     location_pages_follow_the_full_order_under_ties,
+    nearest_first_reaches_from_metres_to_far_away,
 );
 
 async fn bad_parameters_are_400_naming_them(app: TestApp) {
@@ -117,4 +118,54 @@ async fn location_pages_follow_the_full_order_under_ties(app: TestApp) {
         }
         assert_eq!(seen, all, "limit {limit}: pages follow the full order");
     }
+}
+
+async fn nearest_first_reaches_from_metres_to_far_away(app: TestApp) {
+    // From about 70 m to about 180 km east of the point (SQLite widens its index reach from
+    // 500 m to 128 km, then reads the rest without the index), and two without a location.
+    let deltas = [0.9, 0.001, 2.5, 0.03, 0.008, 0.2];
+    for (i, d) in deltas.iter().enumerate() {
+        let i = i64::try_from(i).unwrap();
+        app.file(Filing::new(&format!("East {i}"), i).at(14.42 + d, 50.08))
+            .await;
+    }
+    for i in 6..8 {
+        app.file(Filing::new(&format!("Nowhere {i}"), i)).await;
+    }
+    let order = "location=14.42,50.08&orderBy=location";
+    let all = app.get_ok(&format!("/reports?{order}")).await;
+    let titles = column(&all, "title");
+    assert_eq!(
+        titles[..6],
+        ["East 1", "East 4", "East 3", "East 5", "East 0", "East 2"]
+    );
+    let distances: Vec<f64> = all["reports"].as_array().unwrap()[..6]
+        .iter()
+        .map(|r| r["distance"].as_f64().unwrap())
+        .collect();
+    assert!(distances.windows(2).all(|w| w[0] < w[1]), "{distances:?}");
+    assert!(distances[5] > 128_000.0, "{distances:?}");
+    let mut nowhere = titles[6..].to_vec();
+    nowhere.sort();
+    assert_eq!(nowhere, ["Nowhere 6", "Nowhere 7"]);
+    // Pages of two walk the same order, and the radius cuts through the index.
+    let mut seen = Vec::new();
+    for offset in [0, 2, 4, 6] {
+        let body = app
+            .get_ok(&format!("/reports?{order}&limit=2&offset={offset}"))
+            .await;
+        seen.extend(column(&body, "id"));
+        assert_eq!(body["hasNextOffset"], offset < 6, "{body}");
+    }
+    assert_eq!(seen, column(&all, "id"));
+    let near = app
+        .get_ok("/reports?location=14.42,50.08,2200&orderBy=location")
+        .await;
+    assert_eq!(column(&near, "title"), ["East 1", "East 4", "East 3"]);
+    let wide = app
+        .get_ok("/reports?location=14.42,50.08,150000&orderBy=location")
+        .await;
+    assert_eq!(column(&wide, "title").len(), 5, "{wide}");
+    let by_date = app.get_ok("/reports?location=14.42,50.08,2200").await;
+    assert_eq!(column(&by_date, "title"), ["East 4", "East 3", "East 1"]);
 }

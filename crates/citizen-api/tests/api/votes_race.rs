@@ -20,8 +20,14 @@ async fn two_instances(backend: Backend) -> Option<(TestApp, TestApp)> {
         s.votes.max_count = MAX as u32;
         s.database.max_connections = 8;
     };
+    // One replica commits votes without waiting for the disk (the default), the other waits
+    // (`votes.synchronous_commit`): both paths share the lock.
     let first = spawn_on(db.clone(), configure).await;
-    let second = spawn_on(db, configure).await;
+    let second = spawn_on(db, |s| {
+        configure(s);
+        s.votes.synchronous_commit = true;
+    })
+    .await;
     Some((first, second))
 }
 

@@ -36,7 +36,11 @@ pub async fn detail(
     auth: MaybeAuth,
 ) -> Result<Json<Report>, ApiError> {
     let id = report_id(&path)?;
-    let found = state.stores.reports.report(id).await?;
+    let found = state
+        .stores
+        .reports
+        .report_detail(id, state.clock.now())
+        .await?;
     let found = found.ok_or_else(report_not_found)?;
     let status = found.status();
     let own = match (&auth.0, &found.report.author) {

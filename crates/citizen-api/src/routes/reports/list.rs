@@ -74,7 +74,11 @@ pub async fn list(
     _auth: MaybeAuth,
 ) -> Result<Json<ReportList>, ApiError> {
     let filter = RawListParams::parse(req.query_string())?.to_filter()?;
-    let page = state.stores.reports.public_reports(&filter).await?;
+    let page = state
+        .stores
+        .reports
+        .public_reports(&filter, state.clock.now())
+        .await?;
     let reports = page
         .rows
         .into_iter()

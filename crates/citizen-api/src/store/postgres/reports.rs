@@ -1,18 +1,16 @@
 //! Filing and reading reports (PostgreSQL).
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
-use sqlx::{PgPool, Postgres, QueryBuilder, Row};
+use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::rows::{media, media_of_reports, report, with_issues, REPORT_COLUMNS};
+use super::rows::{media_of_reports, report, with_issues, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, Media, NewReport, Report, ReportFilter,
-    ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
+    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
+    ReportWithIssues, StoreResult, TimelineData,
 };
 
 fn direction(d: Direction) -> &'static str {
@@ -42,7 +40,20 @@ fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &
     }
 }
 
-/// ORDER BY, LIMIT and OFFSET; `date` is the filing-time column, `id` the row's id column.
+/// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
+/// is compared with the request's instant, so no batch job is needed). Served by the partial
+/// index `vote_tokens_target`.
+fn push_votes(q: &mut QueryBuilder<'_, Postgres>, id: &str, now: Instant) {
+    q.push(format!(
+        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = {id} \
+         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > "
+    ))
+    .push_bind(now)
+    .push("))");
+}
+
+/// ORDER BY, LIMIT and OFFSET; `date` is the filing-time column, `id` the row's id column, and
+/// the query selects `votes_count`.
 fn push_order(
     q: &mut QueryBuilder<'_, Postgres>,
     filter: &ReportFilter,
@@ -59,7 +70,12 @@ fn push_order(
             push_point(q, near.point.lon, near.point.lat);
             q.push(format!(" {dir}, {id} {dir}"));
         }
-        // Every report has 0 votes until vote tokens exist: the date order breaks the tie.
+        // Equal counts: the filing time, then the id, in the same direction.
+        (OrderBy::Votes, _) => {
+            q.push(format!(
+                " ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"
+            ));
+        }
         _ => {
             q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
         }
@@ -119,7 +135,12 @@ fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) 
 /// found that way first (`reach`), then every row within it is read through the index (a
 /// `ST_DWithin` prefilter with a margin, then the exact `<->` test, so ties at the edge are all
 /// in) and ordered by distance and id; rows without a location follow in id order.
-fn push_nearest(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, lon: f64, lat: f64) {
+fn push_nearest(
+    q: &mut QueryBuilder<'_, Postgres>,
+    filter: &ReportFilter,
+    (lon, lat): (f64, f64),
+    now: Instant,
+) {
     let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
     q.push("WITH knn AS MATERIALIZED (SELECT i.location <-> ");
     push_point(q, lon, lat);
@@ -128,7 +149,9 @@ fn push_nearest(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, lon: 
     q.push(" ORDER BY i.location <-> ");
     push_point(q, lon, lat);
     q.push(" LIMIT ").push_bind(needed);
-    q.push("), reach AS (SELECT max(d) AS d FROM knn) SELECT * FROM ((SELECT ");
+    q.push("), reach AS (SELECT max(d) AS d FROM knn) SELECT u.*, ");
+    push_votes(q, "u.id", now);
+    q.push(" AS votes_count FROM ((SELECT ");
     q.push(format!("{LIST_COLUMNS}, 0 AS part, i.location <-> "));
     push_point(q, lon, lat);
     q.push(format!(
@@ -223,14 +246,24 @@ impl ReportStore for PgStore {
         Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
     }
 
-    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>> {
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
+        self.detail(id, now).await
+    }
+
+    async fn public_reports(
+        &self,
+        filter: &ReportFilter,
+        now: Instant,
+    ) -> StoreResult<ListPage<IssueRow>> {
         let mut q = QueryBuilder::<Postgres>::new("");
         match (filter.order.by, &filter.near, filter.order.direction) {
             (OrderBy::Location, Some(near), Direction::Asc) => {
-                push_nearest(&mut q, filter, near.point.lon, near.point.lat);
+                push_nearest(&mut q, filter, (near.point.lon, near.point.lat), now);
             }
             _ => {
-                q.push(format!("SELECT {LIST_COLUMNS} {LIST_FROM}"));
+                q.push(format!("SELECT {LIST_COLUMNS}, "));
+                push_votes(&mut q, "r.id", now);
+                q.push(format!(" AS votes_count {LIST_FROM}"));
                 push_list_filters(&mut q, filter);
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
             }
@@ -238,8 +271,10 @@ impl ReportStore for PgStore {
         let rows = q.build().fetch_all(&self.pool).await?;
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {
+            let mut report = report(row)?;
+            report.votes_count = row.try_get("votes_count")?;
             out.push(IssueRow {
-                report: report(row)?,
+                report,
                 issue_id: row.try_get("issue_id")?,
                 category_id: row.try_get("issue_category")?,
                 status: status(row.try_get("issue_status")?)?,
@@ -258,15 +293,21 @@ impl ReportStore for PgStore {
         &self,
         author: &str,
         filter: &ReportFilter,
+        now: Instant,
     ) -> StoreResult<ListPage<ReportWithIssues>> {
-        let mut q = QueryBuilder::<Postgres>::new(format!(
-            "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.author = "
-        ));
-        q.push_bind(author.to_owned());
+        let mut q = QueryBuilder::<Postgres>::new(format!("SELECT {REPORT_COLUMNS}, "));
+        push_votes(&mut q, "r.id", now);
+        q.push(" AS votes_count FROM reports r WHERE r.author = ")
+            .push_bind(author.to_owned());
         push_near(&mut q, filter, "r");
         push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
         let rows = q.build().fetch_all(&self.pool).await?;
-        let reports = rows.iter().map(report).collect::<StoreResult<Vec<_>>>()?;
+        let mut reports = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut one = report(row)?;
+            one.votes_count = row.try_get("votes_count")?;
+            reports.push(one);
+        }
         let page = ListPage::from_overfetch(reports, filter.page.limit);
         Ok(ListPage {
             rows: with_issues(&self.pool, page.rows).await?,
@@ -306,8 +347,12 @@ impl ReportStore for PgStore {
                 parent: row.try_get("parent_id")?,
             });
         }
-        data.statements =
-            statements(&self.pool, &format!("s.issue_id IN ({issues})"), report_id).await?;
+        data.statements = super::statements::statements(
+            &self.pool,
+            &format!("s.issue_id IN ({issues})"),
+            report_id,
+        )
+        .await?;
         Ok(Some(data))
     }
 
@@ -319,50 +364,4 @@ impl ReportStore for PgStore {
             .await?;
         Ok(done.rows_affected() == 1)
     }
-}
-
-/// Statements matching `condition` (with `$1` bound to `arg`), each with its media.
-pub(super) async fn statements(
-    pool: &PgPool,
-    condition: &str,
-    arg: Uuid,
-) -> StoreResult<Vec<Statement>> {
-    let rows = sqlx::query(&format!(
-        "SELECT s.id, s.issue_id, s.text, s.final, s.author, s.inserted_at FROM statements s \
-         WHERE {condition} ORDER BY s.inserted_at, s.id"
-    ))
-    .bind(arg)
-    .fetch_all(pool)
-    .await?;
-    let mut out = Vec::with_capacity(rows.len());
-    for row in &rows {
-        out.push(Statement {
-            id: row.try_get("id")?,
-            issue_id: row.try_get("issue_id")?,
-            text: row.try_get("text")?,
-            final_: row.try_get("final")?,
-            author: row.try_get("author")?,
-            inserted_at: row.try_get("inserted_at")?,
-            media: Vec::new(),
-        });
-    }
-    let ids: Vec<Uuid> = out.iter().map(|s| s.id).collect();
-    let media_rows = sqlx::query(
-        "SELECT id, statement_id, filename, media_type, size_bytes FROM media \
-         WHERE statement_id = ANY($1) ORDER BY statement_id, position",
-    )
-    .bind(&ids)
-    .fetch_all(pool)
-    .await?;
-    let mut by_statement: HashMap<Uuid, Vec<Media>> = HashMap::new();
-    for row in &media_rows {
-        by_statement
-            .entry(row.try_get("statement_id")?)
-            .or_default()
-            .push(media(row)?);
-    }
-    for statement in &mut out {
-        statement.media = by_statement.remove(&statement.id).unwrap_or_default();
-    }
-    Ok(out)
 }

@@ -30,7 +30,7 @@ pub(super) fn report(row: &PgRow) -> StoreResult<Report> {
         inserted_at: row.try_get("inserted_at")?,
         processed_at: row.try_get("processed_at")?,
         media: Vec::new(),
-        // Vote tokens arrive with the votes issue; until then no report has a vote.
+        // Counted at the request's instant by the queries that show it.
         votes_count: 0,
     })
 }

@@ -1,33 +1,13 @@
-//! The vote pool (PostgreSQL): the account's `vote_accounts` row is the lock.
+//! The vote pool (PostgreSQL): the account's `vote_accounts` row is the lock, taken by the
+//! functions `place_vote_tokens` and `revoke_vote_tokens` (migration 0007), one statement each.
 
 use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
-use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
 use super::PgStore;
 use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
-use crate::store::{Instant, StoreResult};
-
-/// Takes the account's lock (creating its row on its first vote).
-async fn lock_account(
-    tx: &mut Transaction<'_, Postgres>,
-    subject: &str,
-    now: Instant,
-) -> StoreResult<()> {
-    sqlx::query(
-        "INSERT INTO vote_accounts (subject, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-    )
-    .bind(subject)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("SELECT subject FROM vote_accounts WHERE subject = $1 FOR UPDATE")
-        .bind(subject)
-        .fetch_one(&mut **tx)
-        .await?;
-    Ok(())
-}
+use crate::store::{Instant, StoreError, StoreResult};
 
 #[derive(sqlx::FromRow)]
 struct TokenRow {
@@ -40,21 +20,6 @@ struct TokenRow {
 
 const ACTIVE: &str = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)";
 
-async fn active_count(
-    tx: &mut Transaction<'_, Postgres>,
-    subject: &str,
-    now: Instant,
-) -> StoreResult<u32> {
-    let count: i64 = sqlx::query_scalar(&format!(
-        "SELECT count(*) FROM vote_tokens WHERE subject = $1 AND {ACTIVE}"
-    ))
-    .bind(subject)
-    .bind(now)
-    .fetch_one(&mut **tx)
-    .await?;
-    Ok(figure(count))
-}
-
 #[async_trait]
 impl VoteStore for PgStore {
     async fn place_votes(
@@ -66,32 +31,34 @@ impl VoteStore for PgStore {
         expiry: ExpiryRule<Instant>,
         now: Instant,
     ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
-        let mut tx = self.pool.begin().await?;
-        let exists: Option<Uuid> = sqlx::query_scalar("SELECT id FROM reports WHERE id = $1")
-            .bind(target)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if exists.is_none() {
-            return Err(PlaceError::TargetNotFound);
-        }
-        lock_account(&mut tx, subject, now).await?;
-        let active = active_count(&mut tx, subject, now).await?;
-        pool.check_place(active, count)?;
+        // One statement (migration 0007): the target check, the account's lock, the count and
+        // the insert; the tokens go in only when they fit, the rule `VotePool::check_place`
+        // names the refusal of.
         let tokens = new_tokens(target, count, expiry, now);
         let ids: Vec<Uuid> = tokens.iter().map(|t| t.id).collect();
         let expires_at = tokens.first().and_then(|t| t.expires_at);
-        sqlx::query(
-            "INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at) \
-             SELECT id, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS id",
+        let (found, active, placed): (bool, i64, i64) = sqlx::query_as(
+            "SELECT found, active, placed FROM place_vote_tokens($1, $2, $3, $4, $5, $6, $7)",
         )
-        .bind(&ids)
         .bind(subject)
         .bind(target)
+        .bind(&ids)
         .bind(now)
         .bind(expires_at)
-        .execute(&mut *tx)
+        .bind(i64::from(pool.max_count))
+        .bind(self.synchronous_vote_commit)
+        .fetch_one(&self.pool)
         .await?;
-        tx.commit().await?;
+        if !found {
+            return Err(PlaceError::TargetNotFound);
+        }
+        let active = figure(active);
+        pool.check_place(active, count)?;
+        if placed != i64::from(count) {
+            return Err(PlaceError::Store(StoreError::Other(anyhow::anyhow!(
+                "placed {placed} of {count} tokens that fit the pool"
+            ))));
+        }
         Ok((tokens, PoolFigures::new(pool, active + count)))
     }
 
@@ -102,21 +69,14 @@ impl VoteStore for PgStore {
         count: u32,
         now: Instant,
     ) -> StoreResult<u32> {
-        let mut tx = self.pool.begin().await?;
-        lock_account(&mut tx, subject, now).await?;
-        let revoked = sqlx::query(&format!(
-            "UPDATE vote_tokens SET revoked_at = $2 WHERE id IN ( \
-               SELECT id FROM vote_tokens WHERE subject = $1 AND target_id = $3 AND {ACTIVE} \
-               ORDER BY inserted_at DESC, id DESC LIMIT $4)"
-        ))
-        .bind(subject)
-        .bind(now)
-        .bind(target)
-        .bind(i64::from(count))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        tx.commit().await?;
+        let revoked: i64 = sqlx::query_scalar("SELECT revoke_vote_tokens($1, $2, $3, $4, $5)")
+            .bind(subject)
+            .bind(target)
+            .bind(i64::from(count))
+            .bind(now)
+            .bind(self.synchronous_vote_commit)
+            .fetch_one(&self.pool)
+            .await?;
         Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
     }
 

@@ -12,7 +12,8 @@ use domain::reports::{Direction, OrderBy};
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
-use super::rows::{media_of, push_in, report, with_issues, REPORT_COLUMNS};
+use super::nearest::{nearest_rows, push_list_filters, push_select, push_within};
+use super::rows::{media_of, report, with_issues, REPORT_COLUMNS};
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
     search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
@@ -32,7 +33,7 @@ fn metres_per_degree(lat: f64) -> (f64, f64) {
 }
 
 /// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`.
-fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
+pub(super) fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
     let (kx, ky) = metres_per_degree(point.lat);
     for (column, origin, k, tail) in [
         ("longitude", point.lon, kx, " + "),
@@ -52,16 +53,34 @@ fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) 
     }
 }
 
+/// The radius filter: through the R*Tree for the public list (`alias` `i`), by distance alone for
+/// a citizen's own reports (few rows).
 fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter, alias: &str) {
     if let Some(near) = &filter.near {
         if let Some(radius) = near.radius_m {
-            q.push(format!(" AND {alias}.longitude IS NOT NULL AND ("));
-            push_distance2(q, alias, near.point);
-            q.push(") <= ").push_bind(radius * radius);
+            if alias == "i" {
+                push_within(q, near.point, radius);
+            } else {
+                q.push(format!(" AND {alias}.longitude IS NOT NULL AND ("));
+                push_distance2(q, alias, near.point);
+                q.push(") <= ").push_bind(radius * radius);
+            }
         }
     }
 }
 
+/// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
+/// is compared with the request's instant, so no batch job is needed).
+fn push_votes(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
+    q.push(
+        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id \
+         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
+    )
+    .push_bind(micros(now))
+    .push("))");
+}
+
+/// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
 fn push_order(
     q: &mut QueryBuilder<'_, Sqlite>,
     filter: &ReportFilter,
@@ -79,7 +98,12 @@ fn push_order(
             push_distance2(q, alias, near.point);
             q.push(format!(") {dir}, {id} {dir}"));
         }
-        // Every report has 0 votes until vote tokens exist: the date order breaks the tie.
+        // Equal counts: the filing time, then the id, in the same direction.
+        (OrderBy::Votes, _) => {
+            q.push(format!(
+                " ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"
+            ));
+        }
         _ => {
             q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
         }
@@ -159,43 +183,34 @@ impl ReportStore for SqliteStore {
         Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
     }
 
-    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>> {
-        let mut q = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
-             {REPORT_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
-             WHERE i.status <> 'moved'"
-        ));
-        if !filter.categories.is_empty() {
-            q.push(" AND i.category_id");
-            push_in(&mut q, &filter.categories);
-        }
-        if !filter.statuses.is_empty() {
-            q.push(" AND i.status IN (");
-            let mut list = q.separated(", ");
-            for s in &filter.statuses {
-                list.push_bind(s.as_str());
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
+        self.detail(id, now).await
+    }
+
+    async fn public_reports(
+        &self,
+        filter: &ReportFilter,
+        now: Instant,
+    ) -> StoreResult<ListPage<IssueRow>> {
+        let rows = match (filter.order.by, &filter.near, filter.order.direction) {
+            (OrderBy::Location, Some(near), Direction::Asc) => {
+                nearest_rows(&self.pool, filter, near.point, now).await?
             }
-            q.push(")");
-        }
-        if let Some(text) = &filter.q {
-            // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
-        }
-        if let Some(from) = filter.date_from {
-            q.push(" AND i.report_inserted_at >= ")
-                .push_bind(micros(from));
-        }
-        if let Some(to) = filter.date_to {
-            q.push(" AND i.report_inserted_at <= ")
-                .push_bind(micros(to));
-        }
-        push_near(&mut q, filter, "i");
-        push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
-        let rows = q.build().fetch_all(&self.pool).await?;
+            _ => {
+                let mut q = QueryBuilder::<Sqlite>::new("");
+                push_select(&mut q, now, "FROM issues i");
+                push_list_filters(&mut q, filter);
+                push_near(&mut q, filter, "i");
+                push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
+                q.build().fetch_all(&self.pool).await?
+            }
+        };
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {
+            let mut report = report(row)?;
+            report.votes_count = row.try_get("votes_count")?;
             out.push(IssueRow {
-                report: report(row)?,
+                report,
                 issue_id: get_uuid(row, "issue_id")?,
                 category_id: get_uuid(row, "issue_category")?,
                 status: status(row.try_get("issue_status")?)?,
@@ -214,15 +229,21 @@ impl ReportStore for SqliteStore {
         &self,
         author: &str,
         filter: &ReportFilter,
+        now: Instant,
     ) -> StoreResult<ListPage<ReportWithIssues>> {
-        let mut q = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.author = "
-        ));
-        q.push_bind(author.to_owned());
+        let mut q = QueryBuilder::<Sqlite>::new(format!("SELECT {REPORT_COLUMNS}, "));
+        push_votes(&mut q, now);
+        q.push(" AS votes_count FROM reports r WHERE r.author = ")
+            .push_bind(author.to_owned());
         push_near(&mut q, filter, "r");
         push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
         let rows = q.build().fetch_all(&self.pool).await?;
-        let reports = rows.iter().map(report).collect::<StoreResult<Vec<_>>>()?;
+        let mut reports = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut one = report(row)?;
+            one.votes_count = row.try_get("votes_count")?;
+            reports.push(one);
+        }
         let page = ListPage::from_overfetch(reports, filter.page.limit);
         Ok(ListPage {
             rows: with_issues(&self.pool, page.rows).await?,

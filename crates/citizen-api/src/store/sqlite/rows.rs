@@ -31,7 +31,7 @@ pub(super) fn report(row: &SqliteRow) -> StoreResult<Report> {
         inserted_at: get_instant(row, "inserted_at")?,
         processed_at: get_opt_instant(row, "processed_at")?,
         media: Vec::new(),
-        // Vote tokens arrive with the votes issue; until then no report has a vote.
+        // Counted at the request's instant by the queries that show it.
         votes_count: 0,
     })
 }

@@ -22,10 +22,12 @@ impl VoteStore for SqliteStore {
         now: Instant,
     ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let exists: Option<String> = sqlx::query_scalar("SELECT id FROM reports WHERE id = ?1")
-            .bind(target.to_string())
-            .fetch_optional(&mut *tx)
-            .await?;
+        let exists: Option<String> = sqlx::query_scalar(
+            "SELECT id FROM reports WHERE id = ?1 UNION ALL SELECT id FROM projects WHERE id = ?1",
+        )
+        .bind(target.to_string())
+        .fetch_optional(&mut *tx)
+        .await?;
         if exists.is_none() {
             return Err(PlaceError::TargetNotFound);
         }

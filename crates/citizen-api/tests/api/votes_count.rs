@@ -1,0 +1,123 @@
+//! A report's `votes_count` and `orderBy=votes`: the active tokens on it at the request's
+//! instant, in the public list, the detail and the caller's own list.
+
+use chrono::TimeDelta;
+use reqwest::Method;
+use serde_json::json;
+use test_support::on_both_backends;
+
+use crate::helpers::{column, Filing, TestApp};
+
+on_both_backends!(crate::votes::spawn_votes;
+    votes_count_follows_places_revokes_and_expiry,
+    order_by_votes_breaks_ties_by_date_and_pages_cleanly,
+);
+
+async fn place(app: &TestApp, token: &str, target: &str, count: u32) {
+    let (status, body) = app
+        .send_json(
+            Method::POST,
+            "/me/vote-tokens",
+            token,
+            &json!({"target": target, "count": count}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+}
+
+/// The `votes_count` of `id` in the public list, its detail and its author's own list.
+async fn counts(app: &TestApp, id: &str, author: &str) -> (i64, i64, i64) {
+    let list = app.get_ok("/reports?orderBy=votes").await;
+    let in_list = list["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap()["votes_count"]
+        .as_i64()
+        .unwrap();
+    let detail = app.get_ok(&format!("/reports/{id}")).await["votes_count"]
+        .as_i64()
+        .unwrap();
+    let own = app.get_as("/me/reports", Some(author)).await.1;
+    let own = own["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap()["votes_count"]
+        .as_i64()
+        .unwrap();
+    (in_list, detail, own)
+}
+
+async fn votes_count_follows_places_revokes_and_expiry(app: TestApp) {
+    let author = app.token("author", &[]);
+    let a = app
+        .file(Filing::new("A", 1).by("author"))
+        .await
+        .report
+        .to_string();
+    assert_eq!(counts(&app, &a, &author).await, (0, 0, 0));
+    place(&app, &app.token("citizen-1", &[]), &a, 3).await;
+    app.clock.set(app.time(0) + TimeDelta::days(1));
+    place(&app, &app.token("citizen-2", &[]), &a, 2).await;
+    assert_eq!(counts(&app, &a, &author).await, (5, 5, 5));
+    let (status, _) = app
+        .send_json(
+            Method::PATCH,
+            "/me/vote-token-revoke",
+            &app.token("citizen-2", &[]),
+            &json!({"target": a, "count": 1}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(counts(&app, &a, &author).await, (4, 4, 4));
+    // The first three expire 30 days after placing, at that instant; no job runs in between.
+    app.clock.set(app.time(0) + TimeDelta::days(30));
+    assert_eq!(counts(&app, &a, &author).await, (1, 1, 1));
+    app.clock.set(app.time(0) + TimeDelta::days(31));
+    assert_eq!(counts(&app, &a, &author).await, (0, 0, 0));
+}
+
+async fn order_by_votes_breaks_ties_by_date_and_pages_cleanly(app: TestApp) {
+    let mut ids = Vec::new();
+    for (title, second) in [("alpha", 1), ("bravo", 2), ("charlie", 3), ("delta", 4)] {
+        ids.push(
+            app.file(Filing::new(title, second))
+                .await
+                .report
+                .to_string(),
+        );
+    }
+    let [a, b, c, d] = [&*ids[0], &*ids[1], &*ids[2], &*ids[3]];
+    place(&app, &app.token("citizen-1", &[]), b, 3).await;
+    place(&app, &app.token("citizen-1", &[]), c, 1).await;
+    place(&app, &app.token("citizen-2", &[]), c, 2).await;
+    place(&app, &app.token("citizen-2", &[]), a, 1).await;
+    // B and C have 3 each: the later filing first when descending, the earlier when ascending.
+    let desc = app.get_ok("/reports?orderBy=votes").await;
+    assert_eq!(column(&desc, "id"), [c, b, a, d]);
+    assert_eq!(column(&desc, "votes_count"), ["3", "3", "1", "0"]);
+    let asc = app
+        .get_ok("/reports?orderBy=votes&orderDirection=asc")
+        .await;
+    assert_eq!(column(&asc, "id"), [d, a, b, c]);
+    // Pages of one row walk the same order without overlap or gap.
+    let mut walked = Vec::new();
+    for offset in 0..4 {
+        let page = app
+            .get_ok(&format!("/reports?orderBy=votes&limit=1&offset={offset}"))
+            .await;
+        walked.extend(column(&page, "id"));
+        assert_eq!(page["hasNextOffset"], offset < 3, "{page}");
+    }
+    assert_eq!(walked, [c, b, a, d]);
+    // Filters still apply, and an expired vote no longer orders.
+    let only = app.get_ok("/reports?orderBy=votes&q=bravo").await;
+    assert_eq!(column(&only, "id"), [b]);
+    app.clock.set(app.time(0) + TimeDelta::days(30));
+    let later = app.get_ok("/reports?orderBy=votes").await;
+    assert_eq!(column(&later, "votes_count"), ["0", "0", "0", "0"]);
+    assert_eq!(column(&later, "id"), [d, c, b, a]);
+}
