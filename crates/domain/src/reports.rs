@@ -165,5 +165,13 @@ pub fn accepted(status: Option<IssueStatus>) -> bool {
     )
 }
 
+/// Most characters of an officer's statement.
+pub const STATEMENT_MAX_CHARS: usize = 4096;
+
+/// An officer's statement `text`: required, not blank, at most [`STATEMENT_MAX_CHARS`].
+pub fn check_statement(text: &str) -> Result<(), ReportTextError> {
+    check_text("text", text, STATEMENT_MAX_CHARS)
+}
+
 #[cfg(test)]
 mod tests;

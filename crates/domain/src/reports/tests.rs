@@ -111,3 +111,22 @@ fn accepted_means_taken_on() {
         assert_eq!(accepted(status), want, "{status:?}");
     }
 }
+
+#[test]
+fn statement_limits_count_characters_at_the_edge() {
+    let max = "ž".repeat(STATEMENT_MAX_CHARS);
+    assert!(check_statement(&max).is_ok());
+    assert!(check_statement("x").is_ok());
+    for (text, field_error) in [
+        ("".to_owned(), "empty"),
+        ("  \n".to_owned(), "empty"),
+        (format!("{max}a"), "long"),
+    ] {
+        let err = check_statement(&text).unwrap_err();
+        assert_eq!(err.field(), "text");
+        assert_eq!(
+            matches!(err, ReportTextError::TooLong { .. }),
+            field_error == "long"
+        );
+    }
+}

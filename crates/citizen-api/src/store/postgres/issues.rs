@@ -104,6 +104,7 @@ impl IssueStore for PgStore {
         let current = lock_issue(&mut tx, issue_id).await?;
         let next = checked_next(current.status, transition)?;
         let updated = set_status(&mut tx, issue_id, next, None, actor, now).await?;
+        super::outbox::record_issue_event(&mut tx, updated.status_event(), now).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -177,6 +178,7 @@ impl IssueStore for PgStore {
             now,
         )
         .await?;
+        super::outbox::record_issue_event(&mut tx, updated.status_event(), now).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -207,6 +209,7 @@ impl IssueStore for PgStore {
         .await?;
         super::rows::insert_media(&mut tx, "statement_id", id, media, now).await?;
         mark_processed(&mut tx, current.report_id, now).await?;
+        super::outbox::record_issue_event(&mut tx, current.statement_event(), now).await?;
         tx.commit().await?;
         Ok(Statement {
             id,

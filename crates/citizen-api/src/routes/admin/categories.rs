@@ -1,0 +1,285 @@
+//! Report categories (spec 2.3): `GET`/`POST /admin/report-categories`, `PATCH`/`DELETE
+//! /admin/report-categories/{categoryId}`. Every change is recorded (actor, time).
+
+use actix_web::{web, HttpResponse};
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use serde::{Deserialize, Deserializer};
+use service_kit::auth::{Auth, Principal};
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::super::AppState;
+use super::model::{AdminCategories, AdminCategory};
+use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
+use crate::store::admin::{AdminEvent, CategoryChange, CategoryError};
+use crate::store::NewCategory;
+
+/// Most characters of a category name.
+const NAME_MAX_CHARS: usize = 100;
+/// Longest statement deadline in days.
+const DEADLINE_MAX_DAYS: u32 = 3650;
+
+/// `POST /admin/report-categories`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NewCategoryRequest {
+    /// 1–100 characters, unique.
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: String,
+    /// Make it the default category (the former default stops being one). Default false.
+    #[serde(default)]
+    pub is_default: bool,
+    /// 1–3650 days; absent or null: no deadline.
+    #[schema(minimum = 1, maximum = 3650)]
+    pub statement_deadline_days: Option<u32>,
+}
+
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<u32>>, D::Error> {
+    Option::<u32>::deserialize(d).map(Some)
+}
+
+/// `PATCH /admin/report-categories/{categoryId}`: the fields to change.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CategoryPatch {
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: Option<String>,
+    /// `true` makes it the default; `false` on the default is refused (there must be one).
+    pub is_default: Option<bool>,
+    /// 1–3650 days, or null for no deadline.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>, minimum = 1, maximum = 3650)]
+    pub statement_deadline_days: Option<Option<u32>>,
+}
+
+fn check_name(name: &str) -> Result<String, ApiError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().count() > NAME_MAX_CHARS {
+        return Err(ApiError::validation(
+            Message::new("category-name-invalid").arg("max", NAME_MAX_CHARS),
+        ));
+    }
+    Ok(name.to_owned())
+}
+
+fn check_deadline(days: Option<u32>) -> Result<Option<u32>, ApiError> {
+    match days {
+        Some(d) if d == 0 || d > DEADLINE_MAX_DAYS => Err(ApiError::validation(
+            Message::new("category-deadline-invalid").arg("max", DEADLINE_MAX_DAYS),
+        )),
+        other => Ok(other),
+    }
+}
+
+pub(super) fn category_error(err: CategoryError) -> ApiError {
+    match err {
+        CategoryError::NotFound => category_not_found(),
+        CategoryError::InUse => {
+            ApiError::new(ErrorCode::CategoryInUse, Message::new("category-in-use"))
+        }
+        CategoryError::DefaultRequired => ApiError::new(
+            ErrorCode::Conflict,
+            Message::new("category-default-required"),
+        ),
+        CategoryError::Store(err) => err.into(),
+    }
+}
+
+pub(super) async fn record(
+    state: &AppState,
+    principal: &Principal,
+    action: &'static str,
+    detail: serde_json::Value,
+) -> Result<(), ApiError> {
+    let event = AdminEvent {
+        report_id: None,
+        issue_id: None,
+        action,
+        actor: principal.subject.clone(),
+        detail,
+        at: state.clock.now(),
+    };
+    Ok(state.stores.admin.record_event(&event).await?)
+}
+
+/// Every report category with its statement deadline.
+///
+/// By name, the default category last. Readable with any of the officers' scopes.
+#[utoipa::path(
+    get,
+    path = "/admin/report-categories",
+    tag = "admin",
+    operation_id = "listAdminReportCategories",
+    security(("bearer" = ["cityuser:report-categories:manage"]), ("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
+    responses(
+        (status = 200, description = "The categories", body = AdminCategories),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: none of the officers' scopes", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_admin_report_categories", skip_all)]
+pub async fn list(
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<Json<AdminCategories>, ApiError> {
+    require_any(&auth.0, &[CATEGORIES_SCOPE, READ_SCOPE, MANAGE_SCOPE])?;
+    let categories = state.stores.categories.categories().await?;
+    Ok(Json(AdminCategories {
+        categories: categories.into_iter().map(AdminCategory::from).collect(),
+    }))
+}
+
+/// Create a report category.
+#[utoipa::path(
+    post,
+    path = "/admin/report-categories",
+    tag = "admin",
+    operation_id = "createAdminReportCategory",
+    request_body = NewCategoryRequest,
+    security(("bearer" = ["cityuser:report-categories:manage"])),
+    responses(
+        (status = 201, description = "The category", body = AdminCategory),
+        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (name empty or too long, deadline out of range)", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        (status = 409, description = "`CONFLICT`: the name is taken", body = service_kit::ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "create_admin_report_category", skip_all)]
+pub async fn create(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: super::JsonObject,
+) -> Result<HttpResponse, ApiError> {
+    auth.0.require_scope(CATEGORIES_SCOPE)?;
+    let body: NewCategoryRequest = super::from_object(body)?;
+    let new = NewCategory {
+        name: check_name(&body.name)?,
+        is_default: false,
+        statement_deadline_days: check_deadline(body.statement_deadline_days)?,
+    };
+    let mut created = state
+        .stores
+        .categories
+        .create_category(&new, state.clock.now())
+        .await?;
+    if body.is_default {
+        let change = CategoryChange {
+            is_default: Some(true),
+            ..CategoryChange::default()
+        };
+        created = state
+            .stores
+            .admin
+            .update_category(created.id, &change)
+            .await
+            .map_err(category_error)?;
+    }
+    let detail = serde_json::json!({"category_id": created.id, "name": created.name,
+        "is_default": created.is_default, "statement_deadline_days": created.statement_deadline_days});
+    record(&state, &auth.0, "category_created", detail).await?;
+    Ok(HttpResponse::Created().json(AdminCategory::from(created)))
+}
+
+fn category_id(raw: &str) -> Result<Uuid, ApiError> {
+    raw.parse().map_err(|_| category_not_found())
+}
+
+/// Change a category's name, default flag or statement deadline.
+#[utoipa::path(
+    patch,
+    path = "/admin/report-categories/{categoryId}",
+    tag = "admin",
+    operation_id = "updateAdminReportCategory",
+    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    request_body = CategoryPatch,
+    security(("bearer" = ["cityuser:report-categories:manage"])),
+    responses(
+        (status = 200, description = "The category", body = AdminCategory),
+        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 409, description = "`CONFLICT`: the name is taken, or `is_default: false` on the default category", body = service_kit::ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "update_admin_report_category", skip(state, auth, body))]
+pub async fn update(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: super::JsonObject,
+) -> Result<Json<AdminCategory>, ApiError> {
+    auth.0.require_scope(CATEGORIES_SCOPE)?;
+    let body: CategoryPatch = super::from_object(body)?;
+    let id = category_id(&path)?;
+    let change = CategoryChange {
+        name: body.name.as_deref().map(check_name).transpose()?,
+        is_default: body.is_default,
+        statement_deadline_days: body
+            .statement_deadline_days
+            .map(check_deadline)
+            .transpose()?,
+    };
+    let updated = state
+        .stores
+        .admin
+        .update_category(id, &change)
+        .await
+        .map_err(category_error)?;
+    let detail = serde_json::json!({"category_id": id, "name": change.name,
+        "is_default": change.is_default, "statement_deadline_days": change.statement_deadline_days});
+    record(&state, &auth.0, "category_updated", detail).await?;
+    Ok(Json(AdminCategory::from(updated)))
+}
+
+/// Delete a category no report was ever placed in (with its officer assignments).
+#[utoipa::path(
+    delete,
+    path = "/admin/report-categories/{categoryId}",
+    tag = "admin",
+    operation_id = "deleteAdminReportCategory",
+    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    security(("bearer" = ["cityuser:report-categories:manage"])),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 409, description = "`CATEGORY_IN_USE` (issues were placed in it), `CONFLICT` (it is the default category)", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "delete_admin_report_category", skip(state, auth))]
+pub async fn delete(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<HttpResponse, ApiError> {
+    auth.0.require_scope(CATEGORIES_SCOPE)?;
+    let id = category_id(&path)?;
+    state
+        .stores
+        .admin
+        .delete_category(id)
+        .await
+        .map_err(category_error)?;
+    record(
+        &state,
+        &auth.0,
+        "category_deleted",
+        serde_json::json!({"category_id": id}),
+    )
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

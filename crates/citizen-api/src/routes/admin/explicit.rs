@@ -1,0 +1,76 @@
+//! `PUT /admin/reports/{reportId}/explicit`: marking a report's media unsuitable for the public.
+
+use actix_web::web;
+use serde::{Deserialize, Serialize};
+use service_kit::auth::Auth;
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+use utoipa::ToSchema;
+
+use super::super::reports::{report_id, report_not_found};
+use super::super::AppState;
+use super::{access, from_object, JsonObject, MANAGE_SCOPE};
+use crate::store::admin::{Access, AdminEvent};
+
+/// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Explicit {
+    /// True: the report's own media are hidden from everyone but its author and officers.
+    pub explicit: bool,
+}
+
+/// Mark (or unmark) a report's media as unsuitable for the public.
+///
+/// While `explicit` is true the public list and detail show the report without its media (its
+/// author and officers still see them). The caller needs an issue of the report in their
+/// categories. Recorded in the audit trail.
+#[utoipa::path(
+    put,
+    path = "/admin/reports/{reportId}/explicit",
+    tag = "admin",
+    operation_id = "setAdminReportExplicit",
+    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    request_body = Explicit,
+    security(("bearer" = ["cityuser:reports:manage"])),
+    responses(
+        (status = 200, description = "The flag as set", body = Explicit),
+        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues in the caller's categories", body = service_kit::ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "set_admin_report_explicit", skip(state, auth, body))]
+pub async fn set(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: JsonObject,
+) -> Result<Json<Explicit>, ApiError> {
+    auth.0.require_scope(MANAGE_SCOPE)?;
+    let body: Explicit = from_object(body)?;
+    let id = report_id(&path)?;
+    let access = access(&state, &auth.0).await?;
+    let mine = state.stores.admin.report_issues(id, &access).await?;
+    let mine = mine.ok_or_else(report_not_found)?;
+    if mine.is_empty() && access != Access::All {
+        return Err(report_not_found());
+    }
+    if !state.stores.reports.set_explicit(id, body.explicit).await? {
+        return Err(report_not_found());
+    }
+    let event = AdminEvent {
+        report_id: Some(id),
+        issue_id: None,
+        action: "explicit_set",
+        actor: auth.0.subject.clone(),
+        detail: serde_json::json!({ "explicit": body.explicit }),
+        at: state.clock.now(),
+    };
+    state.stores.admin.record_event(&event).await?;
+    Ok(Json(body))
+}

@@ -1,0 +1,148 @@
+//! `GET /admin/reports`: the officers' report list (spec 4.5).
+
+use actix_web::{web, HttpRequest};
+use domain::i18n::Message;
+use domain::limits::LimitError;
+use service_kit::auth::Auth;
+use service_kit::extract::Json;
+use service_kit::ApiError;
+
+use super::super::model::{Report, View};
+use super::super::params::RawListParams;
+use super::super::AppState;
+use super::model::{AdminIssueItem, AdminReport, AdminReportList};
+use super::{access, READ_SCOPE};
+use crate::store::admin::AdminFilter;
+
+/// The list parameters (documentation; the handler reads the raw query string).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read by utoipa only
+pub struct AdminListParams {
+    #[param(minimum = 1, maximum = 100, default = 100)]
+    limit: Option<i32>,
+    #[param(minimum = 0, maximum = 1000, default = 0)]
+    offset: Option<i32>,
+    /// `longitude,latitude[,radius_m]`: adds `distance`; with a radius, only reports within it.
+    #[param(example = "14.4213,50.0875,500")]
+    location: Option<String>,
+    /// Category ids (repeat for several): reports with an accessible issue in one of them.
+    category: Option<Vec<uuid::Uuid>>,
+    /// Issue states (repeat for several): reports with an accessible issue in one of them.
+    status: Option<Vec<String>>,
+    /// Search in title, description and report id, ignoring case and diacritics.
+    #[param(min_length = 1, max_length = 200)]
+    q: Option<String>,
+    /// `date` (default), `location` (needs `location`) or `votes`.
+    #[param(rename = "orderBy", pattern = "^(date|location|votes)$")]
+    order_by: Option<String>,
+    /// `asc` or `desc`; default `desc`, but `asc` for `orderBy=location`.
+    #[param(rename = "orderDirection", pattern = "^(asc|desc)$")]
+    order_direction: Option<String>,
+    /// Reports filed at or after this instant (RFC 3339).
+    #[param(rename = "dateFrom")]
+    date_from: Option<chrono::DateTime<chrono::Utc>>,
+    /// Reports filed at or before this instant (RFC 3339).
+    #[param(rename = "dateTo")]
+    date_to: Option<chrono::DateTime<chrono::Utc>>,
+    /// `true`: reports with an accessible issue past its category's statement deadline (open
+    /// or accepted, placed in the category at least the deadline ago); `false`: reports with an
+    /// accessible issue that is not (within the deadline, no deadline, or resolved/duplicate).
+    overdue: Option<bool>,
+}
+
+/// `overdue`: absent, `true` or `false`; given once.
+fn overdue(query: &str) -> Result<Option<bool>, LimitError> {
+    let mut found = None;
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        if key != "overdue" {
+            continue;
+        }
+        let parsed = match value.as_ref() {
+            "true" => true,
+            "false" => false,
+            _ => return Err(LimitError::new("overdue", Message::new("overdue-invalid"))),
+        };
+        if found.replace(parsed).is_some() {
+            return Err(LimitError::new(
+                "overdue",
+                Message::new("parameter-repeated").arg("parameter", "overdue"),
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// The admin report list.
+///
+/// One row per report with the `issues` the caller may see (never moved ones; every category
+/// with `cityuser:report-categories:access-all`, else the caller's categories) and the status
+/// derived from them. `category`, `status` and `overdue` select reports having at least one
+/// accessible issue that matches all three; the `issues` array still holds every accessible
+/// issue. Reports without an accessible issue are never listed. `votes_count` counts the
+/// tokens active at the time of the request.
+#[utoipa::path(
+    get,
+    path = "/admin/reports",
+    tag = "admin",
+    operation_id = "listAdminReports",
+    params(AdminListParams),
+    security(("bearer" = ["cityuser:reports:read"])),
+    responses(
+        (status = 200, description = "A page of reports", body = AdminReportList),
+        (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:read`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_admin_reports", skip_all)]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<Json<AdminReportList>, ApiError> {
+    auth.0.require_scope(READ_SCOPE)?;
+    let list = RawListParams::parse(req.query_string())?.to_filter()?;
+    let overdue = overdue(req.query_string())?;
+    let filter = AdminFilter {
+        list,
+        overdue,
+        access: access(&state, &auth.0).await?,
+        now: state.clock.now(),
+    };
+    let page = state.stores.admin.admin_reports(&filter).await?;
+    let reports = page
+        .rows
+        .into_iter()
+        .map(|row| {
+            let status = domain::issues::report_status(row.issues.iter().map(|i| i.issue.status));
+            let base = Report::from_store(
+                row.report,
+                &state.media,
+                View::Trusted,
+                filter.list.near.as_ref(),
+            );
+            AdminReport {
+                id: base.id,
+                title: base.title,
+                inserted_at: base.inserted_at,
+                processed_at: base.processed_at,
+                description: base.description,
+                media: base.media,
+                explicit: base.explicit,
+                votes_count: base.votes_count,
+                location: base.location,
+                status,
+                distance: base.distance,
+                issues: row.issues.iter().map(AdminIssueItem::from).collect(),
+            }
+        })
+        .collect();
+    Ok(Json(AdminReportList {
+        reports,
+        has_next_offset: page.has_next,
+        offset: filter.list.page.offset,
+        limit: filter.list.page.limit,
+    }))
+}

@@ -1,0 +1,210 @@
+//! The officers' side (`/admin/…`), a file per action: the admin report list, the issues of a
+//! report, the workflow steps on an issue, duplicate suggestions, statements, media deletion, the
+//! audit trail, and the management of report categories and their officers.
+//!
+//! Access: an officer works the issues of the categories they are assigned to; the scope
+//! `cityuser:report-categories:access-all` works every category. An issue, report or file the
+//! officer may not see answers 404 exactly like one that does not exist, so nothing about other
+//! categories leaks.
+
+pub mod audit;
+pub mod categories;
+pub mod duplicates;
+pub mod explicit;
+pub mod issues;
+pub mod list;
+pub mod media;
+pub mod model;
+pub mod officers;
+pub mod statement;
+pub mod workflow;
+
+use actix_web::web;
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use service_kit::auth::Principal;
+use service_kit::ApiError;
+use utoipa::OpenApi;
+use uuid::Uuid;
+
+use super::{AppState, ACCESS_ALL_SCOPE};
+use crate::store::admin::{Access, AdminIssue};
+use crate::store::WorkflowError;
+
+/// The admin report list and the reads of the officers' side.
+pub const READ_SCOPE: &str = "cityuser:reports:read";
+/// The workflow: status steps, moves, duplicates, statements, media deletion.
+pub const MANAGE_SCOPE: &str = "cityuser:reports:manage";
+/// Report categories and their officers.
+pub const CATEGORIES_SCOPE: &str = "cityuser:report-categories:manage";
+
+/// Registers the `/admin/…` routes.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/admin/reports").route(web::get().to(list::list)))
+        .service(
+            web::resource("/admin/reports/{report_id}/issues")
+                .route(web::get().to(issues::issues))
+                .route(web::post().to(issues::open)),
+        )
+        .service(
+            web::resource("/admin/reports/{report_id}/audit").route(web::get().to(audit::audit)),
+        )
+        .service(
+            web::resource("/admin/reports/{report_id}/explicit")
+                .route(web::put().to(explicit::set)),
+        )
+        .service(
+            web::resource("/admin/reports/{report_id}/media/{media_id}")
+                .route(web::delete().to(media::delete)),
+        )
+        .service(
+            web::resource("/admin/issues/{issue_id}/accept")
+                .route(web::post().to(workflow::accept)),
+        )
+        .service(
+            web::resource("/admin/issues/{issue_id}/resolve")
+                .route(web::post().to(workflow::resolve)),
+        )
+        .service(
+            web::resource("/admin/issues/{issue_id}/move")
+                .route(web::post().to(workflow::move_issue)),
+        )
+        .service(
+            web::resource("/admin/issues/{issue_id}/duplicate-of")
+                .route(web::post().to(duplicates::mark_duplicate)),
+        )
+        .service(
+            web::resource("/admin/issues/{issue_id}/duplicate-suggestions")
+                .route(web::get().to(duplicates::suggestions))
+                .route(web::delete().to(duplicates::dismiss)),
+        )
+        .service(
+            web::resource("/admin/issues/{issue_id}/statements")
+                .route(web::post().to(statement::add)),
+        )
+        .service(
+            web::resource("/admin/report-categories")
+                .route(web::get().to(categories::list))
+                .route(web::post().to(categories::create)),
+        )
+        .service(
+            web::resource("/admin/report-categories/{category_id}")
+                .route(web::patch().to(categories::update))
+                .route(web::delete().to(categories::delete)),
+        )
+        .service(
+            web::resource("/admin/report-categories/{category_id}/officers")
+                .route(web::get().to(officers::list)),
+        )
+        .service(
+            web::resource("/admin/report-categories/{category_id}/officers/{subject}")
+                .route(web::put().to(officers::add))
+                .route(web::delete().to(officers::remove)),
+        );
+}
+
+/// 403 unless the token carries one of `scopes`.
+pub fn require_any(principal: &Principal, scopes: &[&str]) -> Result<(), ApiError> {
+    if scopes.iter().any(|s| principal.has_scope(s)) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            Message::new("scope-required").arg("scope", scopes.join(" or ")),
+        ))
+    }
+}
+
+/// The categories the caller works in.
+pub async fn access(state: &AppState, principal: &Principal) -> Result<Access, ApiError> {
+    if principal.has_scope(ACCESS_ALL_SCOPE) {
+        return Ok(Access::All);
+    }
+    let categories = state
+        .stores
+        .categories
+        .officer_categories(&principal.subject)
+        .await?;
+    Ok(Access::Categories(
+        categories.into_iter().map(|c| c.id).collect(),
+    ))
+}
+
+/// 404 `ISSUE_NOT_FOUND`.
+pub fn issue_not_found() -> ApiError {
+    ApiError::new(ErrorCode::IssueNotFound, Message::new("issue-not-found"))
+}
+
+/// The issue of a path: a text that is no UUID names no issue.
+pub fn issue_id(raw: &str) -> Result<Uuid, ApiError> {
+    raw.parse().map_err(|_| issue_not_found())
+}
+
+/// 404 `CATEGORY_NOT_FOUND`.
+pub fn category_not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::CategoryNotFound,
+        Message::new("report-category-not-found"),
+    )
+}
+
+/// The issue `raw` names when the caller may work it; 404 otherwise (also for another
+/// category's issue).
+pub async fn accessible_issue(
+    state: &AppState,
+    principal: &Principal,
+    raw: &str,
+) -> Result<(AdminIssue, Access), ApiError> {
+    let id = issue_id(raw)?;
+    let access = access(state, principal).await?;
+    let found = state.stores.admin.issue(id).await?;
+    match found {
+        Some(item) if access.allows(item.issue.category_id) => Ok((item, access)),
+        _ => Err(issue_not_found()),
+    }
+}
+
+/// A JSON body read as an object first: serde would take a struct from an array too
+/// (`[null, null]`), which the description does not allow.
+pub type JsonObject = service_kit::extract::Json<serde_json::Map<String, serde_json::Value>>;
+
+/// The request struct of a JSON object body; a wrong shape is a 400 `VALIDATION_ERROR`.
+pub fn from_object<T: serde::de::DeserializeOwned>(body: JsonObject) -> Result<T, ApiError> {
+    serde_json::from_value(serde_json::Value::Object(body.0)).map_err(|err| {
+        ApiError::validation(
+            Message::new("invalid-body")
+                .arg("field", "")
+                .arg("reason", err.to_string()),
+        )
+    })
+}
+
+/// The answer to a refused workflow step.
+pub fn workflow_error(err: WorkflowError) -> ApiError {
+    match err {
+        WorkflowError::IssueNotFound => issue_not_found(),
+        WorkflowError::CategoryNotFound => category_not_found(),
+        WorkflowError::Refused(refused) => ApiError::new(refused.code(), refused.message()),
+        WorkflowError::Store(err) => err.into(),
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    paths(
+        list::list, issues::issues, issues::open, workflow::accept, workflow::resolve, workflow::move_issue,
+        duplicates::mark_duplicate, duplicates::suggestions, duplicates::dismiss, statement::add,
+        media::delete, explicit::set, audit::audit, categories::list, categories::create, categories::update,
+        categories::delete, officers::list, officers::add, officers::remove
+    ),
+    components(schemas(
+        model::AdminIssueItem, model::AdminReport, model::AdminReportList, model::IssueDetail,
+        model::IssueDetails, model::AdminStatement, model::SuggestionItem, model::Suggestions,
+        model::AuditItem, model::AuditTrail, model::AdminCategory, model::AdminCategories,
+        model::Officers, explicit::Explicit, issues::OpenIssueRequest, workflow::MoveRequest, duplicates::DuplicateRequest,
+        statement::StatementForm, categories::NewCategoryRequest, categories::CategoryPatch
+    )),
+    tags((name = "admin", description = "The officers' side: the admin report list, the \
+        workflow on issues, duplicate suggestions, statements, media, audit trail, report \
+        categories and their officers (sign-in with an officer's scope required)"))
+)]
+pub struct AdminDoc;

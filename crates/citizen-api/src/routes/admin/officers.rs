@@ -1,0 +1,136 @@
+//! Which officers work in a category: `GET /admin/report-categories/{categoryId}/officers`,
+//! `PUT`/`DELETE …/officers/{subject}`. Changes are recorded (actor, time).
+
+use actix_web::{web, HttpResponse};
+use domain::i18n::Message;
+use service_kit::auth::Auth;
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+use uuid::Uuid;
+
+use super::super::AppState;
+use super::categories::record;
+use super::model::Officers;
+use super::{category_not_found, CATEGORIES_SCOPE};
+
+/// Most characters of a token subject.
+const SUBJECT_MAX_CHARS: usize = 255;
+
+/// The category of the path, which must exist.
+async fn existing(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
+    let id: Uuid = raw.parse().map_err(|_| category_not_found())?;
+    match state.stores.admin.category(id).await? {
+        Some(_) => Ok(id),
+        None => Err(category_not_found()),
+    }
+}
+
+fn check_subject(subject: &str) -> Result<(), ApiError> {
+    if subject.trim().is_empty() || subject.chars().count() > SUBJECT_MAX_CHARS {
+        return Err(ApiError::validation(
+            Message::new("officer-subject-invalid").arg("max", SUBJECT_MAX_CHARS),
+        ));
+    }
+    Ok(())
+}
+
+/// The officers (token subjects) of a category, sorted.
+#[utoipa::path(
+    get,
+    path = "/admin/report-categories/{categoryId}/officers",
+    tag = "admin",
+    operation_id = "listCategoryOfficers",
+    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    security(("bearer" = ["cityuser:report-categories:manage"])),
+    responses(
+        (status = 200, description = "The officers", body = Officers),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_category_officers", skip(state, auth))]
+pub async fn list(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<Json<Officers>, ApiError> {
+    auth.0.require_scope(CATEGORIES_SCOPE)?;
+    let id = existing(&state, &path).await?;
+    let officers = state.stores.admin.category_officers(id).await?;
+    Ok(Json(Officers { officers }))
+}
+
+/// Let an officer work in a category (idempotent).
+///
+/// From then on the officer (the token subject) sees and works the category's issues.
+#[utoipa::path(
+    put,
+    path = "/admin/report-categories/{categoryId}/officers/{subject}",
+    tag = "admin",
+    operation_id = "addCategoryOfficer",
+    params(
+        ("categoryId" = String, Path, description = "The category id (a UUID)"),
+        ("subject" = String, Path, description = "The officer's account id (token `sub`)"),
+    ),
+    security(("bearer" = ["cityuser:report-categories:manage"])),
+    responses(
+        (status = 204, description = "Assigned"),
+        (status = 400, description = "`VALIDATION_ERROR`: the subject is blank or too long", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "add_category_officer", skip(state, auth))]
+pub async fn add(
+    path: Path<(String, String)>,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<HttpResponse, ApiError> {
+    auth.0.require_scope(CATEGORIES_SCOPE)?;
+    let (category, subject) = path.into_inner();
+    let id = existing(&state, &category).await?;
+    check_subject(&subject)?;
+    state.stores.categories.assign_officer(&subject, id).await?;
+    let detail = serde_json::json!({"category_id": id, "officer": subject});
+    record(&state, &auth.0, "officer_assigned", detail).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Take an officer off a category (idempotent).
+#[utoipa::path(
+    delete,
+    path = "/admin/report-categories/{categoryId}/officers/{subject}",
+    tag = "admin",
+    operation_id = "removeCategoryOfficer",
+    params(
+        ("categoryId" = String, Path, description = "The category id (a UUID)"),
+        ("subject" = String, Path, description = "The officer's account id (token `sub`)"),
+    ),
+    security(("bearer" = ["cityuser:report-categories:manage"])),
+    responses(
+        (status = 204, description = "Not assigned (any more)"),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "remove_category_officer", skip(state, auth))]
+pub async fn remove(
+    path: Path<(String, String)>,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<HttpResponse, ApiError> {
+    auth.0.require_scope(CATEGORIES_SCOPE)?;
+    let (category, subject) = path.into_inner();
+    let id = existing(&state, &category).await?;
+    if state.stores.admin.remove_officer(&subject, id).await? {
+        let detail = serde_json::json!({"category_id": id, "officer": subject});
+        record(&state, &auth.0, "officer_removed", detail).await?;
+    }
+    Ok(HttpResponse::NoContent().finish())
+}

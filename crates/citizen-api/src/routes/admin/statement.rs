@@ -1,0 +1,163 @@
+//! `POST /admin/issues/{issueId}/statements`: an officer's statement on an issue
+//! (multipart/form-data: `text`, `final`, `media` files).
+
+use actix_web::{web, HttpRequest, HttpResponse};
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use domain::reports::check_statement;
+use service_kit::auth::Auth;
+use service_kit::extract::Path;
+use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
+use service_kit::ApiError;
+use uuid::Uuid;
+
+use super::super::AppState;
+use super::model::AdminStatement;
+use super::{accessible_issue, workflow_error, MANAGE_SCOPE};
+use crate::store::Media;
+
+#[derive(Default)]
+struct Form {
+    text: Option<String>,
+    final_: bool,
+    media: Vec<Media>,
+    uploaded: u64,
+}
+
+/// Add a statement to an issue.
+///
+/// `multipart/form-data` with `text` (required, 1–4096 characters), `final` (`true` or
+/// `false`, default `false`: the city's final word on the issue) and `media` (files, as for
+/// filing a report). The statement appears in the citizen's timeline without its author, under
+/// the issue's current step (under its first step while the issue is still open), and in the
+/// timeline of every duplicate of the issue. The report counts as processed from then on.
+#[utoipa::path(
+    post,
+    path = "/admin/issues/{issueId}/statements",
+    tag = "admin",
+    operation_id = "addIssueStatement",
+    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    request_body(content_type = "multipart/form-data", content = StatementForm),
+    security(("bearer" = ["cityuser:reports:manage"])),
+    responses(
+        (status = 201, description = "The statement", body = AdminStatement),
+        (status = 400, description = "`VALIDATION_ERROR` (text missing, empty or too long; final not true/false; an unknown or repeated field), `NO_MEDIA` (an empty file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
+        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "add_issue_statement", skip_all)]
+pub async fn add(
+    req: HttpRequest,
+    path: Path<String>,
+    body: web::Payload,
+    state: web::Data<AppState>,
+    auth: Auth,
+) -> Result<HttpResponse, ApiError> {
+    auth.0.require_scope(MANAGE_SCOPE)?;
+    let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
+    let spec = MultipartSpec::new(state.form_limits)
+        .required_text("text")
+        .text("final")
+        .files("media")
+        .total_too_large_code(ErrorCode::TotalMediaSizeTooLarge);
+    let mut reader = MultipartReader::from_request(&req, body, spec)?;
+    let mut form = Form::default();
+    let read = read_form(&state, &mut reader, &mut form).await;
+    let added = match (read, form.text.take()) {
+        (Ok(()), Some(text)) => state
+            .stores
+            .issues
+            .add_statement(
+                item.issue.id,
+                &text,
+                form.final_,
+                &form.media,
+                &auth.0.subject,
+                state.clock.now(),
+            )
+            .await
+            .map_err(workflow_error),
+        (Ok(()), None) => Err(ApiError::validation(
+            Message::new("multipart-missing-field").arg("field", "text"),
+        )),
+        (Err(err), _) => Err(err),
+    };
+    match added {
+        Ok(statement) => {
+            Ok(HttpResponse::Created().json(AdminStatement::from_store(&statement, &state.media)))
+        }
+        Err(err) => {
+            let stored: Vec<Uuid> = form.media.iter().map(|m| m.id).collect();
+            state.media.discard(&stored).await;
+            Err(err)
+        }
+    }
+}
+
+async fn read_form(
+    state: &AppState,
+    reader: &mut MultipartReader,
+    form: &mut Form,
+) -> Result<(), ApiError> {
+    while let Some(part) = reader.next().await? {
+        match part {
+            Part::Text { name, value } => match name {
+                "text" => {
+                    check_statement(&value).map_err(|e| ApiError::validation(e.message()))?;
+                    form.text = Some(value);
+                }
+                "final" => {
+                    form.final_ = match value.as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => {
+                            return Err(ApiError::validation(Message::new(
+                                "statement-final-invalid",
+                            )))
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Part::File(mut file) => {
+                let stored = state.media.store_upload(&mut file).await?;
+                form.media.push(Media {
+                    id: stored.media_id,
+                    filename: stored.filename,
+                    media_type: stored.media_type.mime().to_owned(),
+                    size_bytes: stored.size,
+                });
+                form.uploaded += file.bytes_read();
+                if form.uploaded > state.max_media_total {
+                    return Err(ApiError::new(
+                        ErrorCode::TotalMediaSizeTooLarge,
+                        Message::new("multipart-total-too-large")
+                            .arg("limit", state.max_media_total),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The form of `POST /admin/issues/{issueId}/statements` (documentation).
+#[derive(utoipa::ToSchema)]
+#[allow(dead_code)] // read by utoipa only
+pub struct StatementForm {
+    /// 1–4096 characters.
+    #[schema(min_length = 1, max_length = 4096)]
+    text: String,
+    /// `true` or `false` (default): the city's final word on the issue.
+    #[schema(value_type = Option<String>, pattern = "^(true|false)$")]
+    #[serde(rename = "final")]
+    final_: Option<bool>,
+    /// Photos or documents (JPEG, PNG, WebP, HEIC, PDF).
+    #[schema(value_type = Option<Vec<String>>, format = Binary)]
+    media: Option<Vec<Vec<u8>>>,
+}

@@ -1,0 +1,244 @@
+//! The officers' side (issue 9): the admin report list, the issues of a report as officers see
+//! them, duplicate suggestions, media deletion, the audit trail and the management of report
+//! categories. The status steps themselves are [`super::IssueStore`]'s.
+
+use async_trait::async_trait;
+use domain::duplicates::DuplicateRule;
+use uuid::Uuid;
+
+use super::StoreResult;
+use super::{Category, Instant, Issue, ListPage, Report, ReportFilter, Statement, StoreError};
+
+/// Which issues an officer may see and work.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Access {
+    /// Scope `cityuser:report-categories:access-all`: every category.
+    All,
+    /// The categories the officer is assigned to.
+    Categories(Vec<Uuid>),
+}
+
+impl Access {
+    pub fn allows(&self, category_id: Uuid) -> bool {
+        match self {
+            Self::All => true,
+            Self::Categories(ids) => ids.contains(&category_id),
+        }
+    }
+
+    /// `None` for all categories.
+    pub fn categories(&self) -> Option<&[Uuid]> {
+        match self {
+            Self::All => None,
+            Self::Categories(ids) => Some(ids),
+        }
+    }
+}
+
+/// `GET /admin/reports`: the list filter, the officer's access and the instant of the request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdminFilter {
+    /// category, status, q, dates, location, order and page as in the public list.
+    pub list: ReportFilter,
+    /// `overdue`: true only reports with an overdue accessible issue, false only reports with
+    /// an accessible issue that is not overdue.
+    pub overdue: Option<bool>,
+    pub access: Access,
+    /// Counts votes and deadlines at this instant.
+    pub now: Instant,
+}
+
+/// An issue with its category's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdminIssue {
+    pub issue: Issue,
+    pub category_name: String,
+    /// The category's statement deadline in days.
+    pub statement_deadline_days: Option<u32>,
+}
+
+/// A row of the admin list: a report with the issues the officer may see (none moved).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdminReport {
+    pub report: Report,
+    pub issues: Vec<AdminIssue>,
+}
+
+/// Which issue was just opened, for duplicate suggestions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Opened {
+    /// Every open issue of a report just filed.
+    Report(Uuid),
+    /// An issue opened by a move.
+    Issue(Uuid),
+}
+
+/// A possible duplicate of an issue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestion {
+    /// The other issue and its report.
+    pub candidate: AdminIssue,
+    pub report_title: String,
+    pub distance_m: f64,
+    pub similarity: f64,
+    pub inserted_at: Instant,
+}
+
+/// Where a media file is attached, and so which categories' officers may delete it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MediaPlace {
+    /// The statement the file belongs to (`None`: the report's own attachment).
+    pub statement_id: Option<Uuid>,
+    /// The categories of the issues that give access: the statement's issue, or every issue of
+    /// the report that is not moved.
+    pub categories: Vec<Uuid>,
+}
+
+/// One entry of the audit trail of a report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AuditEntry {
+    pub at: Instant,
+    /// The officer (or the citizen who filed; `None` for an anonymous filing).
+    pub actor: Option<String>,
+    /// `status:<state>` for a status change, `statement`, or an admin event (`media_deleted`,
+    /// `duplicates_dismissed`, `duplicates_suggested`).
+    pub action: String,
+    pub issue_id: Option<Uuid>,
+    /// What changed (JSON object).
+    pub detail: serde_json::Value,
+}
+
+/// A change of an officer that is no status change and no statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdminEvent {
+    pub report_id: Option<Uuid>,
+    pub issue_id: Option<Uuid>,
+    pub action: &'static str,
+    pub actor: String,
+    pub detail: serde_json::Value,
+    pub at: Instant,
+}
+
+/// A change of a category; `None` fields stay as they are.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CategoryChange {
+    pub name: Option<String>,
+    /// `Some(true)` makes this the default (the former default stops being one).
+    pub is_default: Option<bool>,
+    pub statement_deadline_days: Option<Option<u32>>,
+}
+
+/// Why a category change did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum CategoryError {
+    #[error("no such category")]
+    NotFound,
+    #[error("the category has issues")]
+    InUse,
+    #[error("there must be a default category")]
+    DefaultRequired,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for CategoryError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+#[async_trait]
+pub trait AdminStore: Send + Sync + 'static {
+    /// The admin list: one row per report having an accessible, not moved issue that matches
+    /// the filter; each row with all its accessible, not moved issues.
+    async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>>;
+
+    /// The not moved issues of a report within `access`, oldest first; `None` when there is no
+    /// such report.
+    async fn report_issues(
+        &self,
+        report_id: Uuid,
+        access: &Access,
+    ) -> StoreResult<Option<Vec<AdminIssue>>>;
+
+    /// Opens a further issue of a report in another category (the report is handled there
+    /// too), recorded with its actor. `Ok(None)` when there is no such report or category;
+    /// a `Conflict` when the report already has an issue there that is not moved.
+    async fn open_issue(
+        &self,
+        report_id: Uuid,
+        category_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<Option<Issue>>;
+
+    /// One issue (any state).
+    async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>>;
+
+    /// The statements of `issue_ids`, newest first, with their media.
+    async fn statements(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<Statement>>;
+
+    /// Looks for possible duplicates of the opened issue(s) and records them (setting
+    /// `has_possible_duplicates`); returns how many were recorded.
+    async fn suggest_duplicates(
+        &self,
+        opened: Opened,
+        rule: &DuplicateRule,
+        now: Instant,
+    ) -> StoreResult<usize>;
+
+    /// The suggestions of an issue that are not dismissed, most similar first.
+    async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>>;
+
+    /// Dismisses the issue's suggestions and clears its flag (recorded in the audit trail).
+    async fn dismiss_duplicates(
+        &self,
+        issue_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<Option<Issue>>;
+
+    /// Where the file `media_id` of the report (or of a statement on one of its issues) is.
+    async fn media_place(&self, report_id: Uuid, media_id: Uuid)
+        -> StoreResult<Option<MediaPlace>>;
+
+    /// Deletes the media row (the caller deletes the file) and records it.
+    async fn delete_media(
+        &self,
+        report_id: Uuid,
+        media_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<bool>;
+
+    /// Every recorded change of a report, oldest first; `None` when there is no such report.
+    async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>>;
+
+    /// Records an officer's change.
+    async fn record_event(&self, event: &AdminEvent) -> StoreResult<()>;
+
+    /// One category.
+    async fn category(&self, id: Uuid) -> StoreResult<Option<Category>>;
+
+    /// Changes a category (a taken name is a `Conflict`).
+    async fn update_category(
+        &self,
+        id: Uuid,
+        change: &CategoryChange,
+    ) -> Result<Category, CategoryError>;
+
+    /// Deletes a category no issue was ever placed in (and its officer assignments).
+    async fn delete_category(&self, id: Uuid) -> Result<(), CategoryError>;
+
+    /// The officers (token subjects) of a category, sorted.
+    async fn category_officers(&self, id: Uuid) -> StoreResult<Vec<String>>;
+
+    /// Takes an officer off a category; `false` when they were not assigned.
+    async fn remove_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<bool>;
+}
+
+/// The audit trail's order: by time; at the same instant a status change before a statement
+/// before another event (the sort is stable).
+pub(crate) fn sort_audit(entries: &mut [AuditEntry]) {
+    entries.sort_by_key(|e| e.at);
+}

@@ -1,0 +1,390 @@
+//! The officers' side (SQLite): the admin list, issues, statements, media and the audit trail.
+//! Duplicate suggestions and category management are in `admin/`.
+
+mod categories;
+mod duplicates;
+mod records;
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use domain::duplicates::DuplicateRule;
+use domain::geo::LonLat;
+use domain::reports::{Direction, OrderBy};
+use sqlx::sqlite::SqliteRow;
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
+use uuid::Uuid;
+
+use super::rows::{issue, media_of, push_in, report, REPORT_COLUMNS};
+use super::{get_instant, get_uuid, micros, SqliteStore};
+use crate::store::admin::{
+    Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
+    CategoryChange, CategoryError, MediaPlace, Opened, Suggestion,
+};
+use crate::store::{Category, Instant, Issue, ListPage, Statement, StoreResult};
+
+/// The issue columns with the category's name and deadline (`c`).
+pub(super) const ADMIN_ISSUE_COLUMNS: &str =
+    "i.id, i.report_id, i.category_id, i.status, i.parent_id, i.has_possible_duplicates, \
+     i.inserted_at, c.name AS category_name, c.statement_deadline_days";
+
+const DAY_MICROS: i64 = 86_400_000_000;
+
+pub(super) fn admin_issue(row: &SqliteRow) -> StoreResult<AdminIssue> {
+    let days: Option<i64> = row.try_get("statement_deadline_days")?;
+    Ok(AdminIssue {
+        issue: issue(row)?,
+        category_name: row.try_get("category_name")?,
+        statement_deadline_days: days.and_then(|d| u32::try_from(d).ok()),
+    })
+}
+
+fn push_access(q: &mut QueryBuilder<'_, Sqlite>, access: &Access) {
+    if let Some(ids) = access.categories() {
+        q.push(" AND i.category_id");
+        push_in(q, ids);
+    }
+}
+
+/// The squared local-plane distance in m² from `point` to `r.longitude/latitude` (see
+/// `reports.rs`: within a city this orders as the geodesic distance does).
+fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat) {
+    const A: f64 = 6_378_137.0;
+    const E2: f64 = 0.006_694_379_990_14;
+    let phi = point.lat.to_radians();
+    let w = 1.0 - E2 * phi.sin().powi(2);
+    let per_radian = std::f64::consts::PI / 180.0;
+    let kx = A / w.sqrt() * phi.cos() * per_radian;
+    let ky = A * (1.0 - E2) / w.powf(1.5) * per_radian;
+    q.push("((r.longitude - ")
+        .push_bind(point.lon)
+        .push(") * ")
+        .push_bind(kx)
+        .push(") * ((r.longitude - ")
+        .push_bind(point.lon)
+        .push(") * ")
+        .push_bind(kx)
+        .push(") + ((r.latitude - ")
+        .push_bind(point.lat)
+        .push(") * ")
+        .push_bind(ky)
+        .push(") * ((r.latitude - ")
+        .push_bind(point.lat)
+        .push(") * ")
+        .push_bind(ky)
+        .push(")");
+}
+
+/// Whether issue `i` of category `c` is past its statement deadline at `now` (see the
+/// PostgreSQL backend).
+fn push_overdue(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
+    q.push(
+        "(i.status IN ('open', 'accepted') AND c.statement_deadline_days IS NOT NULL \
+         AND i.inserted_at + c.statement_deadline_days * ",
+    )
+    .push_bind(DAY_MICROS)
+    .push(" <= ")
+    .push_bind(micros(now))
+    .push(")");
+}
+
+fn push_issue_match(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
+    q.push(
+        " AND EXISTS (SELECT 1 FROM issues i JOIN report_categories c ON c.id = i.category_id \
+         WHERE i.report_id = r.id AND i.status <> 'moved'",
+    );
+    push_access(q, &filter.access);
+    if !filter.list.categories.is_empty() {
+        q.push(" AND i.category_id");
+        push_in(q, &filter.list.categories);
+    }
+    if !filter.list.statuses.is_empty() {
+        q.push(" AND i.status IN (");
+        let mut list = q.separated(", ");
+        for s in &filter.list.statuses {
+            list.push_bind(s.as_str());
+        }
+        q.push(")");
+    }
+    match filter.overdue {
+        Some(true) => {
+            q.push(" AND ");
+            push_overdue(q, filter.now);
+        }
+        Some(false) => {
+            q.push(" AND NOT ");
+            push_overdue(q, filter.now);
+        }
+        None => {}
+    }
+    q.push(")");
+}
+
+async fn admin_issues_of(
+    pool: &SqlitePool,
+    reports: &[Uuid],
+    access: &Access,
+) -> StoreResult<HashMap<Uuid, Vec<AdminIssue>>> {
+    let mut q = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {ADMIN_ISSUE_COLUMNS} FROM issues i JOIN report_categories c \
+         ON c.id = i.category_id WHERE i.status <> 'moved' AND i.report_id"
+    ));
+    push_in(&mut q, reports);
+    push_access(&mut q, access);
+    q.push(" ORDER BY i.report_id, i.inserted_at, i.id");
+    let mut out: HashMap<Uuid, Vec<AdminIssue>> = HashMap::new();
+    for row in &q.build().fetch_all(pool).await? {
+        let item = admin_issue(row)?;
+        out.entry(item.issue.report_id).or_default().push(item);
+    }
+    Ok(out)
+}
+
+/// Records an officer's change (in a transaction or on the pool).
+pub(super) async fn insert_event<'c, E>(executor: E, event: &AdminEvent) -> StoreResult<()>
+where
+    E: sqlx::Executor<'c, Database = Sqlite>,
+{
+    sqlx::query(
+        "INSERT INTO admin_events (id, report_id, issue_id, action, actor, detail, at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )
+    .bind(Uuid::now_v7().to_string())
+    .bind(event.report_id.map(|id| id.to_string()))
+    .bind(event.issue_id.map(|id| id.to_string()))
+    .bind(event.action)
+    .bind(&event.actor)
+    .bind(event.detail.to_string())
+    .bind(micros(event.at))
+    .execute(executor)
+    .await?;
+    Ok(())
+}
+
+async fn report_exists(pool: &SqlitePool, report_id: Uuid) -> StoreResult<bool> {
+    let exists: Option<String> = sqlx::query_scalar("SELECT id FROM reports WHERE id = ?1")
+        .bind(report_id.to_string())
+        .fetch_optional(pool)
+        .await?;
+    Ok(exists.is_some())
+}
+
+#[async_trait]
+impl AdminStore for SqliteStore {
+    async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>> {
+        let list = &filter.list;
+        let mut q = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {REPORT_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
+             WHERE v.target_id = r.id AND v.revoked_at IS NULL \
+             AND (v.expires_at IS NULL OR v.expires_at > "
+        ));
+        q.push_bind(micros(filter.now))
+            .push(")) AS votes_count FROM reports r WHERE 1");
+        push_issue_match(&mut q, filter);
+        if let Some(text) = &list.q {
+            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        }
+        if let Some(from) = list.date_from {
+            q.push(" AND r.inserted_at >= ").push_bind(micros(from));
+        }
+        if let Some(to) = list.date_to {
+            q.push(" AND r.inserted_at <= ").push_bind(micros(to));
+        }
+        if let Some(near) = &list.near {
+            if let Some(radius) = near.radius_m {
+                q.push(" AND r.longitude IS NOT NULL AND (");
+                push_distance2(&mut q, near.point);
+                q.push(") <= ").push_bind(radius * radius);
+            }
+        }
+        let dir = match list.order.direction {
+            Direction::Asc => "ASC",
+            Direction::Desc => "DESC",
+        };
+        match (list.order.by, &list.near) {
+            (OrderBy::Location, Some(near)) => {
+                q.push(" ORDER BY (r.longitude IS NULL), (");
+                push_distance2(&mut q, near.point);
+                q.push(format!(") {dir}, r.id {dir}"));
+            }
+            (OrderBy::Votes, _) => {
+                q.push(format!(
+                    " ORDER BY votes_count {dir}, r.inserted_at {dir}, r.id {dir}"
+                ));
+            }
+            _ => {
+                q.push(format!(" ORDER BY r.inserted_at {dir}, r.id {dir}"));
+            }
+        }
+        q.push(" LIMIT ")
+            .push_bind(i64::from(list.page.limit) + 1)
+            .push(" OFFSET ")
+            .push_bind(i64::from(list.page.offset));
+        let rows = q.build().fetch_all(&self.pool).await?;
+        let mut reports = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut r = report(row)?;
+            r.votes_count = row.try_get("votes_count")?;
+            reports.push(r);
+        }
+        let page = ListPage::from_overfetch(reports, list.page.limit);
+        let ids: Vec<Uuid> = page.rows.iter().map(|r| r.id).collect();
+        let mut media = media_of(&self.pool, "report_id", &ids).await?;
+        let mut issues = admin_issues_of(&self.pool, &ids, &filter.access).await?;
+        let rows = page
+            .rows
+            .into_iter()
+            .map(|mut report| {
+                report.media = media.remove(&report.id).unwrap_or_default();
+                AdminReport {
+                    issues: issues.remove(&report.id).unwrap_or_default(),
+                    report,
+                }
+            })
+            .collect();
+        Ok(ListPage {
+            rows,
+            has_next: page.has_next,
+        })
+    }
+
+    async fn report_issues(
+        &self,
+        report_id: Uuid,
+        access: &Access,
+    ) -> StoreResult<Option<Vec<AdminIssue>>> {
+        if !report_exists(&self.pool, report_id).await? {
+            return Ok(None);
+        }
+        let mut issues = admin_issues_of(&self.pool, &[report_id], access).await?;
+        Ok(Some(issues.remove(&report_id).unwrap_or_default()))
+    }
+
+    async fn open_issue(
+        &self,
+        report_id: Uuid,
+        category_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<Option<Issue>> {
+        records::open_issue(&self.pool, report_id, category_id, actor, now).await
+    }
+    async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>> {
+        let row = sqlx::query(&format!(
+            "SELECT {ADMIN_ISSUE_COLUMNS} FROM issues i JOIN report_categories c \
+             ON c.id = i.category_id WHERE i.id = ?1"
+        ))
+        .bind(issue_id.to_string())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(admin_issue).transpose()
+    }
+
+    async fn statements(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<Statement>> {
+        let mut q = QueryBuilder::<Sqlite>::new(
+            "SELECT s.id, s.issue_id, s.text, s.final, s.author, s.inserted_at FROM statements s \
+             WHERE s.issue_id",
+        );
+        push_in(&mut q, issue_ids);
+        q.push(" ORDER BY s.inserted_at DESC, s.id DESC");
+        let rows = q.build().fetch_all(&self.pool).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for row in &rows {
+            out.push(Statement {
+                id: get_uuid(row, "id")?,
+                issue_id: get_uuid(row, "issue_id")?,
+                text: row.try_get("text")?,
+                final_: row.try_get("final")?,
+                author: row.try_get("author")?,
+                inserted_at: get_instant(row, "inserted_at")?,
+                media: Vec::new(),
+            });
+        }
+        let ids: Vec<Uuid> = out.iter().map(|s| s.id).collect();
+        let mut media = media_of(&self.pool, "statement_id", &ids).await?;
+        for statement in &mut out {
+            statement.media = media.remove(&statement.id).unwrap_or_default();
+        }
+        Ok(out)
+    }
+
+    async fn suggest_duplicates(
+        &self,
+        opened: Opened,
+        rule: &DuplicateRule,
+        now: Instant,
+    ) -> StoreResult<usize> {
+        duplicates::suggest(&self.pool, opened, rule, now).await
+    }
+
+    async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {
+        duplicates::suggestions(&self.pool, issue_id).await
+    }
+
+    async fn dismiss_duplicates(
+        &self,
+        issue_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<Option<Issue>> {
+        duplicates::dismiss(&self.pool, issue_id, actor, now).await
+    }
+
+    async fn media_place(
+        &self,
+        report_id: Uuid,
+        media_id: Uuid,
+    ) -> StoreResult<Option<MediaPlace>> {
+        records::media_place(&self.pool, report_id, media_id).await
+    }
+    async fn delete_media(
+        &self,
+        report_id: Uuid,
+        media_id: Uuid,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<bool> {
+        records::delete_media(&self.pool, report_id, media_id, actor, now).await
+    }
+    async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>> {
+        records::audit(&self.pool, report_id).await
+    }
+    async fn record_event(&self, event: &AdminEvent) -> StoreResult<()> {
+        insert_event(&self.pool, event).await
+    }
+
+    async fn category(&self, id: Uuid) -> StoreResult<Option<Category>> {
+        categories::category(&self.pool, id).await
+    }
+
+    async fn update_category(
+        &self,
+        id: Uuid,
+        change: &CategoryChange,
+    ) -> Result<Category, CategoryError> {
+        categories::update(&self.pool, id, change).await
+    }
+
+    async fn delete_category(&self, id: Uuid) -> Result<(), CategoryError> {
+        categories::delete(&self.pool, id).await
+    }
+
+    async fn category_officers(&self, id: Uuid) -> StoreResult<Vec<String>> {
+        Ok(sqlx::query_scalar(
+            "SELECT subject FROM category_officers WHERE category_id = ?1 ORDER BY subject",
+        )
+        .bind(id.to_string())
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    async fn remove_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<bool> {
+        let done =
+            sqlx::query("DELETE FROM category_officers WHERE subject = ?1 AND category_id = ?2")
+                .bind(subject)
+                .bind(category_id.to_string())
+                .execute(&self.pool)
+                .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}
