@@ -1,0 +1,67 @@
+//! Extractors of a signed-in caller holding one scope: 401 without a valid token, 403
+//! `FORBIDDEN` without the scope, both before the body is read (so a caller without the right
+//! learns nothing from validation answers).
+
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest};
+use futures::future::LocalBoxFuture;
+use service_kit::auth::{Auth, Principal};
+use service_kit::ApiError;
+
+macro_rules! scoped {
+    ($(#[$doc:meta])* $name:ident, $scope:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub struct $name(pub Principal);
+
+        impl FromRequest for $name {
+            type Error = ApiError;
+            type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+            fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+                let auth = Auth::from_request(req, payload);
+                Box::pin(async move {
+                    let Auth(principal) = auth.await.map_err(ApiError::from)?;
+                    principal.require_scope($scope)?;
+                    Ok($name(principal))
+                })
+            }
+        }
+    };
+}
+
+scoped!(
+    /// Holds `cityuser:news:manage` (news items).
+    NewsEditor,
+    super::news::NEWS_MANAGE_SCOPE
+);
+scoped!(
+    /// Holds `cityuser:news-categories:manage` (news categories).
+    CategoryEditor,
+    super::news_categories::CATEGORIES_MANAGE_SCOPE
+);
+scoped!(
+    /// Holds `cityuser:projects:manage` (projects).
+    ProjectEditor,
+    super::projects::PROJECTS_MANAGE_SCOPE
+);
+
+/// Holds `cityuser:news:manage` or `cityuser:projects:manage` (uploads of their pictures).
+#[derive(Debug, Clone)]
+pub struct MediaEditor(pub Principal);
+
+impl FromRequest for MediaEditor {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let auth = Auth::from_request(req, payload);
+        Box::pin(async move {
+            let Auth(principal) = auth.await.map_err(ApiError::from)?;
+            if !principal.has_scope(super::news::NEWS_MANAGE_SCOPE) {
+                principal.require_scope(super::projects::PROJECTS_MANAGE_SCOPE)?;
+            }
+            Ok(MediaEditor(principal))
+        })
+    }
+}

@@ -1,0 +1,28 @@
+//! `GET /news/{newId}`: one news item.
+
+use actix_web::web;
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+
+use super::super::AppState;
+use super::{news_id, news_item_not_found, NewsItemBody};
+
+/// A news item.
+#[utoipa::path(
+    get, path = "/news/{newId}", tag = "news", operation_id = "getNewsItem",
+    params(("newId" = String, Path, description = "The news item id (a UUID)")),
+    responses(
+        (status = 200, description = "The news item", body = NewsItemBody),
+        (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "get_news_item", skip(state))]
+pub async fn detail(
+    path: Path<String>,
+    state: web::Data<AppState>,
+) -> Result<Json<NewsItemBody>, ApiError> {
+    let id = news_id(&path)?;
+    let item = state.stores.news.news_item(id).await?;
+    Ok(Json(item.ok_or_else(news_item_not_found)?.into()))
+}

@@ -1,0 +1,197 @@
+//! `GET /news`: the news list, newest first or nearest first, paged by a cursor.
+//!
+//! `pagecursor` is repeated, one parameter per string: `?pagecursor=<date>&pagecursor=<id>`.
+//! The orders and the cursor's strings are those of `domain::news`: without `location`
+//! `[date, news_id]`; with it `[distance in metres, news_id]` for items with a location, then
+//! `["null", news_id]` for those without. `nextCursor` is the last item's position (two strings),
+//! or null on the last page; passing it back gives the next page, never overlapping or skipping
+//! items, also when several share a date or a distance.
+
+use std::collections::HashMap;
+
+use actix_web::{web, HttpRequest};
+use chrono::{DateTime, SecondsFormat, Utc};
+use domain::geo::{parse_location, LocationParam};
+use domain::i18n::Message;
+use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use domain::news::{news_cursor_strings, parse_news_cursor, with_descendants, NewsCursor};
+use serde::Serialize;
+use service_kit::extract::Json;
+use service_kit::ApiError;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::super::AppState;
+use super::NewsItemBody;
+use crate::store::news::{NewsItem, NewsQuery};
+
+/// A page of news.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NewsPage {
+    pub news: Vec<NewsItemBody>,
+    /// The position of the page's last item (`[date, news_id]`, `[distance, news_id]` or
+    /// `["null", news_id]`); null on the last page.
+    #[schema(min_items = 1, max_items = 2)]
+    pub next_cursor: Option<Vec<String>>,
+}
+
+/// The parameters `GET /news` reads (documentation).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read by utoipa only
+pub struct NewsListParams {
+    #[param(minimum = 1, maximum = 100, default = 100)]
+    limit: Option<i32>,
+    /// `longitude,latitude[,radius_m]`: nearest first with `distance` on each item, items
+    /// without a location after them; with a radius only items within it.
+    location: Option<String>,
+    /// Category ids, repeated; a category includes its descendants.
+    category: Option<Vec<String>>,
+    /// One or two strings, repeated: a handed-out `nextCursor`.
+    pagecursor: Option<Vec<String>>,
+}
+
+struct Params {
+    limit: u32,
+    near: Option<LocationParam>,
+    categories: Vec<Uuid>,
+    cursor: Vec<String>,
+}
+
+fn repeated(parameter: &'static str) -> LimitError {
+    LimitError::new(
+        parameter,
+        Message::new("parameter-repeated").arg("parameter", parameter),
+    )
+}
+
+fn parse(query: &str) -> Result<Params, LimitError> {
+    let (mut limit, mut location) = (None, None);
+    let (mut categories, mut cursor) = (Vec::new(), Vec::new());
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        match key.as_ref() {
+            "limit" if limit.is_some() => return Err(repeated("limit")),
+            "location" if location.is_some() => return Err(repeated("location")),
+            "limit" => limit = Some(value.into_owned()),
+            "location" => location = Some(value.into_owned()),
+            "category" => {
+                let id = value.trim().parse::<Uuid>().map_err(|_| {
+                    LimitError::new(
+                        "category",
+                        Message::new("category-id-invalid").arg("value", format!("{value:?}")),
+                    )
+                })?;
+                categories.push(id);
+            }
+            "pagecursor" => cursor.push(value.into_owned()),
+            _ => {}
+        }
+    }
+    let limit =
+        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
+    let near = location
+        .map(|raw| {
+            parse_location(&raw).map_err(|_| {
+                LimitError::new(
+                    "location",
+                    Message::new("location-invalid").arg("value", format!("{raw:?}")),
+                )
+            })
+        })
+        .transpose()?;
+    Ok(Params {
+        limit,
+        near,
+        categories,
+        cursor,
+    })
+}
+
+fn parse_date(raw: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(raw)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// The cursor of the position of `item` in the list's order.
+fn position(item: &NewsItem, with_location: bool) -> Vec<String> {
+    let id = Some(item.id.to_string());
+    news_cursor_strings(match (with_location, item.distance) {
+        (false, _) => NewsCursor::Date {
+            date: item.date.to_rfc3339_opts(SecondsFormat::Micros, true),
+            id,
+        },
+        (true, Some(metres)) => NewsCursor::Distance { metres, id },
+        (true, None) => NewsCursor::Unlocated { id },
+    })
+}
+
+/// The news.
+///
+/// Without `location`: newest `date` first (then id, descending). With `location`: items with a
+/// location nearest first (then id), each with its `distance` in metres, then the items without
+/// a location (newest id first); with a radius only the items within it. `category` (repeated)
+/// keeps items in any of the categories, a category including its descendants.
+/// `pagecursor`: repeat the parameter for each string of a handed-out `nextCursor` (see the
+/// API guide for the one-string form).
+#[utoipa::path(
+    get, path = "/news", tag = "news", operation_id = "listNews",
+    params(NewsListParams),
+    responses(
+        (status = 200, description = "A page of news", body = NewsPage),
+        (status = 400, description = "`VALIDATION_ERROR`: a malformed limit, location, category or cursor", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_news", skip_all)]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<Json<NewsPage>, ApiError> {
+    let params = parse(req.query_string())?;
+    let with_location = params.near.is_some();
+    let after = if params.cursor.is_empty() {
+        None
+    } else {
+        Some(parse_news_cursor(
+            &params.cursor,
+            with_location,
+            parse_date,
+            |raw| raw.parse::<Uuid>().ok(),
+        )?)
+    };
+    let categories = if params.categories.is_empty() {
+        Vec::new()
+    } else {
+        let tree: HashMap<Uuid, Option<Uuid>> = state
+            .stores
+            .news
+            .news_categories()
+            .await?
+            .into_iter()
+            .map(|c| (c.id, c.parent_id))
+            .collect();
+        with_descendants(&params.categories, &tree)
+    };
+    let mut items = state
+        .stores
+        .news
+        .news_page(&NewsQuery {
+            categories,
+            near: params.near,
+            after,
+            limit: params.limit + 1,
+        })
+        .await?;
+    let more = items.len() > params.limit as usize;
+    items.truncate(params.limit as usize);
+    let next_cursor = match (more, items.last()) {
+        (true, Some(last)) => Some(position(last, with_location)),
+        _ => None,
+    };
+    Ok(Json(NewsPage {
+        news: items.into_iter().map(NewsItemBody::from).collect(),
+        next_cursor,
+    }))
+}

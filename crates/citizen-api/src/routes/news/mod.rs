@@ -1,0 +1,127 @@
+//! News items (`/news…`, spec 2.4 and 4.3), a file per action: the public list and detail, and
+//! the editors' writes under [`NEWS_MANAGE_SCOPE`].
+
+pub mod admin;
+pub mod detail;
+pub mod list;
+pub mod upload;
+
+use chrono::{DateTime, Utc};
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use serde::Serialize;
+use service_kit::ApiError;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::model::Point;
+use crate::store::news::NewsItem;
+
+/// The JSON body limit of the editors' writes of news items and projects: their largest valid
+/// body (every text at its limit, written with `\u` escapes) fits, so a too-long field is
+/// answered with its 400, not a 413.
+pub const EDITOR_BODY_LIMIT: service_kit::extract::BodyLimit =
+    service_kit::extract::BodyLimit(1 << 20);
+
+/// The editors' scope: publish, change and delete news items.
+pub const NEWS_MANAGE_SCOPE: &str = "cityuser:news:manage";
+
+/// A category of a news item.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NewsItemCategory {
+    pub id: Uuid,
+    pub name: String,
+}
+
+/// A news item (spec 2.4).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = NewsItem)]
+pub struct NewsItemBody {
+    pub id: Uuid,
+    pub title: String,
+    pub description: String,
+    /// The picture's address; absent when the item has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// The publication date (the list's order without a location).
+    pub date: DateTime<Utc>,
+    /// Where the news is about, when it is about a place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Point>,
+    /// Metres from the list's `location` parameter (absent for items without a location and
+    /// without that parameter).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance: Option<f64>,
+    /// By name.
+    pub categories: Vec<NewsItemCategory>,
+}
+
+impl From<NewsItem> for NewsItemBody {
+    fn from(item: NewsItem) -> Self {
+        Self {
+            id: item.id,
+            title: item.title,
+            description: item.description,
+            image: item.image,
+            date: item.date,
+            location: item.location.map(|p| Point {
+                kind: "Point",
+                coordinates: [p.lon, p.lat],
+            }),
+            distance: item.distance,
+            categories: item
+                .categories
+                .into_iter()
+                .map(|(id, name)| NewsItemCategory { id, name })
+                .collect(),
+        }
+    }
+}
+
+/// 404 `NEWS_ITEM_NOT_FOUND`.
+pub fn news_item_not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::NewsItemNotFound,
+        Message::new("news-item-not-found"),
+    )
+}
+
+/// The news item id of a path: a text that is no UUID names no item (404, like an unknown one).
+pub fn news_id(raw: &str) -> Result<Uuid, ApiError> {
+    raw.parse().map_err(|_| news_item_not_found())
+}
+
+/// Registers `/news`, `/news/{newId}` and the editors' `POST /media`.
+pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
+    use actix_web::web;
+    // Editors' bodies: see EDITOR_BODY_LIMIT.
+    cfg.service(
+        web::resource("/news")
+            .app_data(EDITOR_BODY_LIMIT)
+            .route(web::get().to(list::list))
+            .route(web::post().to(admin::create)),
+    )
+    .service(web::resource("/media").route(web::post().to(upload::upload)))
+    .service(
+        web::resource("/news/{new_id}")
+            .app_data(EDITOR_BODY_LIMIT)
+            .route(web::get().to(detail::detail))
+            .route(web::put().to(admin::update))
+            .route(web::delete().to(admin::delete)),
+    );
+}
+
+/// The OpenAPI description of the news items.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    paths(
+        list::list, detail::detail, admin::create, admin::update, admin::delete, upload::upload
+    ),
+    components(schemas(
+        NewsItemBody, NewsItemCategory, list::NewsPage, admin::NewsItemInput, admin::PointInput,
+        upload::Uploaded, upload::UploadedFile, upload::UploadForm
+    )),
+    tags((name = "news", description = "City news and news categories (reading needs no sign-in; \
+        editors need `cityuser:news:manage` or `cityuser:news-categories:manage`)"))
+)]
+pub struct NewsApi;

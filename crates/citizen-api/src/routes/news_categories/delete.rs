@@ -1,0 +1,42 @@
+//! `DELETE /news-categories/{categoryId}`.
+
+use actix_web::{web, HttpResponse};
+use service_kit::extract::Path;
+use service_kit::ApiError;
+
+use super::super::editor::CategoryEditor;
+use super::super::AppState;
+use super::{category_error, category_id};
+
+/// Delete a news category.
+///
+/// Scope `cityuser:news-categories:manage`. A category with child categories is not deleted
+/// (409 `CATEGORY_HAS_CHILDREN`: move or delete the children first). The news items in it stay
+/// and lose only this category; the subscriptions to it end.
+#[utoipa::path(
+    delete, path = "/news-categories/{categoryId}", tag = "news", operation_id = "deleteNewsCategory",
+    params(("categoryId" = String, Path, description = "The category id")),
+    security(("bearer" = ["cityuser:news-categories:manage"])),
+    responses(
+        (status = 200, description = "Deleted (no body)"),
+        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 409, description = "`CATEGORY_HAS_CHILDREN`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "delete_news_category", skip(state, _editor))]
+pub async fn delete(
+    path: Path<String>,
+    state: web::Data<AppState>,
+    _editor: CategoryEditor,
+) -> Result<HttpResponse, ApiError> {
+    let id = category_id(&path)?;
+    state
+        .stores
+        .news
+        .delete_news_category(id)
+        .await
+        .map_err(category_error)?;
+    Ok(HttpResponse::Ok().finish())
+}

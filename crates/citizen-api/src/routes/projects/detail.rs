@@ -1,0 +1,28 @@
+//! `GET /projects/{projectId}`.
+
+use actix_web::web;
+use service_kit::extract::{Json, Path};
+use service_kit::ApiError;
+
+use super::super::AppState;
+use super::{project_id, project_not_found, ProjectBody};
+
+/// A project with its media.
+#[utoipa::path(
+    get, path = "/projects/{projectId}", tag = "projects", operation_id = "getProject",
+    params(("projectId" = String, Path, description = "The project id (a UUID)")),
+    responses(
+        (status = 200, description = "The project", body = ProjectBody),
+        (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "get_project", skip(state))]
+pub async fn detail(
+    path: Path<String>,
+    state: web::Data<AppState>,
+) -> Result<Json<ProjectBody>, ApiError> {
+    let id = project_id(&path)?;
+    let project = state.stores.projects.project(id).await?;
+    Ok(Json(project.ok_or_else(project_not_found)?.into()))
+}

@@ -1,0 +1,107 @@
+//! `GET /projects`: `open_from` newest first, then id descending, paged by a cursor.
+//!
+//! `pagecursor` is repeated: `?pagecursor=<open_from>&pagecursor=<project_id>` (the spec's two
+//! strings); `nextCursor` is the same pair for the page's last project, or null on the last page.
+
+use actix_web::{web, HttpRequest};
+use chrono::{DateTime, SecondsFormat, Utc};
+use domain::i18n::Message;
+use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use serde::Serialize;
+use service_kit::extract::Json;
+use service_kit::ApiError;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::super::AppState;
+use super::ProjectListItem;
+
+/// A page of projects.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectPage {
+    pub projects: Vec<ProjectListItem>,
+    /// `[open_from, project_id]` of the page's last project; null on the last page.
+    pub next_cursor: Option<[String; 2]>,
+}
+
+/// A project's position in the list: `(open_from, id)`.
+type Position = (DateTime<Utc>, Uuid);
+
+fn parse(query: &str) -> Result<(u32, Option<Position>), LimitError> {
+    let mut limit = None;
+    let mut cursor = Vec::new();
+    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
+        match key.as_ref() {
+            "limit" if limit.is_some() => {
+                return Err(LimitError::new(
+                    "limit",
+                    Message::new("parameter-repeated").arg("parameter", "limit"),
+                ))
+            }
+            "limit" => limit = Some(value.into_owned()),
+            "pagecursor" => cursor.push(value.into_owned()),
+            _ => {}
+        }
+    }
+    let limit =
+        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
+    let bad = || LimitError::new("pagecursor", Message::new("project-cursor-invalid"));
+    let after = match cursor.as_slice() {
+        [] => None,
+        [at, id] => Some((
+            DateTime::parse_from_rfc3339(at.trim())
+                .map_err(|_| bad())?
+                .with_timezone(&Utc),
+            id.trim().parse::<Uuid>().map_err(|_| bad())?,
+        )),
+        _ => return Err(bad()),
+    };
+    Ok((limit, after))
+}
+
+/// Projects.
+///
+/// `open_from` newest first (then id, descending). `pagecursor`: repeat the parameter for each
+/// of the two strings of a handed-out `nextCursor`.
+#[utoipa::path(
+    get, path = "/projects", tag = "projects", operation_id = "listProjects",
+    params(
+        ("limit" = Option<i32>, Query, minimum = 1, maximum = 100, description = "Page size (default 100)"),
+        ("pagecursor" = Option<Vec<String>>, Query, description = "[open_from, project_id]: a handed-out nextCursor"),
+    ),
+    responses(
+        (status = 200, description = "A page of projects", body = ProjectPage),
+        (status = 400, description = "`VALIDATION_ERROR`: a malformed limit or cursor", body = service_kit::ErrorBody),
+        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+    )
+)]
+#[tracing::instrument(name = "list_projects", skip_all)]
+pub async fn list(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+) -> Result<Json<ProjectPage>, ApiError> {
+    let (limit, after) = parse(req.query_string())?;
+    let mut projects = state.stores.projects.projects(after, limit + 1).await?;
+    let more = projects.len() > limit as usize;
+    projects.truncate(limit as usize);
+    let next_cursor = match (more, projects.last()) {
+        (true, Some(last)) => Some([
+            last.open_from.to_rfc3339_opts(SecondsFormat::Micros, true),
+            last.id.to_string(),
+        ]),
+        _ => None,
+    };
+    Ok(Json(ProjectPage {
+        projects: projects
+            .into_iter()
+            .map(|p| ProjectListItem {
+                project_id: p.id,
+                title: p.title,
+                inserted_at: p.inserted_at,
+                open_from: p.open_from,
+            })
+            .collect(),
+        next_cursor,
+    }))
+}

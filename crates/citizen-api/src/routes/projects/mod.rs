@@ -1,0 +1,126 @@
+//! Projects (`/projects…`, spec 2.9 and 4.2), a file per action: the public list and detail,
+//! and the editors' writes under [`PROJECTS_MANAGE_SCOPE`].
+
+pub mod admin;
+pub mod detail;
+pub mod list;
+
+use chrono::{DateTime, Utc};
+use domain::error_code::ErrorCode;
+use domain::i18n::Message;
+use serde::Serialize;
+use service_kit::ApiError;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::store::projects::{Project, ProjectMedia};
+
+/// The editors' scope: create, change and delete projects.
+pub const PROJECTS_MANAGE_SCOPE: &str = "cityuser:projects:manage";
+
+/// A file of a project.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProjectMediaBody {
+    pub media_id: Uuid,
+    #[schema(format = "uri")]
+    pub public_url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub original_filename: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub media_type: Option<String>,
+}
+
+impl From<ProjectMedia> for ProjectMediaBody {
+    fn from(m: ProjectMedia) -> Self {
+        Self {
+            media_id: m.id,
+            public_url: m.public_url,
+            original_filename: m.original_filename,
+            media_type: m.media_type,
+        }
+    }
+}
+
+/// A project in the list (spec 2.9).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProjectListItem {
+    pub project_id: Uuid,
+    pub title: String,
+    pub inserted_at: DateTime<Utc>,
+    /// When the project opens to the public; the list's order.
+    pub open_from: DateTime<Utc>,
+}
+
+/// A project (spec 2.9).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Project)]
+pub struct ProjectBody {
+    pub project_id: Uuid,
+    pub title: String,
+    pub description: String,
+    pub media: Vec<ProjectMediaBody>,
+    pub inserted_at: DateTime<Utc>,
+    /// Absent until the project is first changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub updated_at: Option<DateTime<Utc>>,
+    pub open_from: DateTime<Utc>,
+}
+
+impl From<Project> for ProjectBody {
+    fn from(p: Project) -> Self {
+        Self {
+            project_id: p.id,
+            title: p.title,
+            description: p.description,
+            media: p.media.into_iter().map(ProjectMediaBody::from).collect(),
+            inserted_at: p.inserted_at,
+            updated_at: p.updated_at,
+            open_from: p.open_from,
+        }
+    }
+}
+
+/// 404 `PROJECT_NOT_FOUND`.
+pub fn project_not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::ProjectNotFound,
+        Message::new("project-not-found"),
+    )
+}
+
+/// The project id of a path: a text that is no UUID names no project.
+pub fn project_id(raw: &str) -> Result<Uuid, ApiError> {
+    raw.parse().map_err(|_| project_not_found())
+}
+
+/// Registers `/projects` and `/projects/{projectId}`.
+pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
+    use super::news::EDITOR_BODY_LIMIT;
+    use actix_web::web;
+    cfg.service(
+        web::resource("/projects")
+            .app_data(EDITOR_BODY_LIMIT)
+            .route(web::get().to(list::list))
+            .route(web::post().to(admin::create)),
+    )
+    .service(
+        web::resource("/projects/{project_id}")
+            .app_data(EDITOR_BODY_LIMIT)
+            .route(web::get().to(detail::detail))
+            .route(web::put().to(admin::update))
+            .route(web::delete().to(admin::delete)),
+    );
+}
+
+/// The OpenAPI description of the projects.
+#[derive(utoipa::OpenApi)]
+#[openapi(
+    paths(list::list, detail::detail, admin::create, admin::update, admin::delete),
+    components(schemas(
+        ProjectBody, ProjectListItem, ProjectMediaBody, list::ProjectPage, admin::ProjectInput,
+        admin::ProjectMediaInput
+    )),
+    tags((name = "projects", description = "The city's projects (reading needs no sign-in; \
+        editors need `cityuser:projects:manage`); projects can be voted on like reports"))
+)]
+pub struct ProjectsApi;

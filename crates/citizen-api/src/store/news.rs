@@ -1,0 +1,185 @@
+//! Storage of news categories, news items and the accounts' subscriptions (spec 2.4, 2.5).
+
+use async_trait::async_trait;
+use domain::geo::LonLat;
+use domain::news::{NewsCursor, ParentError};
+use uuid::Uuid;
+
+use super::{Instant, StoreError, StoreResult};
+
+/// A news category (spec 2.5).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewsCategory {
+    pub id: Uuid,
+    pub name: String,
+    pub description: Option<String>,
+    pub parent_id: Option<Uuid>,
+}
+
+/// What an editor sends to create a category.
+#[derive(Debug, Clone)]
+pub struct NewNewsCategory {
+    pub name: String,
+    pub description: Option<String>,
+    pub parent_id: Option<Uuid>,
+}
+
+/// A change of a category: `None` leaves a field as it is; `Some(None)` clears a nullable one.
+#[derive(Debug, Clone, Default)]
+pub struct NewsCategoryChange {
+    pub name: Option<String>,
+    pub description: Option<Option<String>>,
+    pub parent_id: Option<Option<Uuid>>,
+}
+
+/// Why a category write did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum CategoryError {
+    #[error("no such category")]
+    NotFound,
+    #[error("the category has child categories")]
+    HasChildren,
+    #[error("refused parent: {0:?}")]
+    Parent(ParentError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for CategoryError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+/// A news item (spec 2.4) with its categories (id and name, by name).
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewsItem {
+    pub id: Uuid,
+    pub title: String,
+    pub description: String,
+    pub image: Option<String>,
+    pub date: Instant,
+    pub location: Option<LonLat>,
+    pub categories: Vec<(Uuid, String)>,
+    /// Metres from the list's `location`, as the list was ordered by (nearest-first lists only).
+    pub distance: Option<f64>,
+}
+
+/// What an editor sends for a news item (create, and update which replaces every field).
+#[derive(Debug, Clone)]
+pub struct NewsDraft {
+    pub title: String,
+    pub description: String,
+    pub image: Option<String>,
+    pub date: Instant,
+    pub location: Option<LonLat>,
+    pub categories: Vec<Uuid>,
+}
+
+/// Why a news item write did not happen.
+#[derive(Debug, thiserror::Error)]
+pub enum NewsError {
+    #[error("no such news item")]
+    NotFound,
+    #[error("no such category: {0}")]
+    UnknownCategory(Uuid),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for NewsError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+/// A page request of the news list.
+#[derive(Debug, Clone)]
+pub struct NewsQuery {
+    /// Items in any of these categories (already with their descendants); empty: all.
+    pub categories: Vec<Uuid>,
+    /// Nearest first from here (`distance` on each row); with a radius only items within it.
+    pub near: Option<domain::geo::LocationParam>,
+    /// Where the page starts (after this position); `None`: at the start.
+    pub after: Option<NewsCursor<Instant, Uuid>>,
+    /// Rows to read (the page size plus one, to tell whether another page follows).
+    pub limit: u32,
+}
+
+/// Why subscriptions were not changed.
+#[derive(Debug, thiserror::Error)]
+pub enum SubscriptionError {
+    #[error("no such category: {0}")]
+    UnknownCategory(Uuid),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for SubscriptionError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+/// News categories, news items and subscriptions.
+#[async_trait]
+pub trait NewsStore: Send + Sync + 'static {
+    /// Every category, by name then id.
+    async fn news_categories(&self) -> StoreResult<Vec<NewsCategory>>;
+
+    /// Creates a category under an existing parent (checked in the same transaction).
+    async fn create_news_category(
+        &self,
+        new: &NewNewsCategory,
+        now: Instant,
+    ) -> Result<NewsCategory, CategoryError>;
+
+    /// Changes a category; a new parent must exist and must not be the category or one of its
+    /// descendants (checked while category writes wait).
+    async fn update_news_category(
+        &self,
+        id: Uuid,
+        change: &NewsCategoryChange,
+        now: Instant,
+    ) -> Result<NewsCategory, CategoryError>;
+
+    /// Deletes a category without children: its links to news items and the subscriptions to
+    /// it go with it.
+    async fn delete_news_category(&self, id: Uuid) -> Result<(), CategoryError>;
+
+    /// A page of the news list (see `domain::news` for the orders).
+    async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>>;
+
+    /// One news item.
+    async fn news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>>;
+
+    /// Publishes a news item under `id`.
+    async fn create_news_item(
+        &self,
+        id: Uuid,
+        draft: &NewsDraft,
+        now: Instant,
+    ) -> Result<NewsItem, NewsError>;
+
+    /// Replaces a news item's fields and categories.
+    async fn update_news_item(
+        &self,
+        id: Uuid,
+        draft: &NewsDraft,
+        now: Instant,
+    ) -> Result<NewsItem, NewsError>;
+
+    /// Deletes a news item; `false` when there was none.
+    async fn delete_news_item(&self, id: Uuid) -> StoreResult<bool>;
+
+    /// The categories an account follows, by id.
+    async fn subscriptions(&self, subject: &str) -> StoreResult<Vec<Uuid>>;
+
+    /// Subscribes to or unsubscribes from categories, in one transaction; every category must
+    /// exist. Returns how many subscriptions actually changed.
+    async fn change_subscriptions(
+        &self,
+        subject: &str,
+        changes: &[(Uuid, bool)],
+    ) -> Result<u32, SubscriptionError>;
+}

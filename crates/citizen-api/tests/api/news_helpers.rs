@@ -1,0 +1,118 @@
+//! Helpers of the news, news-category and project suites: an editor's token, publishing over
+//! the API, and walking a cursor-paged list to its end.
+#![allow(dead_code)] // each test module uses part of it
+
+use reqwest::Method;
+use serde_json::{json, Value};
+
+use crate::helpers::TestApp;
+
+pub const NEWS_SCOPE: &str = "cityuser:news:manage";
+pub const CATEGORIES_SCOPE: &str = "cityuser:news-categories:manage";
+pub const PROJECTS_SCOPE: &str = "cityuser:projects:manage";
+
+/// A token with all three editors' scopes.
+pub fn editor(app: &TestApp) -> String {
+    app.token("editor-1", &[NEWS_SCOPE, CATEGORIES_SCOPE, PROJECTS_SCOPE])
+}
+
+/// A request with an optional token and an optional JSON body: (status, JSON body).
+pub async fn call(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> (u16, Value) {
+    let mut request = app.http.request(method, format!("{}{path}", app.base));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Creates a news category through the API; its id.
+pub async fn category(app: &TestApp, name: &str, parent: Option<&str>) -> String {
+    let token = editor(app);
+    let (status, body) = call(
+        app,
+        Method::POST,
+        "/news-categories",
+        Some(&token),
+        Some(&json!({"name": name, "parent_id": parent})),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    body["category_id"].as_str().unwrap().to_owned()
+}
+
+/// Publishes a news item through the API; its id.
+pub async fn publish(app: &TestApp, item: Value) -> String {
+    let token = editor(app);
+    let (status, body) = call(app, Method::POST, "/news", Some(&token), Some(&item)).await;
+    assert_eq!(status, 201, "{body}");
+    body["id"].as_str().unwrap().to_owned()
+}
+
+/// A news item titled `title` dated `second` seconds after the app's start.
+pub fn item(app: &TestApp, title: &str, second: i64) -> Value {
+    json!({
+        "title": title,
+        "description": format!("{title}: text"),
+        "date": app.time(second).to_rfc3339(),
+    })
+}
+
+/// A point.
+pub fn point(lon: f64, lat: f64) -> Value {
+    json!({"type": "Point", "coordinates": [lon, lat]})
+}
+
+/// The query string of a cursor (each string a `pagecursor` parameter).
+pub fn cursor_query(cursor: &Value) -> String {
+    cursor
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let s = s.as_str().unwrap();
+            format!(
+                "&pagecursor={}",
+                form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>()
+            )
+        })
+        .collect()
+}
+
+/// Follows `nextCursor` from the first page of `path?query` to the last; the pages' rows (the
+/// `field` array of each page).
+pub async fn walk(app: &TestApp, path: &str, query: &str, field: &str) -> Vec<Vec<Value>> {
+    let mut pages = Vec::new();
+    let mut next = String::new();
+    loop {
+        let body = app.get_ok(&format!("{path}?{query}{next}")).await;
+        pages.push(body[field].as_array().unwrap().clone());
+        match &body["nextCursor"] {
+            Value::Null => break,
+            cursor => {
+                let n = cursor.as_array().unwrap().len();
+                assert!((1..=2).contains(&n), "{cursor}");
+                next = cursor_query(cursor);
+            }
+        }
+        assert!(pages.len() < 1000, "the cursor does not advance");
+    }
+    pages
+}
+
+/// The `key` of each row.
+pub fn ids(rows: &[Value], key: &str) -> Vec<String> {
+    rows.iter()
+        .map(|r| r[key].as_str().unwrap().to_owned())
+        .collect()
+}
