@@ -42,11 +42,18 @@ pub(crate) fn principal(
             _ => None,
         });
 
+    let text = |name: &str| match claims.get(name) {
+        Some(Value::String(value)) if !value.trim().is_empty() => Some(value.trim().to_owned()),
+        _ => None,
+    };
+
     Ok(Principal {
         subject,
         scopes,
         roles,
         client_id,
+        email: text("email"),
+        locale: text("locale"),
     })
 }
 

@@ -91,6 +91,10 @@ pub struct Principal {
     pub roles: BTreeSet<String>,
     /// From the configured client id claim, else `client_id`.
     pub client_id: Option<String>,
+    /// The `email` claim, when the token carries a non-empty string there.
+    pub email: Option<String>,
+    /// The `locale` claim (a language tag such as `cs` or `en-GB`), when present.
+    pub locale: Option<String>,
 }
 
 impl Principal {

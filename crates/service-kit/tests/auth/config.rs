@@ -45,6 +45,8 @@ async fn dev_token_accepted_when_configured() {
             scopes: set(&["admin", "reports:read"]),
             roles: set(&["clerk"]),
             client_id: Some("cli".into()),
+            email: None,
+            locale: None,
         }
     );
     // Only HS256 for the dev secret.

@@ -23,6 +23,8 @@ async fn valid_rs256_token_gives_principal() {
             scopes: set(&["reports:read", "reports:write"]),
             roles: set(&["citizen", "moderator"]),
             client_id: Some("city-app".into()),
+            email: None,
+            locale: None,
         }
     );
     assert!(principal.has_scope("reports:read"));
@@ -119,4 +121,21 @@ async fn no_issuer_or_audience_configured_accepts_any() {
     assert!(auth.authenticate(&rs256(&c)).await.is_ok());
     let c = without(without(claims(), "iss"), "aud");
     assert!(auth.authenticate(&rs256(&c)).await.is_ok());
+}
+
+#[tokio::test]
+async fn email_and_locale_claims_are_read_when_they_are_strings() {
+    let (_server, auth) = authenticator_for(&[RSA1_JWK, EC1_JWK]).await;
+    let both = with(
+        with(claims(), "email", json!("a@example.org")),
+        "locale",
+        json!("cs"),
+    );
+    let principal = auth.authenticate(&rs256(&both)).await.unwrap();
+    assert_eq!(principal.email.as_deref(), Some("a@example.org"));
+    assert_eq!(principal.locale.as_deref(), Some("cs"));
+    for odd in [json!(7), json!(""), json!(null)] {
+        let token = rs256(&with(claims(), "email", odd));
+        assert_eq!(auth.authenticate(&token).await.unwrap().email, None);
+    }
 }

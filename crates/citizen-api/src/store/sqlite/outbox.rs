@@ -1,0 +1,147 @@
+//! The notification outbox (SQLite): events written in the workflow's transaction, drained in
+//! a `BEGIN IMMEDIATE` transaction (the database's write lock is the claim).
+
+use sqlx::{Row, Sqlite, Transaction};
+use uuid::Uuid;
+
+use super::{get_instant, get_uuid, micros, SqliteStore};
+use crate::store::notifications::{EventKind, NewNotification, OutboxEvent, Render};
+use crate::store::{Instant, StoreResult};
+
+/// Records `event` in the outbox (call it in the transaction of the change, before commit).
+pub(crate) async fn record_issue_event(
+    tx: &mut Transaction<'_, Sqlite>,
+    event: EventKind,
+    now: Instant,
+) -> StoreResult<()> {
+    let (kind, report_id, status) = event.columns();
+    sqlx::query(
+        "INSERT INTO notification_outbox (id, kind, report_id, status, occurred_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5)",
+    )
+    .bind(Uuid::now_v7().to_string())
+    .bind(kind)
+    .bind(report_id.to_string())
+    .bind(status)
+    .bind(micros(now))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Records a published news item for the subscribers of its category (hooked in at merge).
+#[allow(dead_code)] // called by news publishing once it lands
+pub(crate) async fn record_news_event(
+    tx: &mut Transaction<'_, Sqlite>,
+    news_id: Uuid,
+    now: Instant,
+) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO notification_outbox (id, kind, news_id, occurred_at) VALUES (?1, 'news', ?2, ?3)",
+    )
+    .bind(Uuid::now_v7().to_string())
+    .bind(news_id.to_string())
+    .bind(micros(now))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+impl SqliteStore {
+    pub(super) async fn drain(
+        &self,
+        limit: u32,
+        render: Render<'_>,
+        now: Instant,
+    ) -> StoreResult<usize> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let rows = sqlx::query(
+            "SELECT o.id, o.kind, o.report_id, o.status, o.occurred_at, r.title \
+             FROM notification_outbox o JOIN reports r ON r.id = o.report_id \
+             WHERE o.processed_at IS NULL AND o.kind <> 'news' \
+             AND (o.claimed_until IS NULL OR o.claimed_until < ?2) \
+             ORDER BY o.occurred_at, o.id LIMIT ?1",
+        )
+        .bind(i64::from(limit))
+        .bind(micros(now))
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut done = 0;
+        for row in &rows {
+            let id = get_uuid(row, "id")?;
+            let kind: String = row.try_get("kind")?;
+            let report_id = get_uuid(row, "report_id")?;
+            if let Some(kind) = EventKind::from_columns(&kind, report_id, row.try_get("status")?) {
+                let event = OutboxEvent {
+                    id,
+                    kind,
+                    report_title: row.try_get("title")?,
+                    occurred_at: get_instant(row, "occurred_at")?,
+                };
+                let recipients: Vec<(String, Option<String>)> = sqlx::query_as(
+                    "SELECT s.subject, ns.locale FROM ( \
+                       SELECT author AS subject FROM reports WHERE id = ?1 AND author IS NOT NULL \
+                       UNION SELECT subject FROM vote_tokens \
+                       WHERE target_id = ?1 AND revoked_at IS NULL) s \
+                     LEFT JOIN notification_settings ns ON ns.subject = s.subject \
+                     ORDER BY s.subject",
+                )
+                .bind(report_id.to_string())
+                .fetch_all(&mut *tx)
+                .await?;
+                for (subject, locale) in recipients {
+                    let (title, body) = render(&event, locale.as_deref());
+                    let new = NewNotification {
+                        subject,
+                        event_id: Some(event.id),
+                        title,
+                        body,
+                        url: None,
+                        icon: None,
+                        sent_at: event.occurred_at,
+                    };
+                    insert_entry(&mut tx, &new, now).await?;
+                }
+            }
+            sqlx::query(
+                "UPDATE notification_outbox SET processed_at = ?2, attempts = attempts + 1 \
+                 WHERE id = ?1",
+            )
+            .bind(id.to_string())
+            .bind(micros(now))
+            .execute(&mut *tx)
+            .await?;
+            done += 1;
+        }
+        tx.commit().await?;
+        Ok(done)
+    }
+}
+
+/// A feed entry inside the drain's transaction (none when the event already has one for the
+/// recipient).
+async fn insert_entry(
+    tx: &mut Transaction<'_, Sqlite>,
+    new: &NewNotification,
+    now: Instant,
+) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO notifications \
+           (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
+         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, max(?9, coalesce(( \
+           SELECT max(inserted_at) + 1 FROM notifications WHERE subject = ?2), ?9)) \
+         WHERE true ON CONFLICT (event_id, subject) DO NOTHING",
+    )
+    .bind(new.tag())
+    .bind(&new.subject)
+    .bind(new.event_id.map(|e| e.to_string()))
+    .bind(&new.title)
+    .bind(&new.body)
+    .bind(&new.url)
+    .bind(&new.icon)
+    .bind(micros(new.sent_at))
+    .bind(micros(now))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,135 @@
+//! The outbox: officers' steps become feed entries of the report's author and voters, once per
+//! event and recipient, in the recipient's language; a refused step writes nothing.
+
+use citizen_api::notify::worker::Worker;
+use domain::issues::Transition;
+use reqwest::Method;
+use serde_json::{json, Value};
+use service_kit::clock::Clock;
+use test_support::on_both_backends;
+
+use crate::helpers::{Filing, TestApp, OFFICER};
+use crate::notifications_helpers::{fields, token_with};
+
+on_both_backends!(crate::notifications_events::spawn_without_worker;
+    status_changes_and_statements_reach_author_and_voters_once,
+    a_refused_step_writes_no_event,
+);
+
+/// The service with its own outbox loop off: the tests drive the worker.
+pub async fn spawn_without_worker(backend: test_support::Backend) -> Option<TestApp> {
+    let db = std::sync::Arc::new(test_support::database(backend, "notify").await?);
+    Some(crate::helpers::spawn_on(db, |s| s.notifications.worker.enabled = false).await)
+}
+
+fn worker(app: &TestApp) -> Worker {
+    Worker::new(app.stores.clone(), i18n::Locale::En)
+}
+
+async fn feed(app: &TestApp, subject: &str) -> Value {
+    let (status, body) = app
+        .get_as("/me/notifications", Some(&app.token(subject, &[])))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body
+}
+
+async fn status_changes_and_statements_reach_author_and_voters_once(app: TestApp) {
+    let filed = app.file(Filing::new("Broken lamp", 1).by("author-1")).await;
+    let other = app.file(Filing::new("Pothole", 2).by("author-2")).await;
+    for (voter, target) in [("voter-1", filed.report), ("voter-2", other.report)] {
+        let (status, body) = app
+            .send_json(
+                Method::POST,
+                "/me/vote-tokens",
+                &app.token(voter, &[]),
+                &json!({"target": target.to_string(), "count": 1}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // voter-1 reads Czech (the token's locale claim, stored with the settings).
+    let (status, _) = app
+        .send_json(
+            Method::PUT,
+            "/me/notifications/settings",
+            &token_with("voter-1", None, Some("cs")),
+            &json!({"enabled": true, "interval": null}),
+        )
+        .await;
+    assert_eq!(status, 200);
+
+    let now = app.clock.now();
+    app.stores
+        .issues
+        .change_status(filed.issue, Transition::Accept, OFFICER, now)
+        .await
+        .unwrap();
+    app.stores
+        .issues
+        .add_statement(filed.issue, "We are on it.", false, &[], OFFICER, now)
+        .await
+        .unwrap();
+    // Nothing in the feed until the worker runs.
+    assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
+    assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 2);
+
+    let author = feed(&app, "author-1").await;
+    assert_eq!(
+        fields(&author, "title"),
+        vec![
+            "The city has responded to a report",
+            "Your report has a new status"
+        ]
+    );
+    assert_eq!(
+        fields(&author, "body"),
+        vec![
+            "A new statement on “Broken lamp”.",
+            "“Broken lamp” is now accepted."
+        ]
+    );
+    assert_eq!(
+        author["notifications"][1]["sent_at"],
+        now.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+    );
+    let voter = feed(&app, "voter-1").await;
+    assert_eq!(
+        fields(&voter, "body"),
+        vec![
+            "Nové vyjádření k „Broken lamp“.",
+            "„Broken lamp“ je nyní přijato."
+        ]
+    );
+    // Not involved: nothing.
+    for subject in ["author-2", "voter-2"] {
+        assert_eq!(
+            fields(&feed(&app, subject).await, "tag").len(),
+            0,
+            "{subject}"
+        );
+    }
+    // Again: nothing pending, nothing doubled.
+    assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 0);
+    assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 2);
+    let (_, count) = app
+        .get_as(
+            "/me/notifications/unread-count",
+            Some(&app.token("voter-1", &[])),
+        )
+        .await;
+    assert_eq!(count["unread_count"], 2);
+}
+
+async fn a_refused_step_writes_no_event(app: TestApp) {
+    let filed = app.file(Filing::new("Bench", 1).by("author-1")).await;
+    // Resolving an open issue is refused: the transaction rolls back with its event.
+    let refused = app
+        .stores
+        .issues
+        .change_status(filed.issue, Transition::Resolve, OFFICER, app.clock.now())
+        .await;
+    assert!(refused.is_err());
+    assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 0);
+    assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
+}

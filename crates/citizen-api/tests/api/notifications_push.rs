@@ -1,0 +1,143 @@
+//! Sending a push to a local stand-in push service that checks the VAPID signature and decrypts
+//! the payload with the subscription's private key, as a browser's push service and browser do.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use citizen_api::notify::push_send::{topic, PushOutcome, PushSender};
+use citizen_api::notify::webpush::derive;
+use citizen_api::store::notifications::PushSubscription;
+use p256::ecdsa::signature::Verifier as _;
+use p256::ecdsa::{Signature, VerifyingKey};
+use p256::elliptic_curve::sec1::ToEncodedPoint as _;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+use crate::notifications_helpers::browser_keys;
+
+const VAPID_PRIVATE: &str = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw";
+
+fn decrypt(body: &[u8], ua: &p256::SecretKey, auth: &[u8]) -> Vec<u8> {
+    use aes_gcm::aead::{Aead, KeyInit};
+    let as_public = &body[21..86];
+    let server = p256::PublicKey::from_sec1_bytes(as_public).unwrap();
+    let shared = p256::ecdh::diffie_hellman(ua.to_nonzero_scalar(), server.as_affine());
+    let ua_public = ua.public_key().to_encoded_point(false);
+    let (cek, nonce) = derive(
+        shared.raw_secret_bytes(),
+        auth,
+        ua_public.as_bytes(),
+        as_public,
+        &body[..16],
+    )
+    .unwrap();
+    let mut plain = aes_gcm::Aes128Gcm::new_from_slice(&cek)
+        .unwrap()
+        .decrypt(&aes_gcm::Nonce::from(nonce), &body[86..])
+        .unwrap();
+    assert_eq!(plain.pop(), Some(2));
+    plain
+}
+
+async fn stand_in(status: u16) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/push/abc"))
+        .respond_with(ResponseTemplate::new(status))
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test]
+async fn a_push_carries_vapid_a_stable_topic_and_a_payload_only_the_browser_reads() {
+    let server = stand_in(201).await;
+    let (browser, keys) = browser_keys();
+    let sub = PushSubscription {
+        endpoint: format!("{}/push/abc", server.uri()),
+        p256dh: keys["p256dh"].as_str().unwrap().into(),
+        auth: keys["auth"].as_str().unwrap().into(),
+        locale: None,
+    };
+    let sender = PushSender::new(VAPID_PRIVATE, "mailto:ops@example.org", 86400).unwrap();
+    let tag = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
+    let payload = br#"{"title":"Hl\u00e1\u0161en\u00ed","tag":"x"}"#;
+    for _ in 0..2 {
+        let outcome = sender
+            .send(&sub, payload, &topic(tag), 1_700_000_000)
+            .await
+            .unwrap();
+        assert_eq!(outcome, PushOutcome::Delivered);
+    }
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2);
+    let auth = URL_SAFE_NO_PAD.decode(&sub.auth).unwrap();
+    for request in &requests {
+        let header = |name: &str| {
+            request
+                .headers
+                .get(name)
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(header("content-encoding"), "aes128gcm");
+        assert_eq!(header("ttl"), "86400");
+        // The same event and recipient: the same topic on a repeat.
+        assert_eq!(header("topic"), "0190a1b2c3d47e5f8a9b0c1d2e3f4a5b");
+        let authorization = header("authorization");
+        let (t, k) = authorization
+            .strip_prefix("vapid t=")
+            .unwrap()
+            .split_once(", k=")
+            .unwrap();
+        assert_eq!(k, sender.public_key());
+        let public = VerifyingKey::from_sec1_bytes(&URL_SAFE_NO_PAD.decode(k).unwrap()).unwrap();
+        let (input, signature) = t.rsplit_once('.').unwrap();
+        let signature = Signature::from_slice(&URL_SAFE_NO_PAD.decode(signature).unwrap()).unwrap();
+        public.verify(input.as_bytes(), &signature).unwrap();
+        let claims: serde_json::Value = serde_json::from_slice(
+            &URL_SAFE_NO_PAD
+                .decode(input.split_once('.').unwrap().1)
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(claims["aud"], server.uri());
+        assert_eq!(decrypt(&request.body, &browser, &auth), payload.to_vec());
+    }
+}
+
+#[tokio::test]
+async fn the_push_services_answers_are_read_as_gone_retry_or_rejected() {
+    let (_, keys) = browser_keys();
+    let sender = PushSender::new(VAPID_PRIVATE, "mailto:ops@example.org", 60).unwrap();
+    for (status, want) in [
+        (404, PushOutcome::Gone),
+        (410, PushOutcome::Gone),
+        (413, PushOutcome::Rejected(413)),
+    ] {
+        let server = stand_in(status).await;
+        let sub = PushSubscription {
+            endpoint: format!("{}/push/abc", server.uri()),
+            p256dh: keys["p256dh"].as_str().unwrap().into(),
+            auth: keys["auth"].as_str().unwrap().into(),
+            locale: None,
+        };
+        let outcome = sender.send(&sub, b"x", "t", 0).await.unwrap();
+        assert_eq!(outcome, want, "{status}");
+    }
+    for status in [429, 503] {
+        let server = stand_in(status).await;
+        let sub = PushSubscription {
+            endpoint: format!("{}/push/abc", server.uri()),
+            p256dh: keys["p256dh"].as_str().unwrap().into(),
+            auth: keys["auth"].as_str().unwrap().into(),
+            locale: None,
+        };
+        let outcome = sender.send(&sub, b"x", "t", 0).await.unwrap();
+        assert!(
+            matches!(outcome, PushOutcome::Retry(_)),
+            "{status}: {outcome:?}"
+        );
+    }
+}
