@@ -177,10 +177,26 @@ else
   bash scripts/bench-citizen.sh
 fi
 
+# citizen-api: the news list with and without location over 100 000 news items against the same
+# one-query ceiling (scripts/bench-citizen-news.sh; BENCH_CITIZEN_NEWS=0 skips it).
+if [ "${BENCH_CITIZEN_NEWS:-1}" = 0 ]; then
+  echo "citizen-api news bench skipped (BENCH_CITIZEN_NEWS=0)"
+else
+  bash scripts/bench-citizen-news.sh
+fi
+
 # citizen-api: filing with a 5 MB photo, memory growth per upload in flight
 # (scripts/bench-citizen-filing.sh; BENCH_CITIZEN_FILING=0 skips it).
 if [ "${BENCH_CITIZEN_FILING:-1}" = 0 ]; then
   echo "citizen-api filing bench skipped (BENCH_CITIZEN_FILING=0)"
 else
   bash scripts/bench-citizen-filing.sh
+fi
+
+# citizen-api: placing and revoking votes with 10 000 000 vote tokens, many accounts and one
+# (scripts/bench-citizen-votes.sh; BENCH_CITIZEN_VOTES=0 skips it).
+if [ "${BENCH_CITIZEN_VOTES:-1}" = 0 ]; then
+  echo "citizen-api vote bench skipped (BENCH_CITIZEN_VOTES=0)"
+else
+  bash scripts/bench-citizen-votes.sh
 fi

@@ -1,5 +1,6 @@
 //! The demo data of the embedded default (`demo.load_when_empty`): a few categories and reports
-//! in various states, so `curl localhost:8080/api/v1/reports` shows something at once.
+//! in various states, so `curl localhost:8080/api/v1/reports` shows something at once; the demo
+//! news, news categories and projects come from [`crate::demo_news`].
 
 use chrono::TimeDelta;
 use domain::geo::{LocationParam, LonLat};
@@ -59,6 +60,8 @@ const REPORTS: [(&str, &str, f64, f64, bool, i64); 4] = [
 
 /// Loads the demo data when the database holds no report; returns how many reports it filed.
 pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Option<usize>> {
+    // News, news categories and projects have their own probe (see demo_news).
+    crate::demo_news::load_when_empty(stores, now).await?;
     let probe = ReportFilter {
         categories: Vec::new(),
         statuses: Vec::new(),
@@ -75,7 +78,13 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
             offset: 0,
         },
     };
-    if !stores.reports.public_reports(&probe).await?.rows.is_empty() {
+    if !stores
+        .reports
+        .public_reports(&probe, now)
+        .await?
+        .rows
+        .is_empty()
+    {
         return Ok(None);
     }
     let mut categories = Vec::new();

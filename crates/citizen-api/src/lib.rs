@@ -9,7 +9,10 @@
 pub mod captcha;
 pub mod city;
 pub mod demo;
+pub mod demo_news;
 pub mod media;
+pub mod news_import;
+pub mod notify;
 pub mod rate_limit;
 pub mod routes;
 pub mod settings;

@@ -1,4 +1,4 @@
-//! The citizen-api binary: `serve` (default), `migrate`, `dev-token`.
+//! The citizen-api binary: `serve` (default), `migrate`, `dev-token`, `import-news`.
 
 use std::path::PathBuf;
 
@@ -29,6 +29,12 @@ enum Command {
     Migrate,
     /// Print a token signed with auth.dev_secret (local use only).
     DevToken(DevTokenArgs),
+    /// Publish the news items of a JSON file (an array in the shape of POST /news, each with
+    /// an optional `id` so a file can be imported again).
+    ImportNews {
+        /// The JSON file.
+        file: PathBuf,
+    },
 }
 
 #[tokio::main]
@@ -51,6 +57,28 @@ async fn main() -> anyhow::Result<()> {
             println!("citizen-api: migrations applied");
         }
         Command::DevToken(args) => println!("{}", args.mint(&settings.auth)?),
+        Command::ImportNews { file } => {
+            service_kit::telemetry::init(&settings.telemetry);
+            let (db, schema) = service_kit::startup::open_database(
+                &settings.database,
+                store::migrations(),
+                citizen_api::SPEC.name,
+            )
+            .await?;
+            anyhow::ensure!(
+                !schema.is_behind(),
+                "the database is not migrated: run `citizen-api migrate` first"
+            );
+            let stores = store::for_database(&db);
+            let summary =
+                citizen_api::news_import::import_file(&stores, &file, chrono::Utc::now()).await;
+            db.close().await;
+            let summary = summary?;
+            println!(
+                "citizen-api: {} news items created, {} replaced",
+                summary.created, summary.replaced
+            );
+        }
     }
     Ok(())
 }

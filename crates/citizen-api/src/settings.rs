@@ -39,6 +39,9 @@ pub struct Settings {
     pub rate_limit: RateLimitSettings,
     pub votes: crate::votes::VoteSettings,
     pub demo: DemoSettings,
+    pub duplicates: DuplicateSettings,
+    #[serde(default)]
+    pub notifications: crate::notify::NotificationSettings,
 }
 
 /// `reports.*`.
@@ -48,6 +51,39 @@ pub struct ReportSettings {
     /// Name of the default category, created at start when the database has none: new reports
     /// get their first issue there.
     pub default_category_name: String,
+}
+
+/// `duplicates.*`: when a newly opened issue gets another issue as a possible duplicate.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DuplicateSettings {
+    /// Most metres between the two reports' locations (0 turns suggestions off).
+    pub radius_metres: f64,
+    /// Most days between the two reports' filing times.
+    pub window_days: u32,
+    /// Least share of common words (0..=1, see `domain::duplicates::similarity`).
+    pub min_similarity: f64,
+}
+
+impl DuplicateSettings {
+    /// The domain rule; `None` when suggestions are off.
+    pub fn rule(&self) -> Option<domain::duplicates::DuplicateRule> {
+        (self.radius_metres > 0.0).then(|| domain::duplicates::DuplicateRule {
+            radius_m: self.radius_metres,
+            window_seconds: i64::from(self.window_days) * 86_400,
+            min_similarity: self.min_similarity,
+        })
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        if !(self.radius_metres.is_finite() && self.radius_metres >= 0.0) {
+            return Err("duplicates.radius_metres must be a number >= 0".into());
+        }
+        if !(0.0..=1.0).contains(&self.min_similarity) {
+            return Err("duplicates.min_similarity must be between 0 and 1".into());
+        }
+        Ok(())
+    }
 }
 
 /// `demo.*`: the bundled demo data.
@@ -82,6 +118,7 @@ impl Settings {
         }
         self.media.validate().map_err(fail)?;
         self.votes.validate().map_err(fail)?;
+        self.duplicates.validate().map_err(fail)?;
         if self.captcha.enabled && self.captcha.secret.is_none() {
             return Err(fail(
                 "captcha.secret (CITIZEN_API__CAPTCHA__SECRET) is required while captcha.enabled"

@@ -50,7 +50,12 @@ impl Application {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
-        let stores = store::for_database(&db);
+        let stores = store::for_database_with(
+            &db,
+            store::StoreOptions {
+                synchronous_vote_commit: settings.votes.synchronous_commit,
+            },
+        );
         let clock: Arc<dyn Clock> = options.clock.unwrap_or_else(|| Arc::new(SystemClock));
         if !schema.is_behind() {
             let default = stores
@@ -72,6 +77,12 @@ impl Application {
         metrics.watch_pool(db.clone());
         let captcha = CaptchaVerifier::new(&settings.captcha)?;
         captcha.warn_if_disabled();
+        crate::notify::worker::start(
+            &settings.notifications.worker,
+            stores.clone(),
+            settings.i18n.locale().map_err(anyhow::Error::msg)?,
+            clock.clone(),
+        );
         let state = AppState {
             stores: stores.clone(),
             city,
@@ -83,7 +94,9 @@ impl Application {
             trusted_proxy_hops: settings.rate_limit.trusted_proxy_hops,
             votes: settings.votes.clone(),
             vote_expiry: settings.votes.rule().map_err(anyhow::Error::msg)?,
+            duplicates: settings.duplicates.rule(),
             clock,
+            notifications: Arc::new(settings.notifications.clone()),
         };
         let parts = AppParts {
             service: SPEC.name,

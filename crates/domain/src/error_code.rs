@@ -101,6 +101,26 @@ error_codes! {
     // ---- streets-api ----
     /// GET /streets/{streetId} for an unknown id or street number.
     StreetNotFound = (404, "STREET_NOT_FOUND"),
+
+    // ---- citizen-api: news ----
+    /// DELETE /news-categories/{categoryId} of a category that still has child categories.
+    CategoryHasChildren = (409, "CATEGORY_HAS_CHILDREN"),
+    // ---- citizen-api: admin ----
+    /// An issue that does not exist, or that the officer may not see (another category).
+    IssueNotFound = (404, "ISSUE_NOT_FOUND"),
+    /// DELETE /admin/reports/{reportId}/media/{mediaId}: no such file on the report (or on a
+    /// statement the officer may see).
+    MediaNotFound = (404, "MEDIA_NOT_FOUND"),
+    /// A report category still used by issues cannot be deleted.
+    CategoryInUse = (409, "CATEGORY_IN_USE"),
+    // ---- notifications (citizen-api) ----
+    /// POST /me/notifications/webpush with an endpoint that is not https on an allowed push
+    /// service host.
+    WebpushEndpointNotAllowed = (400, "WEBPUSH_ENDPOINT_NOT_ALLOWED"),
+    /// POST /me/notifications/webpush with keys that are not a P-256 point and a 16-byte secret.
+    InvalidWebpushKeys = (400, "INVALID_WEBPUSH_KEYS"),
+    /// POST /me/notifications/email with a token that carries no `email` claim.
+    EmailClaimMissing = (400, "EMAIL_CLAIM_MISSING"),
 }
 
 impl std::fmt::Display for ErrorCode {

@@ -3,6 +3,7 @@
 //! Nothing in this crate performs I/O: no database, HTTP, MQTT or file access. CI enforces this
 //! with `cargo tree -i` (see `.ci/run`). Services translate these rules into storage and HTTP.
 
+pub mod duplicates;
 pub mod error_code;
 pub mod geo;
 pub mod i18n;
@@ -10,6 +11,8 @@ pub mod issues;
 pub mod limits;
 pub mod markdown;
 pub mod messages;
+pub mod news;
+pub mod notifications;
 pub mod reports;
 pub mod territory;
 pub mod text;

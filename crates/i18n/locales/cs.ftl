@@ -218,7 +218,7 @@ error-NOT_ENOUGH_VOTE_TOKENS = Není k dispozici dost hlasů.
 vote-count-too-small = count musí být alespoň 1
 vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen
 error-VOTE_TARGET_NOT_FOUND = Pro tento identifikátor není nic, pro co hlasovat.
-vote-target-not-found = žádný podnět nemá identifikátor { $target }
+vote-target-not-found = žádný podnět ani projekt nemá identifikátor { $target }
 vote-list-repeated = limit a active smí být zadány jen jednou
 vote-list-active = active musí být true nebo false
 vote-list-cursor = pagecursor musí být [inserted_at, token_id] (okamžik podle RFC 3339 a identifikátor hlasu) nebo dříve vydaný nextCursor
@@ -250,3 +250,70 @@ rate-limit-reports = Z vaší adresy přišlo příliš mnoho podnětů; zkuste 
         [many] sekundy
        *[other] sekund
     }.
+
+# news
+## News items, news categories, subscriptions and projects (citizen-api). $field names a field
+## of the body; $max is a number; $category is a category id.
+error-CATEGORY_HAS_CHILDREN = Kategorie má ještě podkategorie.
+news-cursor-invalid = pagecursor musí být dříve vydaný nextCursor: bez polohy [datum, news_id], s polohou [vzdálenost v metrech nebo "null", news_id]
+news-item-not-found = žádná aktualita nemá tento identifikátor
+news-field-empty = { $field } nesmí být prázdné
+news-field-too-long = { $field } může mít nejvýše { $max } znaků
+news-url-invalid = { $field } musí být adresa http nebo https
+news-location-invalid = location musí být GeoJSON Point se zeměpisnou délkou a šířkou ve WGS84
+news-too-many = { $field } může mít nejvýše { $max } položek
+news-category-unknown = žádná kategorie aktualit nemá identifikátor { $category }
+news-id-not-accepted = id lze uvést jen v souboru pro import; identifikátor nové aktuality volí služba
+news-category-not-found = žádná kategorie aktualit nemá tento identifikátor
+news-category-has-children = kategorie má ještě podkategorie; nejprve je přesuňte nebo smažte
+news-category-parent-not-found = parent_id neodpovídá žádné kategorii aktualit
+news-category-cycle = kategorii nelze zařadit pod ni samotnou ani pod žádnou z jejích podkategorií
+news-category-view = view musí být flat nebo tree
+news-subscription-unknown = žádná kategorie aktualit nemá identifikátor { $category }; nic se nezměnilo
+project-not-found = žádný projekt nemá tento identifikátor
+project-cursor-invalid = pagecursor musí být [open_from, project_id] (okamžik podle RFC 3339 a identifikátor projektu), jak byl vydán v nextCursor
+# admin
+error-ISSUE_NOT_FOUND = Podnět neexistuje.
+error-MEDIA_NOT_FOUND = Soubor neexistuje.
+error-CATEGORY_IN_USE = Kategorie se používá.
+## Úřednická část (citizen-api /admin/…). $max je limit.
+issue-not-found = Ve vašich kategoriích není podnět s tímto identifikátorem.
+report-category-not-found = Kategorie podnětů s tímto identifikátorem neexistuje.
+overdue-invalid = overdue musí být true nebo false
+statement-final-invalid = final musí být true nebo false
+category-in-use = do této kategorie byly zařazeny podněty; nelze ji smazat
+category-default-required = výchozí kategorie musí existovat: místo toho nastavte jako výchozí jinou kategorii
+category-name-invalid = název kategorie musí mít 1 až { $max } znaků
+category-deadline-invalid = statement_deadline_days musí být mezi 1 a { $max }, nebo null
+officer-subject-invalid = identifikátor účtu úředníka musí mít 1 až { $max } znaků
+# notifications
+## Seznam oznámení, označení přečtení a nastavení (/me/notifications…).
+notification-tags-empty = notificationTags musí obsahovat alespoň jeden štítek
+notification-tags-too-many = notificationTags obsahuje více než { $max } štítků
+notification-tag-malformed = { $tag } není štítek oznámení
+notification-tags-not-own = { $count ->
+        [one] Jeden štítek nepatří
+        [few] { $count } štítky nepatří
+        [many] { $count } štítku nepatří
+       *[other] { $count } štítků nepatří
+    } k vašim oznámením; nic nebylo označeno jako přečtené
+notification-cursor = pagecursor musí být dvě data a časy: [sent_at, inserted_at]
+error-WEBPUSH_ENDPOINT_NOT_ALLOWED = Adresa pro web push nepatří povolené push službě.
+error-INVALID_WEBPUSH_KEYS = Klíče odběru web push jsou neplatné.
+error-EMAIL_CLAIM_MISSING = Váš účet nemá e-mailovou adresu.
+webpush-endpoint-not-allowed = endpoint musí být https adresa povolené push služby (ne { $host })
+webpush-endpoint-invalid = endpoint není https adresa
+webpush-p256dh-invalid = keys.p256dh musí být nekomprimovaný veřejný klíč P-256 v base64url
+webpush-auth-invalid = keys.auth musí být 16 bajtů v base64url
+webpush-subscription-not-found = odběr web push s tímto endpointem nemáte
+email-claim-missing = token nemá claim email, není tedy kam posílat
+email-unsubscribed = Oznámení už vám e-mailem chodit nebudou.
+notification-report-status-title = Hlášení má nový stav
+notification-report-status-body = „{ $title }“ je nyní { $status ->
+        [accepted] přijato
+        [resolved] vyřešeno
+        [duplicate] označeno jako duplicitní
+       *[other] { $status }
+    }.
+notification-statement-title = Město odpovědělo na hlášení
+notification-statement-body = Nové vyjádření k „{ $title }“.

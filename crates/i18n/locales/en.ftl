@@ -176,7 +176,7 @@ error-NOT_ENOUGH_VOTE_TOKENS = Not enough vote tokens are available.
 vote-count-too-small = count must be at least 1
 vote-not-enough-tokens = { $requested } tokens requested but only { $available } available; none was placed
 error-VOTE_TARGET_NOT_FOUND = There is nothing to vote on with this id.
-vote-target-not-found = no report has the id { $target }
+vote-target-not-found = no report or project has the id { $target }
 vote-list-repeated = limit and active may be given only once
 vote-list-active = active must be true or false
 vote-list-cursor = pagecursor must be [inserted_at, token_id] (an RFC 3339 instant and a token id) or a nextCursor handed out before
@@ -206,3 +206,73 @@ rate-limit-reports = too many reports from your address; try again in { $seconds
         [one] second
        *[other] seconds
     }
+
+# news
+## News items, news categories, subscriptions and projects (citizen-api). $field names a field
+## of the body; $max is a number; $category is a category id.
+error-CATEGORY_HAS_CHILDREN = The category still has child categories.
+news-cursor-invalid = pagecursor must be a nextCursor handed out before: [date, news_id] without location, [distance in metres or "null", news_id] with it
+news-item-not-found = no news item has this id
+news-field-empty = { $field } must not be empty
+news-field-too-long = { $field } may have at most { $max } characters
+news-url-invalid = { $field } must be an http or https address
+news-location-invalid = location must be a GeoJSON Point with a longitude and a latitude in WGS84
+news-too-many = { $field } may have at most { $max } entries
+news-category-unknown = no news category has the id { $category }
+news-id-not-accepted = id is accepted only in an import file; the service chooses the id of a new item
+news-category-not-found = no news category has this id
+news-category-has-children = the category still has child categories; move or delete them first
+news-category-parent-not-found = parent_id names no news category
+news-category-cycle = a category cannot be placed under itself or under one of its descendants
+news-category-view = view must be flat or tree
+news-subscription-unknown = no news category has the id { $category }; nothing was changed
+project-not-found = no project has this id
+project-cursor-invalid = pagecursor must be [open_from, project_id] (an RFC 3339 instant and a project id) as handed out in nextCursor
+# admin
+error-ISSUE_NOT_FOUND = The issue does not exist.
+error-MEDIA_NOT_FOUND = The file does not exist.
+error-CATEGORY_IN_USE = The category is in use.
+## The officers' side (citizen-api /admin/…). $max is a limit.
+issue-not-found = There is no issue with this id in your categories.
+report-category-not-found = There is no report category with this id.
+overdue-invalid = overdue must be true or false
+statement-final-invalid = final must be true or false
+category-in-use = reports were placed in this category; it cannot be deleted
+category-default-required = there must be a default category: make another one the default instead
+category-name-invalid = the category name must have 1 to { $max } characters
+category-deadline-invalid = statement_deadline_days must be between 1 and { $max }, or null
+officer-subject-invalid = the officer's account id must have 1 to { $max } characters
+# notifications
+## The feed, read marks and settings (/me/notifications…).
+notification-tags-empty = notificationTags must hold at least one tag
+# $max: the most tags in one request.
+notification-tags-too-many = notificationTags holds more than { $max } tags
+# $tag is quoted and escaped already.
+notification-tag-malformed = { $tag } is not a notification tag
+# $count: how many of the tags are not the caller's notifications.
+notification-tags-not-own = { $count ->
+        [one] one tag is
+       *[other] { $count } tags are
+    } not among your notifications; nothing was marked read
+notification-cursor = pagecursor must be two date-times: [sent_at, inserted_at]
+error-WEBPUSH_ENDPOINT_NOT_ALLOWED = The web push endpoint is not on an allowed push service.
+error-INVALID_WEBPUSH_KEYS = The web push subscription keys are invalid.
+error-EMAIL_CLAIM_MISSING = Your account has no e-mail address.
+# $host is quoted and escaped already.
+webpush-endpoint-not-allowed = the endpoint must be an https URL of an allowed push service (not { $host })
+webpush-endpoint-invalid = the endpoint is not an https URL
+webpush-p256dh-invalid = keys.p256dh must be an uncompressed P-256 public key in base64url
+webpush-auth-invalid = keys.auth must be 16 bytes in base64url
+webpush-subscription-not-found = you have no web push subscription with this endpoint
+email-claim-missing = the token carries no email claim, so there is no address to send to
+email-unsubscribed = You will no longer receive notifications by e-mail.
+## Feed entries of the outbox events. $title: the report's title; $status: the issue's new state.
+notification-report-status-title = Your report has a new status
+notification-report-status-body = “{ $title }” is now { $status ->
+        [accepted] accepted
+        [resolved] resolved
+        [duplicate] marked as a duplicate
+       *[other] { $status }
+    }.
+notification-statement-title = The city has responded to a report
+notification-statement-body = A new statement on “{ $title }”.

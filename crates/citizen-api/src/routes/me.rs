@@ -60,7 +60,7 @@ pub async fn reports(
     let page = state
         .stores
         .reports
-        .own_reports(&auth.0.subject, &filter)
+        .own_reports(&auth.0.subject, &filter, state.clock.now())
         .await?;
     let reports = page
         .rows

@@ -1,9 +1,15 @@
 //! HTTP routes (relative to the base path `/api/v1`) and the OpenAPI description.
 
+mod admin;
+mod editor;
 mod geo;
 mod me;
 pub mod model;
+pub mod news;
+pub mod news_categories;
+mod notifications;
 pub mod params;
+pub mod projects;
 mod reports;
 mod vote_list;
 mod votes;
@@ -46,7 +52,11 @@ pub struct AppState {
     /// `votes.*` and the expiry rule it gives.
     pub votes: crate::votes::VoteSettings,
     pub vote_expiry: domain::votes::ExpiryRule<chrono::DateTime<chrono::Utc>>,
+    /// `duplicates.*`: when an opened issue gets suggestions (`None`: off).
+    pub duplicates: Option<domain::duplicates::DuplicateRule>,
     pub clock: Arc<dyn Clock>,
+    /// `notifications.*`.
+    pub notifications: Arc<crate::notify::NotificationSettings>,
 }
 
 /// The routes under the base path, with their shared state and the [`Authenticator`] the auth
@@ -88,7 +98,12 @@ pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi 
             .service(
                 web::resource("/me/vote-tokens/{target_id}").route(web::get().to(votes::on_target)),
             )
-            .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)));
+            .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)))
+            .configure(news::configure)
+            .configure(news_categories::configure)
+            .configure(projects::configure)
+            .configure(notifications::configure);
+        admin::configure(cfg);
     })
 }
 
@@ -139,6 +154,15 @@ pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::ReportNotFound,
     ErrorCode::VoteTargetNotFound,
     ErrorCode::NotEnoughVoteTokens,
+    ErrorCode::NewsItemNotFound,
+    ErrorCode::CategoryNotFound,
+    ErrorCode::CategoryHasChildren,
+    ErrorCode::ProjectNotFound,
+    ErrorCode::InvalidNotificationTags,
+    ErrorCode::WebpushEndpointNotAllowed,
+    ErrorCode::InvalidWebpushKeys,
+    ErrorCode::WebpushSubscriptionNotFound,
+    ErrorCode::EmailClaimMissing,
     ErrorCode::InvalidJson,
     ErrorCode::MethodNotAllowed,
     ErrorCode::RequestTimeout,
@@ -147,9 +171,21 @@ pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::TooManyRequests,
     ErrorCode::InternalError,
     ErrorCode::ServiceUnavailable,
+    // admin
+    ErrorCode::Conflict,
+    ErrorCode::IssueTransitionNotAllowed,
+    ErrorCode::IssueNotFound,
+    ErrorCode::MediaNotFound,
+    ErrorCode::CategoryInUse,
 ];
 
 /// The OpenAPI description of this service.
 pub fn openapi(base_path: &str) -> utoipa::openapi::OpenApi {
-    service_kit::docs::finalize(ApiDoc::openapi(), base_path, ERROR_CODES)
+    let mut api = ApiDoc::openapi();
+    api.merge(news::NewsApi::openapi());
+    api.merge(news_categories::NewsCategoriesApi::openapi());
+    api.merge(projects::ProjectsApi::openapi());
+    api.merge(admin::AdminDoc::openapi());
+    api.merge(notifications::NotificationsDoc::openapi());
+    service_kit::docs::finalize(api, base_path, ERROR_CODES)
 }

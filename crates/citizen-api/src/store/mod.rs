@@ -1,8 +1,12 @@
 //! Storage of report categories, reports, issues, statements and media, behind traits with a
 //! PostgreSQL (PostGIS) and a SQLite backend, chosen by the database URL scheme.
 
+pub mod admin;
 mod model;
+pub mod news;
+pub mod notifications;
 mod postgres;
+pub mod projects;
 mod sqlite;
 pub mod votes;
 
@@ -62,15 +66,25 @@ pub trait ReportStore: Send + Sync + 'static {
     /// A report with all its issues.
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
 
-    /// The public list: one row per issue that is not moved, filtered, ordered and paged.
-    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>>;
+    /// A report with all its issues, its media and its `votes_count` at `now`, read in one
+    /// statement (the public detail, the hottest read).
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>>;
 
-    /// A citizen's own reports, one row per report with all its issues. Only `near`, `order`
-    /// and `page` of the filter apply.
+    /// The public list: one row per issue that is not moved, filtered, ordered and paged; each
+    /// row's `votes_count` is the report's active vote tokens at `now`.
+    async fn public_reports(
+        &self,
+        filter: &ReportFilter,
+        now: Instant,
+    ) -> StoreResult<ListPage<IssueRow>>;
+
+    /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
+    /// `now`. Only `near`, `order` and `page` of the filter apply.
     async fn own_reports(
         &self,
         author: &str,
         filter: &ReportFilter,
+        now: Instant,
     ) -> StoreResult<ListPage<ReportWithIssues>>;
 
     /// What the public timeline of a report is built from; `None` when there is no such report.
@@ -152,18 +166,40 @@ pub struct Stores {
     pub reports: Arc<dyn ReportStore>,
     pub issues: Arc<dyn IssueStore>,
     pub votes: Arc<dyn votes::VoteStore>,
+    pub news: Arc<dyn news::NewsStore>,
+    pub projects: Arc<dyn projects::ProjectStore>,
+    pub admin: Arc<dyn admin::AdminStore>,
+    pub notifications: Arc<dyn notifications::NotificationStore>,
+}
+
+/// How the stores use the database, beyond its URL.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StoreOptions {
+    /// `votes.synchronous_commit` (PostgreSQL): a vote's transaction waits for its commit to
+    /// reach the disk before answering. Off by default: the account's lock is then released
+    /// without waiting for the disk (see docs/decisions.md, "Vote commits").
+    pub synchronous_vote_commit: bool,
+}
+
+/// The stores for an opened database, with the default [`StoreOptions`].
+pub fn for_database(db: &Database) -> Stores {
+    for_database_with(db, StoreOptions::default())
 }
 
 /// The stores for an opened database.
-pub fn for_database(db: &Database) -> Stores {
+pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
     match db {
         Database::Postgres(pool) => {
-            let store = Arc::new(postgres::PgStore::new(pool.clone()));
+            let store = Arc::new(postgres::PgStore::new(pool.clone(), options));
             Stores {
                 categories: store.clone(),
                 reports: store.clone(),
                 issues: store.clone(),
-                votes: store,
+                votes: store.clone(),
+                news: store.clone(),
+                admin: store.clone(),
+                projects: store.clone(),
+                notifications: store,
             }
         }
         Database::Sqlite(pool) => {
@@ -172,7 +208,11 @@ pub fn for_database(db: &Database) -> Stores {
                 categories: store.clone(),
                 reports: store.clone(),
                 issues: store.clone(),
-                votes: store,
+                votes: store.clone(),
+                news: store.clone(),
+                admin: store.clone(),
+                projects: store.clone(),
+                notifications: store,
             }
         }
     }

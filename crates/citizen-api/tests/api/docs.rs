@@ -26,6 +26,19 @@ async fn the_description_lists_every_route_and_error_name(app: TestApp) {
         "/me/reports",
         "/me/reports-categories",
         "/geo/boundary",
+        "/news",
+        "/news/{newId}",
+        "/news-categories",
+        "/news-categories/{categoryId}",
+        "/me/news-categories",
+        "/projects",
+        "/projects/{projectId}",
+        "/me/notifications",
+        "/me/notifications/read",
+        "/me/notifications/unread-count",
+        "/me/notifications/settings",
+        "/me/notifications/webpush",
+        "/me/notifications/email",
     ] {
         assert!(doc["paths"].get(path).is_some(), "{path} missing");
     }
@@ -33,8 +46,30 @@ async fn the_description_lists_every_route_and_error_name(app: TestApp) {
         doc["components"]["securitySchemes"]["bearer"]["scheme"],
         "bearer"
     );
+    let tags: Vec<&str> = doc["tags"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        tags.contains(&"news") && tags.contains(&"projects"),
+        "{tags:?}"
+    );
     let text = doc.to_string();
-    for name in ["REPORT_NOT_FOUND", "VALIDATION_ERROR", "UNAUTHORIZED"] {
+    for name in [
+        "REPORT_NOT_FOUND",
+        "VALIDATION_ERROR",
+        "UNAUTHORIZED",
+        "NEWS_ITEM_NOT_FOUND",
+        "CATEGORY_NOT_FOUND",
+        "CATEGORY_HAS_CHILDREN",
+        "PROJECT_NOT_FOUND",
+        "INVALID_NOTIFICATION_TAGS",
+        "WEBPUSH_ENDPOINT_NOT_ALLOWED",
+        "WEBPUSH_SUBSCRIPTION_NOT_FOUND",
+        "EMAIL_CLAIM_MISSING",
+    ] {
         assert!(text.contains(name), "{name} missing");
     }
 }

@@ -1,6 +1,13 @@
 //! The behaviour suite of citizen-api, run against SQLite and PostgreSQL over real HTTP.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failure is a test failure
 
+mod admin_categories;
+mod admin_duplicates;
+mod admin_helpers;
+mod admin_list;
+mod admin_list_edges;
+mod admin_media_audit;
+mod admin_workflow;
 mod detail;
 mod docs;
 mod filing;
@@ -10,9 +17,23 @@ mod helpers;
 mod list;
 mod list_edges;
 mod me;
+mod news;
+mod news_admin;
+mod news_categories;
+mod news_demo;
+mod news_helpers;
+mod news_import;
+mod notifications_channels;
+mod notifications_events;
+mod notifications_feed;
+mod notifications_helpers;
+mod notifications_push;
+mod notifications_settings;
+mod projects;
 mod timeline;
 mod vote_list;
 mod votes;
+mod votes_count;
 mod votes_race;
 
 /// Real image files with GPS metadata, shared with the `units` suite.

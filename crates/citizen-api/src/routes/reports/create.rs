@@ -206,6 +206,11 @@ async fn file(
         .ok_or_else(|| {
             ApiError::unavailable(anyhow::anyhow!("there is no default report category"))
         })?;
+    crate::routes::admin::duplicates::suggest(
+        state,
+        crate::store::admin::Opened::Report(report.id),
+    )
+    .await;
     let mut shown = Report::from_store(report, &state.media, View::Trusted, None);
     shown.status = Some(domain::issues::IssueStatus::Open);
     Ok(shown)

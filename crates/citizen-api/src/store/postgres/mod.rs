@@ -1,8 +1,16 @@
 //! PostgreSQL backend (schema `citizen_api`, PostGIS for locations).
 
+mod admin;
+mod detail;
 mod issues;
+mod news;
+mod news_categories;
+mod notifications;
+mod outbox;
+mod projects;
 mod reports;
 mod rows;
+mod statements;
 mod votes;
 
 use anyhow::Context as _;
@@ -15,11 +23,18 @@ use super::{Category, CategoryStore, Instant, NewCategory, StoreResult};
 
 pub struct PgStore {
     pool: PgPool,
+    /// `votes.synchronous_commit`: false (the default) commits a vote without waiting for the
+    /// disk, so the account's lock is not held during the flush (docs/decisions.md, "Vote
+    /// commits").
+    synchronous_vote_commit: bool,
 }
 
 impl PgStore {
-    pub fn new(pool: PgPool) -> Self {
-        Self { pool }
+    pub fn new(pool: PgPool, options: super::StoreOptions) -> Self {
+        Self {
+            pool,
+            synchronous_vote_commit: options.synchronous_vote_commit,
+        }
     }
 }
 

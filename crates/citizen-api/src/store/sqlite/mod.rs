@@ -2,7 +2,15 @@
 //! UUIDs their hyphenated text; writes that read first start with `BEGIN IMMEDIATE` (the write
 //! lock up front, so concurrent steps on one issue serialise instead of failing).
 
+mod admin;
+mod detail;
 mod issues;
+mod nearest;
+mod news;
+mod news_categories;
+mod notifications;
+mod outbox;
+mod projects;
 mod reports;
 mod rows;
 mod votes;
@@ -30,7 +38,7 @@ pub(super) fn micros(t: Instant) -> i64 {
     t.timestamp_micros()
 }
 
-fn instant(micros: i64) -> anyhow::Result<Instant> {
+pub(super) fn instant(micros: i64) -> anyhow::Result<Instant> {
     DateTime::from_timestamp_micros(micros).context("stored instant is out of range")
 }
 
