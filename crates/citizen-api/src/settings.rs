@@ -42,6 +42,8 @@ pub struct Settings {
     pub duplicates: DuplicateSettings,
     #[serde(default)]
     pub notifications: crate::notify::NotificationSettings,
+    pub mqtt: service_kit::mqtt::MqttSettings,
+    pub status_events: crate::notify::status_events::StatusEventSettings,
 }
 
 /// `reports.*`.

@@ -83,6 +83,12 @@ impl Application {
             settings.i18n.locale().map_err(anyhow::Error::msg)?,
             clock.clone(),
         );
+        crate::notify::status_events::start(
+            &settings.status_events,
+            &settings.mqtt,
+            stores.clone(),
+            clock.clone(),
+        )?;
         let state = AppState {
             stores: stores.clone(),
             city,

@@ -16,6 +16,8 @@ pub mod extract;
 pub mod health;
 pub mod http;
 pub mod metrics;
+#[cfg(feature = "mqtt")]
+pub mod mqtt;
 pub mod multipart;
 pub mod schema;
 pub mod settings;

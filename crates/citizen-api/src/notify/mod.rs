@@ -2,6 +2,7 @@
 
 pub mod keys;
 pub mod push_send;
+pub mod status_events;
 pub mod webpush;
 pub mod worker;
 

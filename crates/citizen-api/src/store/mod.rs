@@ -8,6 +8,7 @@ pub mod notifications;
 mod postgres;
 pub mod projects;
 mod sqlite;
+pub mod status_events;
 pub mod votes;
 
 use std::sync::Arc;
@@ -170,6 +171,7 @@ pub struct Stores {
     pub projects: Arc<dyn projects::ProjectStore>,
     pub admin: Arc<dyn admin::AdminStore>,
     pub notifications: Arc<dyn notifications::NotificationStore>,
+    pub status_events: Arc<dyn status_events::StatusEventStore>,
 }
 
 /// How the stores use the database, beyond its URL.
@@ -199,7 +201,8 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 news: store.clone(),
                 admin: store.clone(),
                 projects: store.clone(),
-                notifications: store,
+                notifications: store.clone(),
+                status_events: store,
             }
         }
         Database::Sqlite(pool) => {
@@ -212,7 +215,8 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 news: store.clone(),
                 admin: store.clone(),
                 projects: store.clone(),
-                notifications: store,
+                notifications: store.clone(),
+                status_events: store,
             }
         }
     }

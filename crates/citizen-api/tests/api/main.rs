@@ -30,6 +30,7 @@ mod notifications_helpers;
 mod notifications_push;
 mod notifications_settings;
 mod projects;
+mod status_events;
 mod timeline;
 mod vote_list;
 mod votes;

@@ -17,7 +17,6 @@
 mod broker;
 mod connection;
 mod publisher;
-mod settings;
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -36,7 +35,7 @@ use crate::clock::Clock;
 use crate::store::MessageStore;
 
 pub use broker::EmbeddedBroker;
-pub use settings::MqttSettings;
+pub use service_kit::mqtt::MqttSettings;
 
 /// The topic of a client's change notices.
 pub fn topic(client_id: &str) -> String {

@@ -102,9 +102,11 @@ impl IssueStore for PgStore {
     ) -> Result<Issue, WorkflowError> {
         let mut tx = self.pool.begin().await?;
         let current = lock_issue(&mut tx, issue_id).await?;
+        let before = super::status_events::lock_report_status(&mut tx, current.report_id).await?;
         let next = checked_next(current.status, transition)?;
         let updated = set_status(&mut tx, issue_id, next, None, actor, now).await?;
         super::outbox::record_issue_event(&mut tx, updated.status_event(), now).await?;
+        super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
         tx.commit().await?;
         Ok(updated)
     }
@@ -118,6 +120,7 @@ impl IssueStore for PgStore {
     ) -> Result<Issue, WorkflowError> {
         let mut tx = self.pool.begin().await?;
         let current = lock_issue(&mut tx, issue_id).await?;
+        let before = super::status_events::lock_report_status(&mut tx, current.report_id).await?;
         checked_next(current.status, Transition::Move)?;
         let exists: Option<Uuid> =
             sqlx::query_scalar("SELECT id FROM report_categories WHERE id = $1")
@@ -143,6 +146,7 @@ impl IssueStore for PgStore {
         .await?;
         let opened = issue(&row)?;
         record_change(&mut tx, new_id, IssueStatus::Open, None, Some(actor), now).await?;
+        super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
         tx.commit().await?;
         Ok(opened)
     }
@@ -168,6 +172,7 @@ impl IssueStore for PgStore {
             lock_issue(&mut tx, second).await?
         };
         let (current, parent) = if a.id == issue_id { (a, b) } else { (b, a) };
+        let before = super::status_events::lock_report_status(&mut tx, current.report_id).await?;
         domain::issues::check_duplicate(current.status, parent.status, issue_id == parent_id)?;
         let updated = set_status(
             &mut tx,
@@ -179,6 +184,7 @@ impl IssueStore for PgStore {
         )
         .await?;
         super::outbox::record_issue_event(&mut tx, updated.status_event(), now).await?;
+        super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
         tx.commit().await?;
         Ok(updated)
     }

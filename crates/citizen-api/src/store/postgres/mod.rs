@@ -11,6 +11,7 @@ mod projects;
 mod reports;
 mod rows;
 mod statements;
+pub(crate) mod status_events;
 mod votes;
 
 use anyhow::Context as _;

@@ -231,6 +231,7 @@ impl ReportStore for PgStore {
             now,
         )
         .await?;
+        super::status_events::record_if_changed(&mut tx, new.id, None, now).await?;
         tx.commit().await?;
         Ok(self.report(new.id).await?.map(|r| r.report))
     }

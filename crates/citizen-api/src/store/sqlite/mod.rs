@@ -13,6 +13,7 @@ mod outbox;
 mod projects;
 mod reports;
 mod rows;
+pub(crate) mod status_events;
 mod votes;
 
 use anyhow::Context as _;

@@ -168,6 +168,7 @@ impl ReportStore for SqliteStore {
             now,
         )
         .await?;
+        super::status_events::record_if_changed(&mut tx, new.id, None, now).await?;
         tx.commit().await?;
         Ok(self.report(new.id).await?.map(|r| r.report))
     }

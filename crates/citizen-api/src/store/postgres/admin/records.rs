@@ -31,6 +31,7 @@ pub(super) async fn open_issue(
     if report.is_none() || category.is_none() {
         return Ok(None);
     }
+    let before = crate::store::postgres::status_events::derived_status(&mut tx, report_id).await?;
     let taken: Option<Uuid> = sqlx::query_scalar(
         "SELECT id FROM issues WHERE report_id = $1 AND category_id = $2 AND status <> 'moved'",
     )
@@ -67,6 +68,8 @@ pub(super) async fn open_issue(
         now,
     )
     .await?;
+    crate::store::postgres::status_events::record_if_changed(&mut tx, report_id, before, now)
+        .await?;
     tx.commit().await?;
     Ok(Some(opened))
 }

@@ -30,6 +30,7 @@ pub(super) async fn open_issue(
     if report.is_none() || category.is_none() {
         return Ok(None);
     }
+    let before = crate::store::sqlite::status_events::report_status_now(&mut tx, report_id).await?;
     let taken: Option<String> = sqlx::query_scalar(
         "SELECT id FROM issues WHERE report_id = ?1 AND category_id = ?2 AND status <> 'moved'",
     )
@@ -66,6 +67,7 @@ pub(super) async fn open_issue(
         now,
     )
     .await?;
+    crate::store::sqlite::status_events::record_if_changed(&mut tx, report_id, before, now).await?;
     tx.commit().await?;
     Ok(Some(opened))
 }

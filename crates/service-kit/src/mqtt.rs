@@ -1,4 +1,6 @@
-//! `mqtt.*` settings and how they become a paho-mqtt client and its connect options.
+//! `mqtt.*` settings and how they become a paho-mqtt client and its connect options, the same
+//! for every service that talks to the broker (platform-messages' change notices, citizen-api's
+//! report status events). Behind the `mqtt` feature: only those services build the Paho C library.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -22,14 +24,18 @@ pub struct MqttSettings {
     /// other's session.
     pub client_id: String,
     pub username: Option<String>,
-    /// Put it in the environment (`PLATFORM_MESSAGES__MQTT__PASSWORD`).
+    /// Put it in the environment (`<SERVICE>__MQTT__PASSWORD`, e.g.
+    /// `PLATFORM_MESSAGES__MQTT__PASSWORD`).
     pub password: Option<SecretString>,
     /// PEM file of the CA that signed the broker's certificate (`mqtts://`); without it the
     /// system's roots are used.
     pub ca_file: Option<PathBuf>,
-    /// Start an in-process broker (rumqttd) on `embedded_listen` and connect to it.
+    /// Connect to the in-process broker on `embedded_listen` instead of `url`; platform-messages
+    /// starts that broker (rumqttd) itself. Default false.
+    #[serde(default)]
     pub embedded_broker: bool,
     /// Address of the in-process broker, e.g. `127.0.0.1:1884`.
+    #[serde(default)]
     pub embedded_listen: String,
     /// Address of the in-process broker's HTTP console (rumqttd's `console`), e.g.
     /// `127.0.0.1:3030`; unset or empty: no console.
