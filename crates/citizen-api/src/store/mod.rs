@@ -2,6 +2,7 @@
 //! PostgreSQL (PostGIS) and a SQLite backend, chosen by the database URL scheme.
 
 pub mod admin;
+pub mod deliveries;
 mod model;
 pub mod news;
 pub mod notifications;
@@ -170,6 +171,7 @@ pub struct Stores {
     pub projects: Arc<dyn projects::ProjectStore>,
     pub admin: Arc<dyn admin::AdminStore>,
     pub notifications: Arc<dyn notifications::NotificationStore>,
+    pub deliveries: Arc<dyn deliveries::DeliveryStore>,
 }
 
 /// How the stores use the database, beyond its URL.
@@ -199,6 +201,7 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 news: store.clone(),
                 admin: store.clone(),
                 projects: store.clone(),
+                deliveries: store.clone(),
                 notifications: store,
             }
         }
@@ -212,6 +215,7 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 news: store.clone(),
                 admin: store.clone(),
                 projects: store.clone(),
+                deliveries: store.clone(),
                 notifications: store,
             }
         }
