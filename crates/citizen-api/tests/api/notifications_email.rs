@@ -102,6 +102,15 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
     assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
     let (status, body) = unsubscribe(&app, "nope").await;
     assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
+    let response = app
+        .http
+        .post(format!("{}/notifications/email/unsubscribe", app.base))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body = response.json().await.unwrap();
+    assert_error(status, &body, 400, "VALIDATION_ERROR");
     // A new event reaches nobody by e-mail now.
     accepted_report(&app, "author-2", &["voter-1"], 2).await;
     let round = deliverer(&app, false, Some(&smtp.url()))

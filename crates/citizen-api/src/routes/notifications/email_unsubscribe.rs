@@ -32,6 +32,7 @@ pub struct TokenQuery {
     params(TokenQuery),
     responses(
         (status = 200, description = "Unsubscribed", body = EmailUnsubscribed),
+        (status = 400, description = "`VALIDATION_ERROR`: no token", body = service_kit::ErrorBody),
         (status = 404, description = "`EMAIL_SUBSCRIPTION_NOT_FOUND`", body = service_kit::ErrorBody),
     )
 )]
