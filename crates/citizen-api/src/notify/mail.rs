@@ -52,6 +52,16 @@ impl Mailer {
         if !matches!(parsed.scheme(), "smtp" | "smtps") {
             anyhow::bail!("notifications.email.smtp_url must be smtp:// or smtps://");
         }
+        let tls = parsed
+            .query_pairs()
+            .any(|(k, v)| k == "tls" && v == "required");
+        let credentials = !parsed.username().is_empty() || parsed.password().is_some();
+        if parsed.scheme() == "smtp" && credentials && !tls {
+            anyhow::bail!(
+                "notifications.email.smtp_url: credentials over plain smtp:// would travel \
+                 unencrypted; use smtps:// or add ?tls=required (STARTTLS)"
+            );
+        }
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
             .map_err(|err| anyhow::anyhow!("notifications.email.smtp_url: {err}"))?
             .timeout(Some(std::time::Duration::from_secs(30)))

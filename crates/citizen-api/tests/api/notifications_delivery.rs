@@ -174,6 +174,11 @@ async fn bad_channel_secrets_fail_start_up() {
             "notifications.email.smtp_url",
         ),
         (None, Some("not a url"), "notifications.email.smtp_url"),
+        (
+            None,
+            Some("smtp://user:secret@mail.example.org:587"),
+            "notifications.email.smtp_url",
+        ),
     ] {
         let mut settings = crate::helpers::settings(&db);
         settings.notifications.webpush.vapid_private_key = vapid.map(SecretString::from);
