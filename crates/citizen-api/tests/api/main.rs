@@ -27,6 +27,7 @@ mod news_import;
 mod notifications_channels;
 mod notifications_crash;
 mod notifications_delivery;
+mod notifications_delivery_rate;
 mod notifications_email;
 mod notifications_events;
 mod notifications_feed;
