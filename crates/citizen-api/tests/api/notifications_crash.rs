@@ -1,7 +1,7 @@
 //! Crashes and races: a worker that sent but did not record leaves its rows to be claimed again
 //! after the lease, and the repeat carries the same identity (push `Topic`, e-mail
 //! `Message-ID`) while the feed keeps one entry per recipient and event; two workers racing on
-//! PostgreSQL never send one row twice within a lease.
+//! either backend never send one row twice within a lease.
 
 use chrono::TimeDelta;
 use reqwest::Method;
@@ -10,7 +10,7 @@ use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
 use crate::delivery_helpers::{
-    accepted_report, deliverer, drain, feed_tags, spawn_delivery, stand_in, subscribe_push, topics,
+    accepted_report, deliverer, drain, feed_tags, stand_in, subscribe_push, topics,
 };
 use crate::helpers::{TestApp, OFFICER};
 use crate::notifications_helpers::token_with;
@@ -19,6 +19,7 @@ use citizen_api::notify::push_send::topic;
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_repeat_after_a_crash_has_the_same_identity,
+    two_workers_never_send_a_row_twice,
 );
 
 async fn a_repeat_after_a_crash_has_the_same_identity(app: TestApp) {
@@ -80,13 +81,9 @@ async fn a_repeat_after_a_crash_has_the_same_identity(app: TestApp) {
     );
 }
 
-/// PostgreSQL only: two workers over their own pools claim at the same instant; every row is
-/// sent exactly once.
-#[tokio::test]
-async fn two_workers_on_postgres_never_send_a_row_twice() {
-    let Some(app) = spawn_delivery(test_support::Backend::Postgres).await else {
-        return;
-    };
+/// Two workers over their own pools claim at the same instant (PostgreSQL: SKIP LOCKED; SQLite:
+/// the write lock); every row is sent exactly once.
+async fn two_workers_never_send_a_row_twice(app: TestApp) {
     let server = stand_in(201).await;
     let browsers = 4;
     for _ in 0..browsers {
