@@ -120,6 +120,7 @@ impl Settings {
         }
         self.media.validate().map_err(fail)?;
         self.votes.validate().map_err(fail)?;
+        self.notifications.delivery.validate().map_err(fail)?;
         self.duplicates.validate().map_err(fail)?;
         if self.captcha.enabled && self.captcha.secret.is_none() {
             return Err(fail(
@@ -161,6 +162,14 @@ mod tests {
             ("CITIZEN_API__CAPTCHA__ENABLED", "true"),
             ("CITIZEN_API__CAPTCHA__SECRET", "captcha-hunter2"),
             ("CITIZEN_API__MEDIA__S3_SECRET_ACCESS_KEY", "s3-hunter2"),
+            (
+                "CITIZEN_API__NOTIFICATIONS__WEBPUSH__VAPID_PRIVATE_KEY",
+                "vapid-hunter2",
+            ),
+            (
+                "CITIZEN_API__NOTIFICATIONS__EMAIL__SMTP_URL",
+                "smtps://u:hunter2@mail.example.org",
+            ),
         ])
         .unwrap();
         let shown = format!("{settings:?}");
@@ -197,6 +206,16 @@ mod tests {
                 "CITIZEN_API__I18N__DEFAULT_LOCALE",
                 "de",
                 "i18n.default_locale",
+            ),
+            (
+                "CITIZEN_API__NOTIFICATIONS__DELIVERY__LEASE_SECS",
+                "5",
+                "notifications.delivery.lease_secs",
+            ),
+            (
+                "CITIZEN_API__NOTIFICATIONS__DELIVERY__MAX_ATTEMPTS",
+                "0",
+                "notifications.delivery.max_attempts",
             ),
         ] {
             let err = load(&[(key, value)]).expect_err(key);

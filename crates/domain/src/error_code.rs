@@ -76,6 +76,8 @@ error_codes! {
     CaptchaVerificationFailed = (403, "CAPTCHA_VERIFICATION_FAILED"),
     /// DELETE /me/notifications/webpush for an unknown endpoint.
     WebpushSubscriptionNotFound = (404, "WEBPUSH_SUBSCRIPTION_NOT_FOUND"),
+    /// POST /notifications/email/unsubscribe with a token no e-mail subscription has.
+    EmailSubscriptionNotFound = (404, "EMAIL_SUBSCRIPTION_NOT_FOUND"),
     /// GET /projects/{projectId} for an unknown project.
     ProjectNotFound = (404, "PROJECT_NOT_FOUND"),
     /// GET /news/{newId} for an unknown news item.

@@ -26,6 +26,7 @@ error-REPORT_INVALID_LOCATION = Místo hlášení nelze přečíst.
 error-REPORT_OUTSIDE_CITY = Místo hlášení leží mimo území města.
 error-CAPTCHA_VERIFICATION_FAILED = Ověření CAPTCHA se nezdařilo.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = Odběr webových oznámení neexistuje.
+error-EMAIL_SUBSCRIPTION_NOT_FOUND = Žádný odběr e-mailů nemá tento odkaz pro odhlášení.
 error-PROJECT_NOT_FOUND = Projekt neexistuje.
 error-NEWS_ITEM_NOT_FOUND = Aktualita neexistuje.
 error-CATEGORY_NOT_FOUND = Kategorie neexistuje.
@@ -308,6 +309,7 @@ webpush-auth-invalid = keys.auth musí být 16 bajtů v base64url
 webpush-subscription-not-found = odběr web push s tímto endpointem nemáte
 email-claim-missing = token nemá claim email, není tedy kam posílat
 email-unsubscribed = Oznámení už vám e-mailem chodit nebudou.
+email-unsubscribe-token-unknown = tento token pro odhlášení nemá žádný odběr e-mailů (možná už skončil)
 notification-report-status-title = Hlášení má nový stav
 notification-report-status-body = „{ $title }“ je nyní { $status ->
         [accepted] přijato

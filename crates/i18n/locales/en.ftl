@@ -26,6 +26,7 @@ error-REPORT_INVALID_LOCATION = The location of the report cannot be read.
 error-REPORT_OUTSIDE_CITY = The location of the report is outside the city.
 error-CAPTCHA_VERIFICATION_FAILED = The CAPTCHA verification failed.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = The web push subscription does not exist.
+error-EMAIL_SUBSCRIPTION_NOT_FOUND = No e-mail subscription has this unsubscribe link.
 error-PROJECT_NOT_FOUND = The project does not exist.
 error-NEWS_ITEM_NOT_FOUND = The news item does not exist.
 error-CATEGORY_NOT_FOUND = The category does not exist.
@@ -266,6 +267,7 @@ webpush-auth-invalid = keys.auth must be 16 bytes in base64url
 webpush-subscription-not-found = you have no web push subscription with this endpoint
 email-claim-missing = the token carries no email claim, so there is no address to send to
 email-unsubscribed = You will no longer receive notifications by e-mail.
+email-unsubscribe-token-unknown = no e-mail subscription has this unsubscribe token (it may have ended already)
 ## Feed entries of the outbox events. $title: the report's title; $status: the issue's new state.
 notification-report-status-title = Your report has a new status
 notification-report-status-body = “{ $title }” is now { $status ->

@@ -1,6 +1,9 @@
 //! Sending one push message to one subscription: the encrypted body, VAPID, and the push
 //! service's answer read as delivered, gone (remove the subscription) or retry later.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
 use anyhow::Context as _;
 use p256::ecdsa::SigningKey;
 
@@ -21,6 +24,10 @@ pub enum PushOutcome {
     Rejected(u16),
 }
 
+/// How long a signed VAPID header is reused for a push service (it is valid for 12 hours):
+/// signing one per message would cost a third of the sending CPU.
+pub const VAPID_REUSE_SECS: i64 = 3600;
+
 /// Sends pushes with the service's VAPID key.
 #[derive(Clone)]
 pub struct PushSender {
@@ -28,6 +35,8 @@ pub struct PushSender {
     key: SigningKey,
     subject: String,
     ttl_secs: u32,
+    /// The latest `Authorization` per push service origin, with when it was signed.
+    vapid: Arc<Mutex<HashMap<String, (i64, String)>>>,
 }
 
 impl PushSender {
@@ -45,6 +54,7 @@ impl PushSender {
             key,
             subject: subject.to_owned(),
             ttl_secs,
+            vapid: Arc::default(),
         })
     }
 
@@ -66,7 +76,7 @@ impl PushSender {
     ) -> anyhow::Result<PushOutcome> {
         let endpoint = url::Url::parse(&sub.endpoint).context("stored endpoint")?;
         let body = encrypt(payload, &sub.p256dh, &sub.auth)?;
-        let authorization = vapid_authorization(&self.key, &endpoint, &self.subject, now_secs)?;
+        let authorization = self.authorization(&endpoint, now_secs)?;
         let sent = self
             .http
             .post(endpoint)
@@ -90,6 +100,26 @@ impl PushSender {
             429 | 500..=599 => PushOutcome::Retry(format!("push service answered {status}")),
             _ => PushOutcome::Rejected(status),
         })
+    }
+}
+
+impl PushSender {
+    /// The VAPID header for `endpoint`'s push service: the one signed within the last
+    /// [`VAPID_REUSE_SECS`], else a new one.
+    fn authorization(&self, endpoint: &url::Url, now_secs: i64) -> anyhow::Result<String> {
+        let origin = endpoint.origin().ascii_serialization();
+        let fresh =
+            |(signed, _): &(i64, String)| (0..VAPID_REUSE_SECS).contains(&(now_secs - signed));
+        if let Ok(cache) = self.vapid.lock() {
+            if let Some(entry) = cache.get(&origin).filter(|e| fresh(e)) {
+                return Ok(entry.1.clone());
+            }
+        }
+        let header = vapid_authorization(&self.key, endpoint, &self.subject, now_secs)?;
+        if let Ok(mut cache) = self.vapid.lock() {
+            cache.insert(origin, (now_secs, header.clone()));
+        }
+        Ok(header)
     }
 }
 

@@ -163,6 +163,7 @@ pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::InvalidWebpushKeys,
     ErrorCode::WebpushSubscriptionNotFound,
     ErrorCode::EmailClaimMissing,
+    ErrorCode::EmailSubscriptionNotFound,
     ErrorCode::InvalidJson,
     ErrorCode::MethodNotAllowed,
     ErrorCode::RequestTimeout,

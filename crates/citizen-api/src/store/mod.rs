@@ -2,6 +2,7 @@
 //! PostgreSQL (PostGIS) and a SQLite backend, chosen by the database URL scheme.
 
 pub mod admin;
+pub mod deliveries;
 mod model;
 pub mod news;
 pub mod notifications;
@@ -172,6 +173,7 @@ pub struct Stores {
     pub admin: Arc<dyn admin::AdminStore>,
     pub notifications: Arc<dyn notifications::NotificationStore>,
     pub status_events: Arc<dyn status_events::StatusEventStore>,
+    pub deliveries: Arc<dyn deliveries::DeliveryStore>,
 }
 
 /// How the stores use the database, beyond its URL.
@@ -201,6 +203,7 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 news: store.clone(),
                 admin: store.clone(),
                 projects: store.clone(),
+                deliveries: store.clone(),
                 notifications: store.clone(),
                 status_events: store,
             }
@@ -215,6 +218,7 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 news: store.clone(),
                 admin: store.clone(),
                 projects: store.clone(),
+                deliveries: store.clone(),
                 notifications: store.clone(),
                 status_events: store,
             }

@@ -69,6 +69,7 @@ async fn the_description_lists_every_route_and_error_name(app: TestApp) {
         "WEBPUSH_ENDPOINT_NOT_ALLOWED",
         "WEBPUSH_SUBSCRIPTION_NOT_FOUND",
         "EMAIL_CLAIM_MISSING",
+        "EMAIL_SUBSCRIPTION_NOT_FOUND",
     ] {
         assert!(text.contains(name), "{name} missing");
     }

@@ -14,9 +14,10 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::notifications_helpers::browser_keys;
 
-const VAPID_PRIVATE: &str = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw";
+pub const VAPID_PRIVATE: &str = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw";
 
-fn decrypt(body: &[u8], ua: &p256::SecretKey, auth: &[u8]) -> Vec<u8> {
+/// The payload of a push body, decrypted as the browser does.
+pub fn decrypt(body: &[u8], ua: &p256::SecretKey, auth: &[u8]) -> Vec<u8> {
     use aes_gcm::aead::{Aead, KeyInit};
     let as_public = &body[21..86];
     let server = p256::PublicKey::from_sec1_bytes(as_public).unwrap();
@@ -36,6 +37,32 @@ fn decrypt(body: &[u8], ua: &p256::SecretKey, auth: &[u8]) -> Vec<u8> {
         .unwrap();
     assert_eq!(plain.pop(), Some(2));
     plain
+}
+
+/// Checks the request's VAPID header (signed by `public_key`, base64url) and returns its claims.
+pub fn verify_vapid(request: &wiremock::Request, public_key: &str) -> serde_json::Value {
+    let authorization = request
+        .headers
+        .get("authorization")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    let (t, k) = authorization
+        .strip_prefix("vapid t=")
+        .unwrap()
+        .split_once(", k=")
+        .unwrap();
+    assert_eq!(k, public_key);
+    let public = VerifyingKey::from_sec1_bytes(&URL_SAFE_NO_PAD.decode(k).unwrap()).unwrap();
+    let (input, signature) = t.rsplit_once('.').unwrap();
+    let signature = Signature::from_slice(&URL_SAFE_NO_PAD.decode(signature).unwrap()).unwrap();
+    public.verify(input.as_bytes(), &signature).unwrap();
+    serde_json::from_slice(
+        &URL_SAFE_NO_PAD
+            .decode(input.split_once('.').unwrap().1)
+            .unwrap(),
+    )
+    .unwrap()
 }
 
 async fn stand_in(status: u16) -> MockServer {

@@ -67,6 +67,12 @@ that have MQTT) -> <PREFIX>__MQTT__PASSWORD, plus secrets.env verbatim.
 {{- with .Values.secrets.s3SecretAccessKey }}
 {{ printf "%s__MEDIA__S3_SECRET_ACCESS_KEY" $prefix }}: {{ . | quote }}
 {{- end }}
+{{- with .Values.secrets.vapidPrivateKey }}
+{{ printf "%s__NOTIFICATIONS__WEBPUSH__VAPID_PRIVATE_KEY" $prefix }}: {{ . | quote }}
+{{- end }}
+{{- with .Values.secrets.smtpUrl }}
+{{ printf "%s__NOTIFICATIONS__EMAIL__SMTP_URL" $prefix }}: {{ . | quote }}
+{{- end }}
 {{- range $k, $v := .Values.secrets.env }}
 {{ $k }}: {{ $v | quote }}
 {{- end }}
@@ -112,6 +118,13 @@ rollout. Included by the Deployment.
 {{- end }}
 {{- if and .Values.config.media (hasKey .Values.config.media "s3_secret_access_key") }}
 {{- fail "config.media.s3_secret_access_key: put it in secrets.s3SecretAccessKey or secrets.existingSecret" }}
+{{- end }}
+{{- $notifications := .Values.config.notifications | default dict }}
+{{- if hasKey ($notifications.webpush | default dict) "vapid_private_key" }}
+{{- fail "config.notifications.webpush.vapid_private_key: put the VAPID key in secrets.vapidPrivateKey or secrets.existingSecret" }}
+{{- end }}
+{{- if hasKey ($notifications.email | default dict) "smtp_url" }}
+{{- fail "config.notifications.email.smtp_url: the SMTP URL carries a password; put it in secrets.smtpUrl or secrets.existingSecret" }}
 {{- end }}
 {{- if and .Values.config.database (hasKey .Values.config.database "url") }}
 {{- fail "config.database.url: the database URL carries a password; put it in secrets.databaseUrl or secrets.existingSecret" }}

@@ -2,6 +2,7 @@
 //! 4.1).
 
 pub mod email;
+pub mod email_unsubscribe;
 pub mod list;
 pub mod model;
 pub mod read;
@@ -35,6 +36,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::get().to(email::status))
                 .route(web::post().to(email::subscribe))
                 .route(web::delete().to(email::unsubscribe)),
+        )
+        .service(
+            web::resource("/notifications/email/unsubscribe")
+                .route(web::post().to(email_unsubscribe::unsubscribe)),
         );
 }
 
@@ -44,7 +49,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     paths(
         list::list, read::read, read::unread_count, settings::get, settings::put,
         webpush::status, webpush::subscribe, webpush::unsubscribe, email::status,
-        email::subscribe, email::unsubscribe
+        email::subscribe, email::unsubscribe, email_unsubscribe::unsubscribe
     ),
     components(schemas(
         model::NotificationItem, model::NotificationPage, read::ReadRequest, read::ReadAnswer,

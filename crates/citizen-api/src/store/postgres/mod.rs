@@ -1,6 +1,7 @@
 //! PostgreSQL backend (schema `citizen_api`, PostGIS for locations).
 
 mod admin;
+mod deliveries;
 mod detail;
 mod issues;
 mod news;

@@ -120,7 +120,8 @@ async fn insert_entry(
     new: &NewNotification,
     now: Instant,
 ) -> StoreResult<()> {
-    sqlx::query(
+    let tag = new.tag();
+    let inserted = sqlx::query(
         "INSERT INTO notifications \
            (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, GREATEST($9, ( \
@@ -128,7 +129,7 @@ async fn insert_entry(
            WHERE subject = $2)) \
          ON CONFLICT (event_id, subject) DO NOTHING",
     )
-    .bind(new.tag())
+    .bind(&tag)
     .bind(&new.subject)
     .bind(new.event_id)
     .bind(&new.title)
@@ -138,6 +139,11 @@ async fn insert_entry(
     .bind(new.sent_at)
     .bind(now)
     .execute(&mut **tx)
-    .await?;
+    .await?
+    .rows_affected();
+    // Only a new entry is delivered (a repeat of the drain adds nothing).
+    if inserted == 1 {
+        super::deliveries::add_deliveries(tx, &tag, &new.subject, now).await?;
+    }
     Ok(())
 }

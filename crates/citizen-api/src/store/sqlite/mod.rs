@@ -3,6 +3,7 @@
 //! lock up front, so concurrent steps on one issue serialise instead of failing).
 
 mod admin;
+mod deliveries;
 mod detail;
 mod issues;
 mod nearest;

@@ -125,14 +125,15 @@ async fn insert_entry(
     new: &NewNotification,
     now: Instant,
 ) -> StoreResult<()> {
-    sqlx::query(
+    let tag = new.tag();
+    let inserted = sqlx::query(
         "INSERT INTO notifications \
            (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
          SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, max(?9, coalesce(( \
            SELECT max(inserted_at) + 1 FROM notifications WHERE subject = ?2), ?9)) \
          WHERE true ON CONFLICT (event_id, subject) DO NOTHING",
     )
-    .bind(new.tag())
+    .bind(&tag)
     .bind(&new.subject)
     .bind(new.event_id.map(|e| e.to_string()))
     .bind(&new.title)
@@ -142,6 +143,11 @@ async fn insert_entry(
     .bind(micros(new.sent_at))
     .bind(micros(now))
     .execute(&mut **tx)
-    .await?;
+    .await?
+    .rows_affected();
+    // Only a new entry is delivered (a repeat of the drain adds nothing).
+    if inserted == 1 {
+        super::deliveries::add_deliveries(tx, &tag, &new.subject, now).await?;
+    }
     Ok(())
 }

@@ -1,0 +1,280 @@
+//! The delivery worker: sends feed entries over web push and e-mail. Each round claims due
+//! delivery rows with a lease, sends them, and records the outcome (delivered; the push
+//! subscription gone; retried later with exponential backoff; failed). A worker that crashes
+//! between sending and recording leaves its rows to be claimed again after the lease: delivery
+//! is at least once, and a repeat carries the same identity (push `Topic`, e-mail `Message-ID`,
+//! both made of the entry's tag).
+
+use std::sync::Arc;
+
+use futures::StreamExt as _;
+use secrecy::ExposeSecret as _;
+use serde::Serialize;
+
+use super::mail::{MailOutcome, MailTexts, Mailer};
+use super::push_send::{topic, PushOutcome, PushSender};
+use super::{DeliverySettings, NotificationSettings};
+use crate::store::deliveries::{Channel, Delivery, Finish, Target};
+use crate::store::{Instant, StoreResult, Stores};
+
+/// Deliveries claimed per round trip.
+pub const BATCH: u32 = 100;
+/// Sends in flight at once.
+pub const CONCURRENCY: usize = 32;
+
+/// How one send went.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sent {
+    Delivered,
+    /// The push subscription has expired (404/410).
+    Gone,
+    Retry(String),
+    Rejected(String),
+    /// The subscription ended after the row was written: nothing was sent.
+    Unsubscribed,
+}
+
+/// What a round did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Round {
+    pub delivered: usize,
+    pub retried: usize,
+    pub failed: usize,
+    pub gone: usize,
+}
+
+impl Round {
+    /// Deliveries the round handled.
+    pub fn total(&self) -> usize {
+        self.delivered + self.retried + self.failed + self.gone
+    }
+}
+
+/// The push message's payload (what the service worker shows).
+#[derive(Serialize)]
+struct Payload<'a> {
+    title: &'a str,
+    body: Option<&'a str>,
+    url: Option<&'a str>,
+    tag: &'a str,
+}
+
+/// Sends due deliveries of one database.
+#[derive(Clone)]
+pub struct Deliverer {
+    stores: Stores,
+    push: Option<PushSender>,
+    mail: Option<Mailer>,
+    settings: DeliverySettings,
+}
+
+impl Deliverer {
+    /// A deliverer with the given senders (a channel without one is left undelivered).
+    pub fn new(
+        stores: Stores,
+        push: Option<PushSender>,
+        mail: Option<Mailer>,
+        settings: DeliverySettings,
+    ) -> Self {
+        Self {
+            stores,
+            push,
+            mail,
+            settings,
+        }
+    }
+
+    /// The senders of `settings`: a bad VAPID key or SMTP URL is an error naming the key.
+    pub fn from_settings(settings: &NotificationSettings, stores: Stores) -> anyhow::Result<Self> {
+        let push = match &settings.webpush.vapid_private_key {
+            Some(key) => Some(
+                PushSender::new(
+                    key.expose_secret(),
+                    &settings.webpush.vapid_subject,
+                    settings.webpush.ttl_secs,
+                )
+                .map_err(|err| {
+                    anyhow::anyhow!("notifications.webpush.vapid_private_key: {err:#}")
+                })?,
+            ),
+            None => None,
+        };
+        let mail = Mailer::new(&settings.email)?;
+        Ok(Self::new(stores, push, mail, settings.delivery.clone()))
+    }
+
+    /// The channels this deliverer can send on.
+    pub fn channels(&self) -> Vec<Channel> {
+        let mut channels = Vec::new();
+        if self.push.is_some() {
+            channels.push(Channel::WebPush);
+        }
+        if self.mail.is_some() {
+            channels.push(Channel::Email);
+        }
+        channels
+    }
+
+    /// Claims up to `limit` due deliveries under a lease of `lease_secs` from `now`.
+    pub async fn claim_due(&self, limit: u32, now: Instant) -> StoreResult<Vec<Delivery>> {
+        let channels = self.channels();
+        if channels.is_empty() {
+            return Ok(Vec::new());
+        }
+        let lease = chrono::TimeDelta::seconds(
+            i64::try_from(self.settings.lease_secs).unwrap_or(i64::MAX / 1_000_000),
+        );
+        self.stores
+            .deliveries
+            .claim_deliveries(&channels, limit, now, now + lease)
+            .await
+    }
+
+    /// Sends one claimed delivery (records nothing).
+    pub async fn send(&self, delivery: &Delivery, now: Instant) -> Sent {
+        let tag = delivery.key.tag.as_str();
+        match (&delivery.target, &self.push, &self.mail) {
+            (Target::WebPush(sub), Some(push), _) => {
+                let payload = Payload {
+                    title: &delivery.title,
+                    body: delivery.body.as_deref(),
+                    url: delivery.url.as_deref(),
+                    tag,
+                };
+                let payload = match serde_json::to_vec(&payload) {
+                    Ok(payload) => payload,
+                    Err(err) => return Sent::Rejected(err.to_string()),
+                };
+                match push.send(sub, &payload, &topic(tag), now.timestamp()).await {
+                    Ok(PushOutcome::Delivered) => Sent::Delivered,
+                    Ok(PushOutcome::Gone) => Sent::Gone,
+                    Ok(PushOutcome::Retry(why)) => Sent::Retry(why),
+                    Ok(PushOutcome::Rejected(status)) => {
+                        Sent::Rejected(format!("push service answered {status}"))
+                    }
+                    Err(err) => Sent::Rejected(format!("{err:#}")),
+                }
+            }
+            (Target::Email(sub), _, Some(mail)) => {
+                let texts = MailTexts {
+                    tag,
+                    title: &delivery.title,
+                    body: delivery.body.as_deref(),
+                    url: delivery.url.as_deref(),
+                };
+                match mail.send(sub, texts).await {
+                    MailOutcome::Delivered => Sent::Delivered,
+                    MailOutcome::Retry(why) => Sent::Retry(why),
+                    MailOutcome::Rejected(why) => Sent::Rejected(why),
+                }
+            }
+            (Target::Unsubscribed, _, _) => Sent::Unsubscribed,
+            // Not claimed without its sender; should the settings change under a claim, retry.
+            _ => Sent::Retry("channel not configured".into()),
+        }
+    }
+
+    /// The row's new state after `sent` on attempt `attempts`.
+    pub fn finish(&self, attempts: u32, sent: &Sent, now: Instant) -> Finish {
+        match sent {
+            Sent::Delivered => Finish::Delivered,
+            Sent::Gone => Finish::Gone,
+            Sent::Rejected(why) => Finish::Failed(why.clone()),
+            Sent::Unsubscribed => Finish::Failed("unsubscribed".into()),
+            Sent::Retry(why) if attempts >= self.settings.max_attempts => {
+                Finish::Failed(format!("gave up after {attempts} attempts: {why}"))
+            }
+            Sent::Retry(why) => Finish::RetryAt {
+                at: now + backoff(&self.settings, attempts),
+                error: why.clone(),
+            },
+        }
+    }
+
+    /// Records how a claimed delivery went.
+    pub async fn record(&self, delivery: &Delivery, sent: &Sent, now: Instant) -> StoreResult<()> {
+        let finish = self.finish(delivery.attempts, sent, now);
+        self.stores
+            .deliveries
+            .finish_delivery(&delivery.key, &finish, now)
+            .await
+    }
+
+    /// Claims, sends and records due deliveries until none is left.
+    pub async fn run_once(&self, now: Instant) -> StoreResult<Round> {
+        let mut round = Round::default();
+        loop {
+            let claimed = self.claim_due(BATCH, now).await?;
+            let count = claimed.len();
+            let results: Vec<StoreResult<Finish>> = futures::stream::iter(claimed)
+                .map(|delivery| async move {
+                    let sent = self.send(&delivery, now).await;
+                    let finish = self.finish(delivery.attempts, &sent, now);
+                    self.stores
+                        .deliveries
+                        .finish_delivery(&delivery.key, &finish, now)
+                        .await?;
+                    Ok(finish)
+                })
+                .buffer_unordered(CONCURRENCY)
+                .collect()
+                .await;
+            for result in results {
+                match result? {
+                    Finish::Delivered => round.delivered += 1,
+                    Finish::RetryAt { .. } => round.retried += 1,
+                    Finish::Failed(_) => round.failed += 1,
+                    Finish::Gone => round.gone += 1,
+                }
+            }
+            if count < BATCH as usize {
+                return Ok(round);
+            }
+        }
+    }
+}
+
+/// The delay before attempt `attempts + 1`: the base doubled per attempt after the first, at
+/// most the cap.
+pub fn backoff(settings: &DeliverySettings, attempts: u32) -> chrono::TimeDelta {
+    let doublings = attempts.saturating_sub(1).min(40);
+    let secs = settings
+        .backoff_base_secs
+        .saturating_mul(1u64 << doublings)
+        .min(settings.backoff_max_secs);
+    chrono::TimeDelta::seconds(i64::try_from(secs).unwrap_or(i64::MAX / 1_000_000))
+}
+
+/// Builds the deliverer (failing on a bad VAPID key or SMTP URL) and, when
+/// `notifications.delivery.enabled`, runs its loop on the current runtime. Logs which channels
+/// are delivered.
+pub fn start(
+    settings: &NotificationSettings,
+    stores: Stores,
+    clock: Arc<dyn service_kit::clock::Clock>,
+) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
+    let deliverer = Deliverer::from_settings(settings, stores)?;
+    if !settings.delivery.enabled {
+        tracing::info!("notification delivery is off (notifications.delivery.enabled)");
+        return Ok(None);
+    }
+    if deliverer.push.is_none() {
+        tracing::warn!(
+            "web push is not delivered: notifications.webpush.vapid_private_key is not set"
+        );
+    }
+    if deliverer.mail.is_none() {
+        tracing::warn!("e-mail is not delivered: notifications.email.smtp_url is not set");
+    }
+    let pause = std::time::Duration::from_millis(settings.delivery.poll_millis.max(10));
+    Ok(Some(tokio::spawn(async move {
+        loop {
+            match deliverer.run_once(clock.now()).await {
+                Ok(round) if round.total() == 0 => {}
+                Ok(round) => tracing::debug!(?round, "notifications delivered"),
+                Err(err) => tracing::warn!(error = %err, "notification delivery failed"),
+            }
+            tokio::time::sleep(pause).await;
+        }
+    })))
+}

@@ -1,0 +1,103 @@
+//! Deliveries of feed entries over web push and e-mail: one row per entry and channel target,
+//! written by the outbox drain, claimed with a lease by the delivery worker, and finished as
+//! delivered, retried later, or failed.
+
+use async_trait::async_trait;
+
+use super::notifications::{EmailSubscription, PushSubscription};
+use super::{Instant, StoreResult};
+
+/// A delivery's channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channel {
+    WebPush,
+    Email,
+}
+
+impl Channel {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::WebPush => "webpush",
+            Self::Email => "email",
+        }
+    }
+
+    pub(crate) fn parse(text: &str) -> Option<Self> {
+        match text {
+            "webpush" => Some(Self::WebPush),
+            "email" => Some(Self::Email),
+            _ => None,
+        }
+    }
+}
+
+/// Which row: the entry's tag, the channel, and the target (a push endpoint, or the e-mail
+/// subscriber's subject).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryKey {
+    pub tag: String,
+    pub channel: Channel,
+    pub target: String,
+}
+
+/// Where a claimed delivery goes, as the subscription is now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    WebPush(PushSubscription),
+    Email(EmailSubscription),
+    /// The subscription has ended since the row was written: nothing to send.
+    Unsubscribed,
+}
+
+/// A claimed delivery with what is sent: the feed entry's texts (already in the recipient's
+/// language).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Delivery {
+    pub key: DeliveryKey,
+    /// Claims so far, this one included.
+    pub attempts: u32,
+    pub title: String,
+    pub body: Option<String>,
+    pub url: Option<String>,
+    pub target: Target,
+}
+
+/// How a delivery ends (or does not yet).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finish {
+    /// Accepted by the push service or the mail server.
+    Delivered,
+    /// Not now: claim it again at `at`.
+    RetryAt { at: Instant, error: String },
+    /// Given up (refused, or out of attempts).
+    Failed(String),
+    /// The push service says the subscription has expired: the row fails and the web push
+    /// subscription is removed.
+    Gone,
+}
+
+#[async_trait]
+pub trait DeliveryStore: Send + Sync + 'static {
+    /// Claims up to `limit` due deliveries of the given channels (oldest due first; rows
+    /// another worker holds under a lease are skipped): each gets `claimed_until = lease_until`
+    /// and one more attempt.
+    async fn claim_deliveries(
+        &self,
+        channels: &[Channel],
+        limit: u32,
+        now: Instant,
+        lease_until: Instant,
+    ) -> StoreResult<Vec<Delivery>>;
+
+    /// Records how a claimed delivery went.
+    async fn finish_delivery(
+        &self,
+        key: &DeliveryKey,
+        finish: &Finish,
+        now: Instant,
+    ) -> StoreResult<()>;
+
+    /// Ends the e-mails of the subscription with this unsubscribe token; `false` when no
+    /// subscription has it.
+    async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool>;
+}

@@ -1,0 +1,167 @@
+//! Deliveries (PostgreSQL): rows written with each new feed entry, claimed with
+//! `FOR UPDATE SKIP LOCKED` and a lease (`claimed_until`), so replicas never send one row at the
+//! same time and a crashed worker's row is taken again once the lease is over.
+
+use async_trait::async_trait;
+use sqlx::postgres::PgRow;
+use sqlx::{Postgres, Row, Transaction};
+
+use super::PgStore;
+use crate::store::deliveries::{Channel, Delivery, DeliveryKey, DeliveryStore, Finish, Target};
+use crate::store::notifications::{EmailSubscription, PushSubscription};
+use crate::store::{Instant, StoreError, StoreResult};
+
+/// The delivery rows of a feed entry just written for `subject`: one per web push subscription
+/// and one for the e-mail subscription, when the subject's settings are enabled with no digest
+/// interval (no settings row: the defaults, enabled and as it happens).
+pub(crate) async fn add_deliveries(
+    tx: &mut Transaction<'_, Postgres>,
+    tag: &str,
+    subject: &str,
+    now: Instant,
+) -> StoreResult<()> {
+    sqlx::query(
+        "INSERT INTO notification_deliveries (tag, channel, target, next_attempt_at) \
+         SELECT $1, t.channel, t.target, $3 FROM ( \
+           SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
+           WHERE subject = $2 \
+           UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = $2) t \
+         WHERE NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.subject = $2 \
+           AND (NOT s.enabled OR s.\"interval\" IS NOT NULL)) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(tag)
+    .bind(subject)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+fn delivery(row: &PgRow) -> StoreResult<Delivery> {
+    let channel: String = row.try_get("channel")?;
+    let channel = Channel::parse(&channel)
+        .ok_or_else(|| StoreError::Other(anyhow::anyhow!("unknown delivery channel {channel}")))?;
+    let target: String = row.try_get("target")?;
+    let attempts: i32 = row.try_get("attempts")?;
+    let found = match channel {
+        Channel::WebPush => row
+            .try_get::<Option<String>, _>("p256dh")?
+            .zip(row.try_get::<Option<String>, _>("auth")?)
+            .map(|(p256dh, auth)| {
+                Target::WebPush(PushSubscription {
+                    endpoint: target.clone(),
+                    p256dh,
+                    auth,
+                    locale: None,
+                })
+            }),
+        Channel::Email => row
+            .try_get::<Option<String>, _>("email")?
+            .zip(row.try_get::<Option<String>, _>("unsubscribe_token")?)
+            .map(|(email, unsubscribe_token)| {
+                Target::Email(EmailSubscription {
+                    email,
+                    locale: None,
+                    unsubscribe_token,
+                })
+            }),
+    };
+    Ok(Delivery {
+        key: DeliveryKey {
+            tag: row.try_get("tag")?,
+            channel,
+            target,
+        },
+        attempts: u32::try_from(attempts).unwrap_or(0),
+        title: row.try_get("title")?,
+        body: row.try_get("body")?,
+        url: row.try_get("url")?,
+        target: found.unwrap_or(Target::Unsubscribed),
+    })
+}
+
+#[async_trait]
+impl DeliveryStore for PgStore {
+    async fn claim_deliveries(
+        &self,
+        channels: &[Channel],
+        limit: u32,
+        now: Instant,
+        lease_until: Instant,
+    ) -> StoreResult<Vec<Delivery>> {
+        let channels: Vec<&str> = channels.iter().map(|c| c.as_str()).collect();
+        let rows = sqlx::query(
+            "WITH claimed AS ( \
+               UPDATE notification_deliveries d SET claimed_until = $4, attempts = d.attempts + 1 \
+               FROM ( \
+                 SELECT tag, channel, target FROM notification_deliveries \
+                 WHERE done_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1 \
+                   AND (claimed_until IS NULL OR claimed_until <= $1) AND channel = ANY($2) \
+                 ORDER BY next_attempt_at, tag LIMIT $3 FOR UPDATE SKIP LOCKED) due \
+               WHERE d.tag = due.tag AND d.channel = due.channel AND d.target = due.target \
+               RETURNING d.tag, d.channel, d.target, d.attempts, d.next_attempt_at) \
+             SELECT c.tag, c.channel, c.target, c.attempts, n.title, n.body, n.url, \
+               w.p256dh, w.auth, e.email, e.unsubscribe_token \
+             FROM claimed c JOIN notifications n ON n.tag = c.tag \
+             LEFT JOIN webpush_subscriptions w \
+               ON c.channel = 'webpush' AND w.endpoint = c.target AND w.subject = n.subject \
+             LEFT JOIN email_subscriptions e ON c.channel = 'email' AND e.subject = c.target \
+             ORDER BY c.next_attempt_at, c.tag",
+        )
+        .bind(now)
+        .bind(&channels)
+        .bind(i64::from(limit))
+        .bind(lease_until)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(delivery).collect()
+    }
+
+    async fn finish_delivery(
+        &self,
+        key: &DeliveryKey,
+        finish: &Finish,
+        now: Instant,
+    ) -> StoreResult<()> {
+        let mut tx = self.pool.begin().await?;
+        let (done, failed, next, error) = match finish {
+            Finish::Delivered => (Some(now), None, None, None),
+            Finish::RetryAt { at, error } => (None, None, Some(*at), Some(error.as_str())),
+            Finish::Failed(error) => (None, Some(now), None, Some(error.as_str())),
+            Finish::Gone => (None, Some(now), None, Some("subscription gone")),
+        };
+        sqlx::query(
+            "UPDATE notification_deliveries SET claimed_until = NULL, done_at = $4, \
+               failed_at = $5, next_attempt_at = coalesce($6, next_attempt_at), \
+               last_error = coalesce($7, last_error) \
+             WHERE tag = $1 AND channel = $2 AND target = $3",
+        )
+        .bind(&key.tag)
+        .bind(key.channel.as_str())
+        .bind(&key.target)
+        .bind(done)
+        .bind(failed)
+        .bind(next)
+        .bind(error)
+        .execute(&mut *tx)
+        .await?;
+        if *finish == Finish::Gone && key.channel == Channel::WebPush {
+            sqlx::query("DELETE FROM webpush_subscriptions WHERE endpoint = $1")
+                .bind(&key.target)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {
+        let removed = sqlx::query("DELETE FROM email_subscriptions WHERE unsubscribe_token = $1")
+            .bind(token)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(removed > 0)
+    }
+}

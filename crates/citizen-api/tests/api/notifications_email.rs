@@ -1,0 +1,147 @@
+//! E-mail delivery against a local SMTP server: a plain-text and an HTML part, a `Message-ID`
+//! made of the entry's tag, the one-click unsubscribe headers (RFC 8058), and the public
+//! unsubscribe endpoint ending the subscription.
+
+use chrono::TimeDelta;
+use reqwest::Method;
+use serde_json::json;
+use service_kit::clock::Clock;
+use test_support::on_both_backends;
+
+use crate::delivery_helpers::{accepted_report, deliverer, feed_tags, set_settings};
+use crate::helpers::{assert_error, TestApp};
+use crate::notifications_helpers::token_with;
+use crate::smtp_catcher::{header, SmtpCatcher};
+use citizen_api::notify::deliver::Round;
+
+on_both_backends!(crate::delivery_helpers::spawn_delivery;
+    an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe,
+    a_refused_email_is_retried_or_given_up,
+);
+
+async fn subscribe_email(app: &TestApp, subject: &str, email: &str, locale: Option<&str>) {
+    let (status, body) = app
+        .send_json(
+            Method::POST,
+            "/me/notifications/email",
+            &token_with(subject, Some(email), locale),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+}
+
+async fn unsubscribe(app: &TestApp, token: &str) -> (u16, serde_json::Value) {
+    let response = app
+        .http
+        .post(format!(
+            "{}/notifications/email/unsubscribe?token={token}",
+            app.base
+        ))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body("List-Unsubscribe=One-Click")
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or_default())
+}
+
+async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: TestApp) {
+    let smtp = SmtpCatcher::start().await;
+    subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
+    set_settings(&app, "voter-1", "cs", serde_json::Value::Null).await;
+    accepted_report(&app, "author-1", &["voter-1"], 1).await;
+    let round = deliverer(&app, false, Some(&smtp.url()))
+        .run_once(app.clock.now())
+        .await
+        .unwrap();
+    assert_eq!(round.delivered, 1, "{round:?}");
+    let messages = smtp.messages();
+    assert_eq!(messages.len(), 1);
+    let mail = &messages[0];
+    let tag = feed_tags(&app, "voter-1").await[0].clone();
+    assert_eq!(
+        header(mail, "Message-ID").unwrap(),
+        format!("<{tag}@city.example>")
+    );
+    assert_eq!(header(mail, "To").unwrap(), "voter@example.org");
+    assert_eq!(
+        header(mail, "List-Unsubscribe-Post").unwrap(),
+        "List-Unsubscribe=One-Click"
+    );
+    let list = header(mail, "List-Unsubscribe").unwrap();
+    let prefix = "<https://city.example/api/v1/notifications/email/unsubscribe?token=";
+    assert!(list.starts_with(prefix) && list.ends_with('>'), "{list}");
+    let token = &list[prefix.len()..list.len() - 1];
+    assert!(header(mail, "Content-Type")
+        .unwrap()
+        .starts_with("multipart/alternative"));
+    assert!(
+        mail.contains("Content-Type: text/plain; charset=utf-8"),
+        "{mail}"
+    );
+    assert!(
+        mail.contains("Content-Type: text/html; charset=utf-8"),
+        "{mail}"
+    );
+    // The subject is the entry's Czech title (RFC 2047 encoded).
+    assert!(
+        header(mail, "Subject").unwrap().contains("=?utf-8?"),
+        "{mail}"
+    );
+
+    // The link ends the subscription; again (or an unknown token) is 404.
+    let (status, body) = unsubscribe(&app, token).await;
+    assert_eq!(status, 200, "{body}");
+    let (_, state) = app
+        .get_as("/me/notifications/email", Some(&app.token("voter-1", &[])))
+        .await;
+    assert_eq!(state, json!({"status": false}));
+    let (status, body) = unsubscribe(&app, token).await;
+    assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
+    let (status, body) = unsubscribe(&app, "nope").await;
+    assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
+    let response = app
+        .http
+        .post(format!("{}/notifications/email/unsubscribe", app.base))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body = response.json().await.unwrap();
+    assert_error(status, &body, 400, "VALIDATION_ERROR");
+    // A new event reaches nobody by e-mail now.
+    accepted_report(&app, "author-2", &["voter-1"], 2).await;
+    let round = deliverer(&app, false, Some(&smtp.url()))
+        .run_once(app.clock.now())
+        .await
+        .unwrap();
+    assert_eq!(round, Round::default());
+    assert_eq!(smtp.messages().len(), 1);
+}
+
+async fn a_refused_email_is_retried_or_given_up(app: TestApp) {
+    let smtp = SmtpCatcher::start().await;
+    subscribe_email(&app, "author-1", "author@example.org", None).await;
+    smtp.answer_data_with(451);
+    accepted_report(&app, "author-1", &[], 1).await;
+    let d = deliverer(&app, false, Some(&smtp.url()));
+    let t0 = app.clock.now();
+    let round = d.run_once(t0).await.unwrap();
+    assert_eq!(round.retried, 1, "{round:?}");
+    // Not due before the backoff; then accepted.
+    assert_eq!(
+        d.run_once(t0 + TimeDelta::seconds(29)).await.unwrap(),
+        Round::default()
+    );
+    smtp.answer_data_with(250);
+    let round = d.run_once(t0 + TimeDelta::seconds(30)).await.unwrap();
+    assert_eq!(round.delivered, 1, "{round:?}");
+    assert_eq!(smtp.messages().len(), 1);
+    // A permanent refusal is not retried.
+    smtp.answer_data_with(550);
+    accepted_report(&app, "author-1", &[], 2).await;
+    let round = d.run_once(t0 + TimeDelta::seconds(31)).await.unwrap();
+    assert_eq!(round.failed, 1, "{round:?}");
+}
