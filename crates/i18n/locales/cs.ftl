@@ -319,3 +319,5 @@ notification-report-status-body = „{ $title }“ je nyní { $status ->
     }.
 notification-statement-title = Město odpovědělo na hlášení
 notification-statement-body = Nové vyjádření k „{ $title }“.
+notification-news-title = Novinka z města
+notification-news-body = „{ $title }“

@@ -278,3 +278,5 @@ notification-report-status-body = “{ $title }” is now { $status ->
     }.
 notification-statement-title = The city has responded to a report
 notification-statement-body = A new statement on “{ $title }”.
+notification-news-title = News from the city
+notification-news-body = “{ $title }”

@@ -80,12 +80,16 @@ pub fn texts(event: &OutboxEvent, locale: Locale) -> Texts {
         EventKind::ReportStatus { status, .. } => (
             Message::new("notification-report-status-title"),
             Message::new("notification-report-status-body")
-                .arg("title", &event.report_title)
+                .arg("title", &event.title)
                 .arg("status", status),
         ),
         EventKind::Statement { .. } => (
             Message::new("notification-statement-title"),
-            Message::new("notification-statement-body").arg("title", &event.report_title),
+            Message::new("notification-statement-body").arg("title", &event.title),
+        ),
+        EventKind::News { .. } => (
+            Message::new("notification-news-title"),
+            Message::new("notification-news-body").arg("title", &event.title),
         ),
     };
     (

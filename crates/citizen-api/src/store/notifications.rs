@@ -195,26 +195,39 @@ pub enum EventKind {
     ReportStatus { report_id: Uuid, status: String },
     /// A statement was published on the report.
     Statement { report_id: Uuid },
+    /// A news item was published (its categories' subscribers are told).
+    News { news_id: Uuid },
 }
 
+/// An outbox row's columns: kind, report id, news id, status.
+pub(crate) type EventColumns<'a> = (&'static str, Option<Uuid>, Option<Uuid>, Option<&'a str>);
+
 impl EventKind {
-    pub(crate) fn columns(&self) -> (&'static str, Uuid, Option<&str>) {
+    pub(crate) fn columns(&self) -> EventColumns<'_> {
         match self {
-            Self::ReportStatus { report_id, status } => {
-                ("report_status", *report_id, Some(status.as_str()))
-            }
-            Self::Statement { report_id } => ("statement", *report_id, None),
+            Self::ReportStatus { report_id, status } => (
+                "report_status",
+                Some(*report_id),
+                None,
+                Some(status.as_str()),
+            ),
+            Self::Statement { report_id } => ("statement", Some(*report_id), None, None),
+            Self::News { news_id } => ("news", None, Some(*news_id), None),
         }
     }
 
     pub(crate) fn from_columns(
         kind: &str,
-        report_id: Uuid,
+        report_id: Option<Uuid>,
+        news_id: Option<Uuid>,
         status: Option<String>,
     ) -> Option<Self> {
-        match (kind, status) {
-            ("report_status", Some(status)) => Some(Self::ReportStatus { report_id, status }),
-            ("statement", _) => Some(Self::Statement { report_id }),
+        match (kind, report_id, news_id, status) {
+            ("report_status", Some(report_id), _, Some(status)) => {
+                Some(Self::ReportStatus { report_id, status })
+            }
+            ("statement", Some(report_id), _, _) => Some(Self::Statement { report_id }),
+            ("news", _, Some(news_id), _) => Some(Self::News { news_id }),
             _ => None,
         }
     }
@@ -225,7 +238,7 @@ impl EventKind {
 pub struct OutboxEvent {
     pub id: Uuid,
     pub kind: EventKind,
-    pub report_title: String,
+    pub title: String,
     pub occurred_at: Instant,
 }
 

@@ -32,6 +32,7 @@ mod notifications_email;
 mod notifications_events;
 mod notifications_feed;
 mod notifications_helpers;
+mod notifications_news;
 mod notifications_push;
 mod notifications_settings;
 mod projects;

@@ -110,7 +110,7 @@ impl IssueStore for SqliteStore {
         let before = super::status_events::report_status_now(&mut tx, current.report_id).await?;
         let next = checked_next(current.status, transition)?;
         let updated = set_status(&mut tx, issue_id, next, None, actor, now).await?;
-        super::outbox::record_issue_event(&mut tx, updated.status_event(), now).await?;
+        super::outbox::record_event(&mut tx, updated.status_event(), now).await?;
         super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
         tx.commit().await?;
         Ok(updated)
@@ -188,7 +188,7 @@ impl IssueStore for SqliteStore {
             now,
         )
         .await?;
-        super::outbox::record_issue_event(&mut tx, updated.status_event(), now).await?;
+        super::outbox::record_event(&mut tx, updated.status_event(), now).await?;
         super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
         tx.commit().await?;
         Ok(updated)
@@ -220,7 +220,7 @@ impl IssueStore for SqliteStore {
         .await?;
         super::rows::insert_media(&mut tx, "statement_id", id, media, now).await?;
         mark_processed(&mut tx, current.report_id, now).await?;
-        super::outbox::record_issue_event(&mut tx, current.statement_event(), now).await?;
+        super::outbox::record_event(&mut tx, current.statement_event(), now).await?;
         tx.commit().await?;
         Ok(Statement {
             id,

@@ -4,43 +4,26 @@
 use sqlx::{Row, Sqlite, Transaction};
 use uuid::Uuid;
 
-use super::{get_instant, get_uuid, micros, SqliteStore};
+use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::notifications::{EventKind, NewNotification, OutboxEvent, Render};
 use crate::store::{Instant, StoreResult};
 
 /// Records `event` in the outbox (call it in the transaction of the change, before commit).
-pub(crate) async fn record_issue_event(
+pub(crate) async fn record_event(
     tx: &mut Transaction<'_, Sqlite>,
     event: EventKind,
     now: Instant,
 ) -> StoreResult<()> {
-    let (kind, report_id, status) = event.columns();
+    let (kind, report_id, news_id, status) = event.columns();
     sqlx::query(
-        "INSERT INTO notification_outbox (id, kind, report_id, status, occurred_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO notification_outbox (id, kind, report_id, news_id, status, occurred_at) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )
     .bind(Uuid::now_v7().to_string())
     .bind(kind)
-    .bind(report_id.to_string())
+    .bind(report_id.map(|id| id.to_string()))
+    .bind(news_id.map(|id| id.to_string()))
     .bind(status)
-    .bind(micros(now))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-/// Records a published news item for the subscribers of its category (hooked in at merge).
-#[allow(dead_code)] // called by news publishing once it lands
-pub(crate) async fn record_news_event(
-    tx: &mut Transaction<'_, Sqlite>,
-    news_id: Uuid,
-    now: Instant,
-) -> StoreResult<()> {
-    sqlx::query(
-        "INSERT INTO notification_outbox (id, kind, news_id, occurred_at) VALUES (?1, 'news', ?2, ?3)",
-    )
-    .bind(Uuid::now_v7().to_string())
-    .bind(news_id.to_string())
     .bind(micros(now))
     .execute(&mut **tx)
     .await?;
@@ -56,9 +39,11 @@ impl SqliteStore {
     ) -> StoreResult<usize> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let rows = sqlx::query(
-            "SELECT o.id, o.kind, o.report_id, o.status, o.occurred_at, r.title \
-             FROM notification_outbox o JOIN reports r ON r.id = o.report_id \
-             WHERE o.processed_at IS NULL AND o.kind <> 'news' \
+            "SELECT o.id, o.kind, o.report_id, o.news_id, o.status, o.occurred_at, \
+             coalesce(r.title, n.title) AS title \
+             FROM notification_outbox o LEFT JOIN reports r ON r.id = o.report_id \
+             LEFT JOIN news_items n ON n.id = o.news_id \
+             WHERE o.processed_at IS NULL \
              AND (o.claimed_until IS NULL OR o.claimed_until < ?2) \
              ORDER BY o.occurred_at, o.id LIMIT ?1",
         )
@@ -70,25 +55,22 @@ impl SqliteStore {
         for row in &rows {
             let id = get_uuid(row, "id")?;
             let kind: String = row.try_get("kind")?;
-            let report_id = get_uuid(row, "report_id")?;
-            if let Some(kind) = EventKind::from_columns(&kind, report_id, row.try_get("status")?) {
+            let title: Option<String> = row.try_get("title")?;
+            let kind = EventKind::from_columns(
+                &kind,
+                get_opt_uuid(row, "report_id")?,
+                get_opt_uuid(row, "news_id")?,
+                row.try_get("status")?,
+            );
+            // A report or news item deleted since: nobody is told.
+            if let Some((kind, title)) = kind.zip(title) {
+                let recipients = recipients(&mut tx, &kind).await?;
                 let event = OutboxEvent {
                     id,
                     kind,
-                    report_title: row.try_get("title")?,
+                    title,
                     occurred_at: get_instant(row, "occurred_at")?,
                 };
-                let recipients: Vec<(String, Option<String>)> = sqlx::query_as(
-                    "SELECT s.subject, ns.locale FROM ( \
-                       SELECT author AS subject FROM reports WHERE id = ?1 AND author IS NOT NULL \
-                       UNION SELECT subject FROM vote_tokens \
-                       WHERE target_id = ?1 AND revoked_at IS NULL) s \
-                     LEFT JOIN notification_settings ns ON ns.subject = s.subject \
-                     ORDER BY s.subject",
-                )
-                .bind(report_id.to_string())
-                .fetch_all(&mut *tx)
-                .await?;
                 for (subject, locale) in recipients {
                     let (title, body) = render(&event, locale.as_deref());
                     let new = NewNotification {
@@ -116,6 +98,42 @@ impl SqliteStore {
         tx.commit().await?;
         Ok(done)
     }
+}
+
+/// Who is told about `kind`, with their stored locale: a report's author and the accounts with
+/// an unrevoked vote token on it; a news item's subscribers (of any of its categories or of an
+/// ancestor of one, as the news list's category filter includes children).
+async fn recipients(
+    tx: &mut Transaction<'_, Sqlite>,
+    kind: &EventKind,
+) -> StoreResult<Vec<(String, Option<String>)>> {
+    let (sql, id) = match kind {
+        EventKind::ReportStatus { report_id, .. } | EventKind::Statement { report_id } => (
+            "SELECT s.subject, ns.locale FROM ( \
+               SELECT author AS subject FROM reports WHERE id = ?1 AND author IS NOT NULL \
+               UNION SELECT subject FROM vote_tokens \
+               WHERE target_id = ?1 AND revoked_at IS NULL) s \
+             LEFT JOIN notification_settings ns ON ns.subject = s.subject \
+             ORDER BY s.subject",
+            *report_id,
+        ),
+        EventKind::News { news_id } => (
+            "WITH RECURSIVE cats (id) AS ( \
+               SELECT category_id FROM news_item_categories WHERE news_id = ?1 \
+               UNION SELECT c.parent_id FROM news_categories c JOIN cats ON c.id = cats.id \
+               WHERE c.parent_id IS NOT NULL) \
+             SELECT s.subject, ns.locale FROM ( \
+               SELECT DISTINCT subject FROM news_subscriptions \
+               WHERE category_id IN (SELECT id FROM cats)) s \
+             LEFT JOIN notification_settings ns ON ns.subject = s.subject \
+             ORDER BY s.subject",
+            *news_id,
+        ),
+    };
+    Ok(sqlx::query_as(sql)
+        .bind(id.to_string())
+        .fetch_all(&mut **tx)
+        .await?)
 }
 
 /// A feed entry inside the drain's transaction (none when the event already has one for the
