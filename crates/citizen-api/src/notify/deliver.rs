@@ -41,6 +41,8 @@ pub struct Round {
     pub retried: usize,
     pub failed: usize,
     pub gone: usize,
+    /// Sent, but the claim had run out and another worker took the row: not recorded.
+    pub lost_claims: usize,
 }
 
 impl Round {
@@ -191,12 +193,18 @@ impl Deliverer {
         }
     }
 
-    /// Records how a claimed delivery went.
-    pub async fn record(&self, delivery: &Delivery, sent: &Sent, now: Instant) -> StoreResult<()> {
+    /// Records how a claimed delivery went; `false` when the claim's lease had run out and
+    /// another worker took the row meanwhile (its outcome is then that worker's to record).
+    pub async fn record(
+        &self,
+        delivery: &Delivery,
+        sent: &Sent,
+        now: Instant,
+    ) -> StoreResult<bool> {
         let finish = self.finish(delivery.attempts, sent, now);
         self.stores
             .deliveries
-            .finish_delivery(&delivery.key, &finish, now)
+            .finish_delivery(&delivery.key, delivery.lease_until, &finish, now)
             .await
     }
 
@@ -206,25 +214,33 @@ impl Deliverer {
         loop {
             let claimed = self.claim_due(BATCH, now).await?;
             let count = claimed.len();
-            let results: Vec<StoreResult<Finish>> = futures::stream::iter(claimed)
+            let results: Vec<StoreResult<Option<Finish>>> = futures::stream::iter(claimed)
                 .map(|delivery| async move {
                     let sent = self.send(&delivery, now).await;
                     let finish = self.finish(delivery.attempts, &sent, now);
-                    self.stores
+                    let recorded = self
+                        .stores
                         .deliveries
-                        .finish_delivery(&delivery.key, &finish, now)
+                        .finish_delivery(&delivery.key, delivery.lease_until, &finish, now)
                         .await?;
-                    Ok(finish)
+                    if !recorded {
+                        tracing::warn!(
+                            tag = %delivery.key.tag,
+                            "delivery outcome not recorded: the claim ran out during the send"
+                        );
+                    }
+                    Ok(recorded.then_some(finish))
                 })
                 .buffer_unordered(CONCURRENCY)
                 .collect()
                 .await;
             for result in results {
                 match result? {
-                    Finish::Delivered => round.delivered += 1,
-                    Finish::RetryAt { .. } => round.retried += 1,
-                    Finish::Failed(_) => round.failed += 1,
-                    Finish::Gone => round.gone += 1,
+                    Some(Finish::Delivered) => round.delivered += 1,
+                    Some(Finish::RetryAt { .. }) => round.retried += 1,
+                    Some(Finish::Failed(_)) => round.failed += 1,
+                    Some(Finish::Gone) => round.gone += 1,
+                    None => round.lost_claims += 1,
                 }
             }
             if count < BATCH as usize {

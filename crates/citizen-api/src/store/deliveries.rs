@@ -60,6 +60,10 @@ pub struct Delivery {
     pub body: Option<String>,
     pub url: Option<String>,
     pub target: Target,
+    /// The end of this claim's lease: its outcome is recorded only while the row still carries
+    /// it (a worker that records after its lease ran out and another claimed the row changes
+    /// nothing).
+    pub lease_until: Instant,
 }
 
 /// How a delivery ends (or does not yet).
@@ -89,13 +93,15 @@ pub trait DeliveryStore: Send + Sync + 'static {
         lease_until: Instant,
     ) -> StoreResult<Vec<Delivery>>;
 
-    /// Records how a claimed delivery went.
+    /// Records how a claimed delivery went, if the claim (`lease_until`) still holds; `false`
+    /// when it ran out and another worker claimed the row since (nothing is changed then).
     async fn finish_delivery(
         &self,
         key: &DeliveryKey,
+        lease_until: Instant,
         finish: &Finish,
         now: Instant,
-    ) -> StoreResult<()>;
+    ) -> StoreResult<bool>;
 
     /// Ends the e-mails of the subscription with this unsubscribe token; `false` when no
     /// subscription has it.

@@ -43,8 +43,9 @@ async fn a_repeat_after_a_crash_has_the_same_identity(app: TestApp) {
     // The crash: claimed and sent, never recorded.
     let claimed = d.claim_due(100, t0).await.unwrap();
     assert_eq!(claimed.len(), 3);
+    let mut sent = Vec::new();
     for delivery in &claimed {
-        d.send(delivery, t0).await;
+        sent.push(d.send(delivery, t0).await);
     }
     // Within the lease nobody takes the rows again.
     let round = d.run_once(t0 + TimeDelta::seconds(119)).await.unwrap();
@@ -52,6 +53,12 @@ async fn a_repeat_after_a_crash_has_the_same_identity(app: TestApp) {
     // After it, they are sent again, with the same identity.
     let round = d.run_once(t0 + TimeDelta::seconds(120)).await.unwrap();
     assert_eq!(round.delivered, 3, "{round:?}");
+    // The stalled worker comes back and records what it sent: its lease ran out and the rows
+    // were claimed again since, so its late outcome changes nothing.
+    for (delivery, sent) in claimed.iter().zip(&sent) {
+        let late = d.record(delivery, sent, t0 + TimeDelta::seconds(121));
+        assert!(!late.await.unwrap(), "a late record is refused");
+    }
     // And the outbox drained again adds nothing.
     assert_eq!(drain(&app).await, 0);
 

@@ -38,7 +38,7 @@ pub(crate) async fn add_deliveries(
     Ok(())
 }
 
-fn delivery(row: &PgRow) -> StoreResult<Delivery> {
+fn delivery(row: &PgRow, lease_until: Instant) -> StoreResult<Delivery> {
     let channel: String = row.try_get("channel")?;
     let channel = Channel::parse(&channel)
         .ok_or_else(|| StoreError::Other(anyhow::anyhow!("unknown delivery channel {channel}")))?;
@@ -78,6 +78,7 @@ fn delivery(row: &PgRow) -> StoreResult<Delivery> {
         body: row.try_get("body")?,
         url: row.try_get("url")?,
         target: found.unwrap_or(Target::Unsubscribed),
+        lease_until,
     })
 }
 
@@ -115,15 +116,16 @@ impl DeliveryStore for PgStore {
         .bind(lease_until)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter().map(delivery).collect()
+        rows.iter().map(|row| delivery(row, lease_until)).collect()
     }
 
     async fn finish_delivery(
         &self,
         key: &DeliveryKey,
+        lease_until: Instant,
         finish: &Finish,
         now: Instant,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<bool> {
         let mut tx = self.pool.begin().await?;
         let (done, failed, next, error) = match finish {
             Finish::Delivered => (Some(now), None, None, None),
@@ -131,11 +133,11 @@ impl DeliveryStore for PgStore {
             Finish::Failed(error) => (None, Some(now), None, Some(error.as_str())),
             Finish::Gone => (None, Some(now), None, Some("subscription gone")),
         };
-        sqlx::query(
+        let recorded = sqlx::query(
             "UPDATE notification_deliveries SET claimed_until = NULL, done_at = $4, \
                failed_at = $5, next_attempt_at = coalesce($6, next_attempt_at), \
                last_error = coalesce($7, last_error) \
-             WHERE tag = $1 AND channel = $2 AND target = $3",
+             WHERE tag = $1 AND channel = $2 AND target = $3 AND claimed_until = $8",
         )
         .bind(&key.tag)
         .bind(key.channel.as_str())
@@ -144,8 +146,12 @@ impl DeliveryStore for PgStore {
         .bind(failed)
         .bind(next)
         .bind(error)
+        .bind(lease_until)
         .execute(&mut *tx)
         .await?;
+        if recorded.rows_affected() == 0 {
+            return Ok(false);
+        }
         if *finish == Finish::Gone && key.channel == Channel::WebPush {
             sqlx::query("DELETE FROM webpush_subscriptions WHERE endpoint = $1")
                 .bind(&key.target)
@@ -153,7 +159,7 @@ impl DeliveryStore for PgStore {
                 .await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(true)
     }
 
     async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {

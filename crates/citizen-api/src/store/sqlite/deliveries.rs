@@ -38,7 +38,7 @@ pub(crate) async fn add_deliveries(
     Ok(())
 }
 
-fn delivery(row: &SqliteRow) -> StoreResult<Delivery> {
+fn delivery(row: &SqliteRow, lease_until: Instant) -> StoreResult<Delivery> {
     let channel: String = row.try_get("channel")?;
     let channel = Channel::parse(&channel)
         .ok_or_else(|| StoreError::Other(anyhow::anyhow!("unknown delivery channel {channel}")))?;
@@ -79,6 +79,7 @@ fn delivery(row: &SqliteRow) -> StoreResult<Delivery> {
         body: row.try_get("body")?,
         url: row.try_get("url")?,
         target: found.unwrap_or(Target::Unsubscribed),
+        lease_until,
     })
 }
 
@@ -114,7 +115,10 @@ impl DeliveryStore for SqliteStore {
         .bind(i64::from(limit))
         .fetch_all(&mut *tx)
         .await?;
-        let claimed = rows.iter().map(delivery).collect::<StoreResult<Vec<_>>>()?;
+        let claimed = rows
+            .iter()
+            .map(|row| delivery(row, lease_until))
+            .collect::<StoreResult<Vec<_>>>()?;
         for d in &claimed {
             sqlx::query(
                 "UPDATE notification_deliveries SET claimed_until = ?4, attempts = attempts + 1 \
@@ -134,9 +138,10 @@ impl DeliveryStore for SqliteStore {
     async fn finish_delivery(
         &self,
         key: &DeliveryKey,
+        lease_until: Instant,
         finish: &Finish,
         now: Instant,
-    ) -> StoreResult<()> {
+    ) -> StoreResult<bool> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let (done, failed, next, error) = match finish {
             Finish::Delivered => (Some(now), None, None, None),
@@ -144,11 +149,11 @@ impl DeliveryStore for SqliteStore {
             Finish::Failed(error) => (None, Some(now), None, Some(error.as_str())),
             Finish::Gone => (None, Some(now), None, Some("subscription gone")),
         };
-        sqlx::query(
+        let recorded = sqlx::query(
             "UPDATE notification_deliveries SET claimed_until = NULL, done_at = ?4, \
                failed_at = ?5, next_attempt_at = coalesce(?6, next_attempt_at), \
                last_error = coalesce(?7, last_error) \
-             WHERE tag = ?1 AND channel = ?2 AND target = ?3",
+             WHERE tag = ?1 AND channel = ?2 AND target = ?3 AND claimed_until = ?8",
         )
         .bind(&key.tag)
         .bind(key.channel.as_str())
@@ -157,8 +162,12 @@ impl DeliveryStore for SqliteStore {
         .bind(failed.map(micros))
         .bind(next.map(micros))
         .bind(error)
+        .bind(micros(lease_until))
         .execute(&mut *tx)
         .await?;
+        if recorded.rows_affected() == 0 {
+            return Ok(false);
+        }
         if *finish == Finish::Gone && key.channel == Channel::WebPush {
             sqlx::query("DELETE FROM webpush_subscriptions WHERE endpoint = ?1")
                 .bind(&key.target)
@@ -166,7 +175,7 @@ impl DeliveryStore for SqliteStore {
                 .await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(true)
     }
 
     async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {
