@@ -200,3 +200,11 @@ if [ "${BENCH_CITIZEN_VOTES:-1}" = 0 ]; then
 else
   bash scripts/bench-citizen-votes.sh
 fi
+
+# citizen-api: the notification feed and unread count with 10 000 000 feed entries
+# (scripts/bench-citizen-feed.sh; BENCH_CITIZEN_FEED=0 skips it).
+if [ "${BENCH_CITIZEN_FEED:-1}" = 0 ]; then
+  echo "citizen-api feed bench skipped (BENCH_CITIZEN_FEED=0)"
+else
+  bash scripts/bench-citizen-feed.sh
+fi

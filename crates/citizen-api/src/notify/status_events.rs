@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use paho_mqtt::{AsyncClient, Message};
+use paho_mqtt::{AsyncClient, MessageBuilder};
 use serde::{Deserialize, Serialize};
 use service_kit::clock::Clock;
 use service_kit::mqtt::MqttSettings;
@@ -139,7 +139,14 @@ impl StatusPublisher {
         let body = serde_json::to_vec(&StatusMessage::from(event))?;
         let token = self
             .client
-            .try_publish(Message::new(topic(event.report_id), body, 1))
+            .try_publish(
+                MessageBuilder::new()
+                    .topic(topic(event.report_id))
+                    .payload(body)
+                    .qos(1)
+                    .retained(false)
+                    .finalize(),
+            )
             .map_err(|err| anyhow::anyhow!("the MQTT client did not take the event: {err}"))?;
         tokio::time::timeout(self.publish_timeout, token)
             .await
