@@ -83,7 +83,12 @@ impl Application {
             settings.i18n.locale().map_err(anyhow::Error::msg)?,
             clock.clone(),
         );
-        crate::notify::deliver::start(&settings.notifications, stores.clone(), clock.clone())?;
+        crate::notify::deliver::start(
+            &settings.notifications,
+            stores.clone(),
+            clock.clone(),
+            settings.i18n.locale().map_err(anyhow::Error::msg)?,
+        )?;
         crate::notify::status_events::start(
             &settings.status_events,
             &settings.mqtt,

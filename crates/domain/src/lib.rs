@@ -3,6 +3,7 @@
 //! Nothing in this crate performs I/O: no database, HTTP, MQTT or file access. CI enforces this
 //! with `cargo tree -i` (see `.ci/run`). Services translate these rules into storage and HTTP.
 
+pub mod digest;
 pub mod duplicates;
 pub mod error_code;
 pub mod geo;

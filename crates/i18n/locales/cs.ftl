@@ -321,3 +321,13 @@ notification-statement-title = Město odpovědělo na hlášení
 notification-statement-body = Nové vyjádření k „{ $title }“.
 notification-news-title = Novinka z města
 notification-news-body = „{ $title }“
+notification-digest-title = { $count ->
+    [one] Jedno nové oznámení
+    [few] { $count } nová oznámení
+   *[other] { $count } nových oznámení
+}
+notification-digest-more = { $count ->
+    [one] … a jedno další
+    [few] … a { $count } další
+   *[other] … a { $count } dalších
+}

@@ -280,3 +280,11 @@ notification-statement-title = The city has responded to a report
 notification-statement-body = A new statement on “{ $title }”.
 notification-news-title = News from the city
 notification-news-body = “{ $title }”
+notification-digest-title = { $count ->
+    [one] One new notification
+   *[other] { $count } new notifications
+}
+notification-digest-more = { $count ->
+    [one] … and one more
+   *[other] … and { $count } more
+}

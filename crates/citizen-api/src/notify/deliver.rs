@@ -268,7 +268,13 @@ pub fn start(
     settings: &NotificationSettings,
     stores: Stores,
     clock: Arc<dyn service_kit::clock::Clock>,
+    default_locale: i18n::Locale,
 ) -> anyhow::Result<Option<tokio::task::JoinHandle<()>>> {
+    let digests = super::digest::DigestWriter::from_settings(
+        &settings.digest,
+        stores.clone(),
+        default_locale,
+    )?;
     let deliverer = Deliverer::from_settings(settings, stores)?;
     if !settings.delivery.enabled {
         tracing::info!("notification delivery is off (notifications.delivery.enabled)");
@@ -285,6 +291,11 @@ pub fn start(
     let pause = std::time::Duration::from_millis(settings.delivery.poll_millis.max(10));
     Ok(Some(tokio::spawn(async move {
         loop {
+            match digests.run_once(clock.now()).await {
+                Ok(0) => {}
+                Ok(written) => tracing::debug!(written, "notification digests written"),
+                Err(err) => tracing::warn!(error = %err, "notification digests not written"),
+            }
             match deliverer.run_once(clock.now()).await {
                 Ok(round) if round.total() == 0 => {}
                 Ok(round) => tracing::debug!(?round, "notifications delivered"),

@@ -1,6 +1,7 @@
 //! Notifications beyond the feed: the channels' settings and checks (web push, e-mail).
 
 pub mod deliver;
+pub mod digest;
 pub mod keys;
 pub mod mail;
 pub mod push_send;
@@ -19,6 +20,7 @@ pub struct NotificationSettings {
     pub email: EmailSettings,
     pub worker: WorkerSettings,
     pub delivery: DeliverySettings,
+    pub digest: digest::DigestSettings,
 }
 
 /// `notifications.delivery.*`: sending feed entries over web push and e-mail.

@@ -3,6 +3,7 @@
 
 pub mod admin;
 pub mod deliveries;
+pub mod digests;
 mod model;
 pub mod news;
 pub mod notifications;
@@ -174,6 +175,7 @@ pub struct Stores {
     pub notifications: Arc<dyn notifications::NotificationStore>,
     pub status_events: Arc<dyn status_events::StatusEventStore>,
     pub deliveries: Arc<dyn deliveries::DeliveryStore>,
+    pub digests: Arc<dyn digests::DigestStore>,
 }
 
 /// How the stores use the database, beyond its URL.
@@ -204,6 +206,7 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 admin: store.clone(),
                 projects: store.clone(),
                 deliveries: store.clone(),
+                digests: store.clone(),
                 notifications: store.clone(),
                 status_events: store,
             }
@@ -219,6 +222,7 @@ pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
                 admin: store.clone(),
                 projects: store.clone(),
                 deliveries: store.clone(),
+                digests: store.clone(),
                 notifications: store.clone(),
                 status_events: store,
             }

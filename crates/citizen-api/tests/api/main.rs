@@ -28,6 +28,7 @@ mod notifications_channels;
 mod notifications_crash;
 mod notifications_delivery;
 mod notifications_delivery_rate;
+mod notifications_digest;
 mod notifications_email;
 mod notifications_events;
 mod notifications_feed;

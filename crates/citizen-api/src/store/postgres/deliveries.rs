@@ -101,8 +101,12 @@ impl DeliveryStore for PgStore {
                    AND (claimed_until IS NULL OR claimed_until <= $1) AND channel = ANY($2) \
                  ORDER BY next_attempt_at, tag LIMIT $3 FOR UPDATE SKIP LOCKED) due \
                WHERE d.tag = due.tag AND d.channel = due.channel AND d.target = due.target \
-               RETURNING d.tag, d.channel, d.target, d.attempts, d.next_attempt_at) \
-             SELECT c.tag, c.channel, c.target, c.attempts, n.title, n.body, n.url, \
+               RETURNING d.tag, d.channel, d.target, d.attempts, d.next_attempt_at, \
+                 d.digest_title, d.digest_body) \
+             SELECT c.tag, c.channel, c.target, c.attempts, \
+               coalesce(c.digest_title, n.title) AS title, \
+               CASE WHEN c.digest_title IS NULL THEN n.body ELSE c.digest_body END AS body, \
+               n.url, \
                w.p256dh, w.auth, e.email, e.unsubscribe_token \
              FROM claimed c JOIN notifications n ON n.tag = c.tag \
              LEFT JOIN webpush_subscriptions w \

@@ -3,6 +3,7 @@
 mod admin;
 mod deliveries;
 mod detail;
+mod digests;
 mod issues;
 mod news;
 mod news_categories;

@@ -98,7 +98,10 @@ impl DeliveryStore for SqliteStore {
         let last = last.unwrap_or(first);
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let rows = sqlx::query(
-            "SELECT d.tag, d.channel, d.target, d.attempts, n.title, n.body, n.url, \
+            "SELECT d.tag, d.channel, d.target, d.attempts, \
+               coalesce(d.digest_title, n.title) AS title, \
+               CASE WHEN d.digest_title IS NULL THEN n.body ELSE d.digest_body END AS body, \
+               n.url, \
                w.p256dh, w.auth, e.email, e.unsubscribe_token \
              FROM notification_deliveries d JOIN notifications n ON n.tag = d.tag \
              LEFT JOIN webpush_subscriptions w \

@@ -5,6 +5,7 @@
 mod admin;
 mod deliveries;
 mod detail;
+mod digests;
 mod issues;
 mod nearest;
 mod news;

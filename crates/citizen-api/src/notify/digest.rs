@@ -1,0 +1,146 @@
+//! Digests (spec 2.8): for citizens whose settings name an interval, one message per period
+//! instead of one per notification. [`DigestWriter::run_once`] finds, for each interval, the
+//! period that is due at `now` (ending at `notifications.digest.local_time` in
+//! `notifications.digest.time_zone`: every day, on Mondays, on the first of a month; see
+//! `domain::digest`), writes the digest of every account with entries in it, once, in the
+//! account's language, and leaves its sending to the delivery worker.
+
+use anyhow::Context as _;
+use chrono::{NaiveDateTime, NaiveTime, TimeZone as _, Utc};
+use chrono_tz::Tz;
+use domain::i18n::Message;
+use domain::notifications::Interval;
+use i18n::Locale;
+use serde::Deserialize;
+
+use crate::store::digests::{DigestCandidate, DigestTexts};
+use crate::store::{Instant, StoreResult, Stores};
+
+/// Accounts handled per round trip.
+const BATCH: u32 = 100;
+
+/// `notifications.digest.*`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DigestSettings {
+    /// The city's time zone (IANA name). Default `Europe/Prague`.
+    pub time_zone: String,
+    /// When periods end, local time `HH:MM`. Default `08:00`.
+    pub local_time: String,
+}
+
+impl Default for DigestSettings {
+    fn default() -> Self {
+        Self {
+            time_zone: "Europe/Prague".into(),
+            local_time: "08:00".into(),
+        }
+    }
+}
+
+/// Writes the digests that are due.
+#[derive(Clone)]
+pub struct DigestWriter {
+    stores: Stores,
+    zone: Tz,
+    at: NaiveTime,
+    default_locale: Locale,
+}
+
+impl DigestWriter {
+    pub fn from_settings(
+        settings: &DigestSettings,
+        stores: Stores,
+        default_locale: Locale,
+    ) -> anyhow::Result<Self> {
+        let zone: Tz = settings.time_zone.parse().map_err(|_| {
+            anyhow::anyhow!(
+                "notifications.digest.time_zone: {:?} is not an IANA time zone",
+                settings.time_zone
+            )
+        })?;
+        let at = NaiveTime::parse_from_str(&settings.local_time, "%H:%M").with_context(|| {
+            format!(
+                "notifications.digest.local_time: {:?} is not HH:MM",
+                settings.local_time
+            )
+        })?;
+        Ok(Self {
+            stores,
+            zone,
+            at,
+            default_locale,
+        })
+    }
+
+    /// Writes every digest due at `now`; how many were written.
+    pub async fn run_once(&self, now: Instant) -> StoreResult<usize> {
+        let local_now = now.with_timezone(&self.zone).naive_local();
+        let mut written = 0;
+        for interval in [Interval::Daily, Interval::Weekly, Interval::Monthly] {
+            let (start, end) = domain::digest::due_period(interval, self.at, local_now);
+            let (start, end) = (self.instant(start), self.instant(end));
+            loop {
+                let candidates = self
+                    .stores
+                    .digests
+                    .digest_candidates(interval, start, end, BATCH)
+                    .await?;
+                for candidate in &candidates {
+                    let texts = self.texts(candidate);
+                    if self
+                        .stores
+                        .digests
+                        .add_digest(candidate, end, &texts, now)
+                        .await?
+                    {
+                        written += 1;
+                    }
+                }
+                if candidates.len() < BATCH as usize {
+                    break;
+                }
+            }
+        }
+        Ok(written)
+    }
+
+    /// A local wall-clock time as an instant: the earlier one when the clocks go back, the
+    /// first existing one after it when they go forward.
+    fn instant(&self, local: NaiveDateTime) -> Instant {
+        let mut probe = local;
+        for _ in 0..4 {
+            if let Some(t) = self.zone.from_local_datetime(&probe).earliest() {
+                return t.with_timezone(&Utc);
+            }
+            probe += chrono::Duration::minutes(30);
+        }
+        Utc.from_utc_datetime(&local)
+    }
+
+    /// The digest's title and body in the account's language.
+    pub fn texts(&self, candidate: &DigestCandidate) -> DigestTexts {
+        let locale = candidate
+            .locale
+            .as_deref()
+            .map_or(self.default_locale, |l| {
+                i18n::negotiate(Some(l), self.default_locale)
+            });
+        let title = i18n::render(
+            locale,
+            &Message::new("notification-digest-title").arg("count", candidate.entries),
+        );
+        let mut lines: Vec<String> = candidate.titles.iter().map(|t| format!("• {t}")).collect();
+        let listed = u32::try_from(candidate.titles.len()).unwrap_or(u32::MAX);
+        if candidate.entries > listed {
+            lines.push(i18n::render(
+                locale,
+                &Message::new("notification-digest-more").arg("count", candidate.entries - listed),
+            ));
+        }
+        DigestTexts {
+            title,
+            body: lines.join("\n"),
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! Digests (PostgreSQL).
+
+use async_trait::async_trait;
+use domain::notifications::Interval;
+use sqlx::Row;
+
+use super::PgStore;
+use crate::store::digests::{DigestCandidate, DigestStore, DigestTexts, TITLES};
+use crate::store::{Instant, StoreResult};
+
+#[async_trait]
+impl DigestStore for PgStore {
+    async fn digest_candidates(
+        &self,
+        interval: Interval,
+        start: Instant,
+        end: Instant,
+        limit: u32,
+    ) -> StoreResult<Vec<DigestCandidate>> {
+        let rows = sqlx::query(
+            "SELECT s.subject, s.locale, count(*) AS entries, \
+               (array_agg(n.tag ORDER BY n.sent_at DESC, n.inserted_at DESC))[1] AS newest, \
+               (array_agg(n.title ORDER BY n.sent_at DESC, n.inserted_at DESC))[1:$5] AS titles \
+             FROM notification_settings s \
+             JOIN notifications n ON n.subject = s.subject \
+               AND n.inserted_at > $2 AND n.inserted_at <= $3 \
+             WHERE s.enabled AND s.\"interval\" = $1 \
+               AND NOT EXISTS (SELECT 1 FROM notification_digests d \
+                 WHERE d.subject = s.subject AND d.period_end = $3) \
+               AND (EXISTS (SELECT 1 FROM webpush_subscriptions w WHERE w.subject = s.subject) \
+                 OR EXISTS (SELECT 1 FROM email_subscriptions e WHERE e.subject = s.subject)) \
+             GROUP BY s.subject, s.locale ORDER BY s.subject LIMIT $4",
+        )
+        .bind(interval.as_str())
+        .bind(start)
+        .bind(end)
+        .bind(i64::from(limit))
+        .bind(i32::try_from(TITLES).unwrap_or(5))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                let entries: i64 = row.try_get("entries")?;
+                Ok(DigestCandidate {
+                    subject: row.try_get("subject")?,
+                    locale: row.try_get("locale")?,
+                    entries: u32::try_from(entries).unwrap_or(u32::MAX),
+                    newest_tag: row.try_get("newest")?,
+                    titles: row.try_get("titles")?,
+                })
+            })
+            .collect()
+    }
+
+    async fn add_digest(
+        &self,
+        candidate: &DigestCandidate,
+        end: Instant,
+        texts: &DigestTexts,
+        now: Instant,
+    ) -> StoreResult<bool> {
+        let mut tx = self.pool.begin().await?;
+        let written = sqlx::query(
+            "INSERT INTO notification_digests (subject, period_end, tag, entries, created_at) \
+             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        )
+        .bind(&candidate.subject)
+        .bind(end)
+        .bind(&candidate.newest_tag)
+        .bind(i64::from(candidate.entries))
+        .bind(now)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if written == 0 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO notification_deliveries \
+               (tag, channel, target, next_attempt_at, digest_title, digest_body) \
+             SELECT $1, t.channel, t.target, $3, $4, $5 FROM ( \
+               SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
+               WHERE subject = $2 \
+               UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = $2) t \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&candidate.newest_tag)
+        .bind(&candidate.subject)
+        .bind(now)
+        .bind(&texts.title)
+        .bind(&texts.body)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,109 @@
+//! Digests (SQLite).
+
+use async_trait::async_trait;
+use domain::notifications::Interval;
+use sqlx::Row;
+
+use super::{micros, SqliteStore};
+use crate::store::digests::{DigestCandidate, DigestStore, DigestTexts, TITLES};
+use crate::store::{Instant, StoreResult};
+
+#[async_trait]
+impl DigestStore for SqliteStore {
+    async fn digest_candidates(
+        &self,
+        interval: Interval,
+        start: Instant,
+        end: Instant,
+        limit: u32,
+    ) -> StoreResult<Vec<DigestCandidate>> {
+        let rows = sqlx::query(
+            "SELECT s.subject, s.locale, count(*) AS entries \
+             FROM notification_settings s \
+             JOIN notifications n ON n.subject = s.subject \
+               AND n.inserted_at > ?2 AND n.inserted_at <= ?3 \
+             WHERE s.enabled AND s.\"interval\" = ?1 \
+               AND NOT EXISTS (SELECT 1 FROM notification_digests d \
+                 WHERE d.subject = s.subject AND d.period_end = ?3) \
+               AND (EXISTS (SELECT 1 FROM webpush_subscriptions w WHERE w.subject = s.subject) \
+                 OR EXISTS (SELECT 1 FROM email_subscriptions e WHERE e.subject = s.subject)) \
+             GROUP BY s.subject, s.locale ORDER BY s.subject LIMIT ?4",
+        )
+        .bind(interval.as_str())
+        .bind(micros(start))
+        .bind(micros(end))
+        .bind(i64::from(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut candidates = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let subject: String = row.try_get("subject")?;
+            let entries: i64 = row.try_get("entries")?;
+            let newest: Vec<(String, String)> = sqlx::query_as(
+                "SELECT tag, title FROM notifications \
+                 WHERE subject = ?1 AND inserted_at > ?2 AND inserted_at <= ?3 \
+                 ORDER BY sent_at DESC, inserted_at DESC LIMIT ?4",
+            )
+            .bind(&subject)
+            .bind(micros(start))
+            .bind(micros(end))
+            .bind(i64::from(TITLES))
+            .fetch_all(&self.pool)
+            .await?;
+            let Some((newest_tag, _)) = newest.first().cloned() else {
+                continue;
+            };
+            candidates.push(DigestCandidate {
+                locale: row.try_get("locale")?,
+                subject,
+                entries: u32::try_from(entries).unwrap_or(u32::MAX),
+                newest_tag,
+                titles: newest.into_iter().map(|(_, title)| title).collect(),
+            });
+        }
+        Ok(candidates)
+    }
+
+    async fn add_digest(
+        &self,
+        candidate: &DigestCandidate,
+        end: Instant,
+        texts: &DigestTexts,
+        now: Instant,
+    ) -> StoreResult<bool> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let written = sqlx::query(
+            "INSERT INTO notification_digests (subject, period_end, tag, entries, created_at) \
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+        )
+        .bind(&candidate.subject)
+        .bind(micros(end))
+        .bind(&candidate.newest_tag)
+        .bind(i64::from(candidate.entries))
+        .bind(micros(now))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if written == 0 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO notification_deliveries \
+               (tag, channel, target, next_attempt_at, digest_title, digest_body) \
+             SELECT ?1, t.channel, t.target, ?3, ?4, ?5 FROM ( \
+               SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
+               WHERE subject = ?2 \
+               UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = ?2) t \
+             WHERE true ON CONFLICT DO NOTHING",
+        )
+        .bind(&candidate.newest_tag)
+        .bind(&candidate.subject)
+        .bind(micros(now))
+        .bind(&texts.title)
+        .bind(&texts.body)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,134 @@
+//! Digests on the injected clock: an account with a daily (weekly) interval gets one push per
+//! period, at the configured local time in the city's time zone, listing the period's entries in
+//! its language; nothing before the period ends, nothing twice, nothing for an empty period.
+
+use chrono::{NaiveTime, TimeDelta, TimeZone as _, Utc};
+use citizen_api::notify::digest::{DigestSettings, DigestWriter};
+use domain::notifications::Interval;
+use serde_json::json;
+use service_kit::clock::Clock;
+use test_support::on_both_backends;
+
+use crate::delivery_helpers::{
+    accepted_report, deliverer, set_settings, stand_in, subscribe_push, topics,
+};
+use crate::helpers::TestApp;
+use citizen_api::notify::push_send::topic;
+use citizen_api::store::Instant;
+
+on_both_backends!(crate::delivery_helpers::spawn_delivery;
+    a_daily_digest_lists_the_days_entries_once_at_the_local_time,
+    a_weekly_digest_waits_for_monday,
+);
+
+fn writer(app: &TestApp) -> DigestWriter {
+    DigestWriter::from_settings(
+        &DigestSettings::default(),
+        app.stores.clone(),
+        i18n::Locale::En,
+    )
+    .unwrap()
+}
+
+/// The first end of an `interval` period after `after` (08:00 in Prague).
+fn next_end(interval: Interval, after: Instant) -> Instant {
+    let zone = chrono_tz::Europe::Prague;
+    let at = NaiveTime::from_hms_opt(8, 0, 0).unwrap();
+    let mut probe = after;
+    loop {
+        probe += TimeDelta::hours(1);
+        let local = probe.with_timezone(&zone).naive_local();
+        let end = domain::digest::due_period(interval, at, local).1;
+        let end = zone
+            .from_local_datetime(&end)
+            .earliest()
+            .unwrap()
+            .with_timezone(&Utc);
+        if end > after {
+            return end;
+        }
+    }
+}
+
+async fn a_daily_digest_lists_the_days_entries_once_at_the_local_time(app: TestApp) {
+    let server = stand_in(201).await;
+    let browser = subscribe_push(&app, "daily-1", &server, Some("cs")).await;
+    set_settings(&app, "daily-1", "cs", json!("daily")).await;
+    accepted_report(&app, "author-1", &["daily-1"], 1).await;
+    accepted_report(&app, "author-2", &["daily-1"], 2).await;
+    let written_at = app.clock.now();
+    let end = next_end(Interval::Daily, written_at);
+    let digests = writer(&app);
+    let push = deliverer(&app, true, None);
+
+    // As it happens: nothing for a digest account.
+    assert_eq!(push.run_once(written_at).await.unwrap().total(), 0);
+    // A minute before the period ends: nothing.
+    let before = end - TimeDelta::minutes(1);
+    assert_eq!(digests.run_once(before).await.unwrap(), 0);
+    // At its end: one digest, once.
+    assert_eq!(digests.run_once(end).await.unwrap(), 1);
+    assert_eq!(
+        digests.run_once(end + TimeDelta::hours(3)).await.unwrap(),
+        0
+    );
+    assert_eq!(push.run_once(end).await.unwrap().delivered, 1);
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 1);
+    let payload = browser.read(&requests[0]);
+    assert_eq!(payload["title"], "2 nová oznámení");
+    assert_eq!(
+        payload["body"],
+        "• Hlášení má nový stav\n• Hlášení má nový stav"
+    );
+    // Its identity is the newest entry's tag.
+    assert_eq!(
+        topics(&server).await,
+        vec![topic(payload["tag"].as_str().unwrap())]
+    );
+    // The next day has no entries: no digest.
+    let next = next_end(Interval::Daily, end);
+    assert_eq!(digests.run_once(next).await.unwrap(), 0);
+}
+
+async fn a_weekly_digest_waits_for_monday(app: TestApp) {
+    let server = stand_in(201).await;
+    let browser = subscribe_push(&app, "weekly-1", &server, None).await;
+    set_settings(&app, "weekly-1", "en", json!("weekly")).await;
+    for second in 1..=7 {
+        accepted_report(&app, "author-1", &["weekly-1"], second).await;
+    }
+    let written_at = app.clock.now();
+    let monday = next_end(Interval::Weekly, written_at);
+    let daily = next_end(Interval::Daily, written_at);
+    let digests = writer(&app);
+    if daily < monday {
+        assert_eq!(
+            digests.run_once(daily).await.unwrap(),
+            0,
+            "a day is not a week"
+        );
+    }
+    assert_eq!(
+        digests
+            .run_once(monday - TimeDelta::minutes(1))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(digests.run_once(monday).await.unwrap(), 1);
+    assert_eq!(
+        deliverer(&app, true, None)
+            .run_once(monday)
+            .await
+            .unwrap()
+            .delivered,
+        1
+    );
+    let requests = server.received_requests().await.unwrap();
+    let payload = browser.read(&requests[0]);
+    assert_eq!(payload["title"], "7 new notifications");
+    let body = payload["body"].as_str().unwrap();
+    assert_eq!(body.lines().count(), 6, "five titles and the rest: {body}");
+    assert!(body.ends_with("… and 2 more"), "{body}");
+}
