@@ -231,6 +231,8 @@ async fn main() -> anyhow::Result<()> {
             scopes: vec!["platform:messages:manage".into()],
             roles: vec![],
             client_id: None,
+            email: None,
+            locale: None,
             ttl: Duration::from_secs(3600),
         },
     )?;

@@ -278,6 +278,8 @@ impl TestApp {
             scopes: scopes.iter().map(|s| s.to_string()).collect(),
             roles: Vec::new(),
             client_id: None,
+            email: None,
+            locale: None,
             ttl: Duration::from_secs(600),
         };
         mint_dev_token(&self.settings.auth, &request).expect("dev token")

@@ -215,6 +215,8 @@ impl TestApp {
             scopes: scopes.iter().map(|s| s.to_string()).collect(),
             roles: roles.iter().map(|s| s.to_string()).collect(),
             client_id: client_id.map(str::to_string),
+            email: None,
+            locale: None,
             ttl: Duration::from_secs(600),
         };
         mint_dev_token(&self.settings.auth, &request).expect("dev token")

@@ -209,6 +209,8 @@ async fn notices_over_mqtts_with_a_private_ca_and_credentials() {
             scopes: vec![MANAGE.into()],
             roles: vec![],
             client_id: None,
+            email: None,
+            locale: None,
             ttl: Duration::from_secs(600),
         },
     )

@@ -16,6 +16,10 @@ pub struct DevTokenRequest {
     pub scopes: Vec<String>,
     pub roles: Vec<String>,
     pub client_id: Option<String>,
+    /// The `email` claim (e-mail notifications use it).
+    pub email: Option<String>,
+    /// The `locale` claim (the language of notifications).
+    pub locale: Option<String>,
     pub ttl: Duration,
 }
 
@@ -34,6 +38,12 @@ pub struct DevTokenArgs {
     /// Client application the token is issued to.
     #[arg(long)]
     pub client_id: Option<String>,
+    /// The account's e-mail address (`email` claim).
+    #[arg(long)]
+    pub email: Option<String>,
+    /// The account's language (`locale` claim), e.g. `cs` or `en`.
+    #[arg(long)]
+    pub locale: Option<String>,
     /// Lifetime of the token in minutes.
     #[arg(long, default_value_t = 60)]
     pub ttl_minutes: u64,
@@ -53,6 +63,8 @@ impl DevTokenArgs {
             scopes: split(&self.scopes),
             roles: split(&self.roles),
             client_id: self.client_id.clone(),
+            email: self.email.clone(),
+            locale: self.locale.clone(),
             ttl: Duration::from_secs(self.ttl_minutes.saturating_mul(60)),
         }
     }
@@ -117,6 +129,12 @@ pub fn mint_dev_token(settings: &AuthSettings, req: &DevTokenRequest) -> anyhow:
             name => name,
         };
         claims.insert(claim.into(), client_id.trim().into());
+    }
+
+    for (claim, value) in [("email", &req.email), ("locale", &req.locale)] {
+        if let Some(value) = value.as_deref().filter(|s| !s.trim().is_empty()) {
+            claims.insert(claim.into(), value.trim().into());
+        }
     }
 
     let mut header = Header::new(Algorithm::HS256);

@@ -140,6 +140,43 @@ fn dev_token_args_parse() {
     assert!(Cli::try_parse_from(["svc"]).is_err(), "--sub is required");
 }
 
+#[tokio::test]
+async fn dev_tokens_carry_email_and_locale_when_asked() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: DevTokenArgs,
+    }
+    let settings = AuthSettings {
+        dev_secret: Some("local-dev-secret".into()),
+        ..AuthSettings::default()
+    };
+    let auth = Authenticator::new(&settings).unwrap();
+    let cli = Cli::try_parse_from([
+        "svc",
+        "--sub",
+        "u1",
+        "--email",
+        "u1@example.org",
+        "--locale",
+        "cs",
+    ])
+    .unwrap();
+    let principal = auth
+        .authenticate(&cli.args.mint(&settings).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(principal.email.as_deref(), Some("u1@example.org"));
+    assert_eq!(principal.locale.as_deref(), Some("cs"));
+    let cli = Cli::try_parse_from(["svc", "--sub", "u1"]).unwrap();
+    let principal = auth
+        .authenticate(&cli.args.mint(&settings).unwrap())
+        .await
+        .unwrap();
+    assert_eq!((principal.email, principal.locale), (None, None));
+}
+
 #[test]
 fn settings_defaults_and_deserialization() {
     let s = AuthSettings::default();

@@ -153,6 +153,8 @@ pub fn dev_request() -> service_kit::auth::DevTokenRequest {
         scopes: vec!["reports:read".into(), "admin".into()],
         roles: vec!["clerk".into()],
         client_id: Some("cli".into()),
+        email: None,
+        locale: None,
         ttl: Duration::from_secs(600),
     }
 }
