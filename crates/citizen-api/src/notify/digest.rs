@@ -5,6 +5,8 @@
 //! `domain::digest`), writes the digest of every account with entries in it, once, in the
 //! account's language, and leaves its sending to the delivery worker.
 
+use std::sync::{Arc, Mutex};
+
 use anyhow::Context as _;
 use chrono::{NaiveDateTime, NaiveTime, TimeZone as _, Utc};
 use chrono_tz::Tz;
@@ -45,6 +47,10 @@ pub struct DigestWriter {
     zone: Tz,
     at: NaiveTime,
     default_locale: Locale,
+    /// Per interval, the end of the last period this process wrote every digest of: until the
+    /// due period moves on, the next rounds skip the query (another replica's digests of the
+    /// same period are kept out by the primary key, not by this).
+    done: Arc<Mutex<[Option<Instant>; 3]>>,
 }
 
 impl DigestWriter {
@@ -70,6 +76,7 @@ impl DigestWriter {
             zone,
             at,
             default_locale,
+            done: Arc::new(Mutex::new([None; 3])),
         })
     }
 
@@ -77,9 +84,15 @@ impl DigestWriter {
     pub async fn run_once(&self, now: Instant) -> StoreResult<usize> {
         let local_now = now.with_timezone(&self.zone).naive_local();
         let mut written = 0;
-        for interval in [Interval::Daily, Interval::Weekly, Interval::Monthly] {
+        for (slot, interval) in [Interval::Daily, Interval::Weekly, Interval::Monthly]
+            .into_iter()
+            .enumerate()
+        {
             let (start, end) = domain::digest::due_period(interval, self.at, local_now);
             let (start, end) = (self.instant(start), self.instant(end));
+            if self.done()[slot] == Some(end) {
+                continue;
+            }
             loop {
                 let candidates = self
                     .stores
@@ -101,8 +114,13 @@ impl DigestWriter {
                     break;
                 }
             }
+            self.done()[slot] = Some(end);
         }
         Ok(written)
+    }
+
+    fn done(&self) -> std::sync::MutexGuard<'_, [Option<Instant>; 3]> {
+        self.done.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// A local wall-clock time as an instant: the earlier one when the clocks go back, the

@@ -16,7 +16,9 @@ pub(crate) async fn lock_report_status(
     tx: &mut Transaction<'_, Postgres>,
     report_id: Uuid,
 ) -> StoreResult<Option<IssueStatus>> {
-    sqlx::query("SELECT 1 FROM reports WHERE id = $1 FOR UPDATE")
+    // NO KEY UPDATE: steps on the report's issues wait for each other, while vote placements
+    // (whose foreign key takes KEY SHARE on the report) do not wait for them.
+    sqlx::query("SELECT 1 FROM reports WHERE id = $1 FOR NO KEY UPDATE")
         .bind(report_id)
         .execute(&mut **tx)
         .await?;
