@@ -208,3 +208,13 @@ if [ "${BENCH_CITIZEN_FEED:-1}" = 0 ]; then
 else
   bash scripts/bench-citizen-feed.sh
 fi
+
+# citizen-api: web pushes one delivery worker sends per second to the local stand-in push service,
+# encryption and VAPID included (an ignored measurement in the behaviour suite, release build;
+# goal >= 1 000 per second; BENCH_CITIZEN_PUSH=0 skips it).
+if [ "${BENCH_CITIZEN_PUSH:-1}" = 0 ]; then
+  echo "citizen-api push delivery rate skipped (BENCH_CITIZEN_PUSH=0)"
+else
+  cargo test --release --locked -p citizen-api --test api -- --ignored delivery_rate --nocapture 2>&1 \
+    | grep -E 'delivered|test result' | tee bench-results/citizen-push-rate.txt
+fi
