@@ -80,6 +80,61 @@ pub enum Finish {
     Gone,
 }
 
+/// A claimed delivery from the claim query's row (`tag`, `channel`, `target`, `title`, `body`,
+/// `url`, and the subscription's `p256dh`/`auth` or `email`/`unsubscribe_token`, null when the
+/// subscription ended); `attempts` as each backend counts it.
+pub(crate) fn delivery_from_row<R>(
+    row: &R,
+    attempts: u32,
+    lease_until: Instant,
+) -> StoreResult<Delivery>
+where
+    R: sqlx::Row,
+    for<'r> String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> &'r str: sqlx::ColumnIndex<R>,
+{
+    let text = |column: &str| -> StoreResult<Option<String>> { Ok(row.try_get(column)?) };
+    let channel: String = row.try_get("channel")?;
+    let channel = Channel::parse(&channel).ok_or_else(|| {
+        super::StoreError::Other(anyhow::anyhow!("unknown delivery channel {channel}"))
+    })?;
+    let target: String = row.try_get("target")?;
+    let found = match channel {
+        Channel::WebPush => text("p256dh")?.zip(text("auth")?).map(|(p256dh, auth)| {
+            Target::WebPush(PushSubscription {
+                endpoint: target.clone(),
+                p256dh,
+                auth,
+                locale: None,
+            })
+        }),
+        Channel::Email => {
+            text("email")?
+                .zip(text("unsubscribe_token")?)
+                .map(|(email, unsubscribe_token)| {
+                    Target::Email(EmailSubscription {
+                        email,
+                        locale: None,
+                        unsubscribe_token,
+                    })
+                })
+        }
+    };
+    Ok(Delivery {
+        key: DeliveryKey {
+            tag: row.try_get("tag")?,
+            channel,
+            target,
+        },
+        attempts,
+        title: row.try_get("title")?,
+        body: text("body")?,
+        url: text("url")?,
+        target: found.unwrap_or(Target::Unsubscribed),
+        lease_until,
+    })
+}
+
 #[async_trait]
 pub trait DeliveryStore: Send + Sync + 'static {
     /// Claims up to `limit` due deliveries of the given channels (oldest due first; rows

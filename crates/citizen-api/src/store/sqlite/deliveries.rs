@@ -7,9 +7,10 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, Sqlite, Transaction};
 
 use super::{micros, SqliteStore};
-use crate::store::deliveries::{Channel, Delivery, DeliveryKey, DeliveryStore, Finish, Target};
-use crate::store::notifications::{EmailSubscription, PushSubscription};
-use crate::store::{Instant, StoreError, StoreResult};
+use crate::store::deliveries::{
+    delivery_from_row, Channel, Delivery, DeliveryKey, DeliveryStore, Finish,
+};
+use crate::store::{Instant, StoreResult};
 
 /// The delivery rows of a feed entry just written for `subject`: one per web push subscription
 /// and one for the e-mail subscription, when the subject's settings are enabled with no digest
@@ -39,48 +40,9 @@ pub(crate) async fn add_deliveries(
 }
 
 fn delivery(row: &SqliteRow, lease_until: Instant) -> StoreResult<Delivery> {
-    let channel: String = row.try_get("channel")?;
-    let channel = Channel::parse(&channel)
-        .ok_or_else(|| StoreError::Other(anyhow::anyhow!("unknown delivery channel {channel}")))?;
-    let target: String = row.try_get("target")?;
     let attempts: i64 = row.try_get("attempts")?;
-    let found = match channel {
-        Channel::WebPush => row
-            .try_get::<Option<String>, _>("p256dh")?
-            .zip(row.try_get::<Option<String>, _>("auth")?)
-            .map(|(p256dh, auth)| {
-                Target::WebPush(PushSubscription {
-                    endpoint: target.clone(),
-                    p256dh,
-                    auth,
-                    locale: None,
-                })
-            }),
-        Channel::Email => row
-            .try_get::<Option<String>, _>("email")?
-            .zip(row.try_get::<Option<String>, _>("unsubscribe_token")?)
-            .map(|(email, unsubscribe_token)| {
-                Target::Email(EmailSubscription {
-                    email,
-                    locale: None,
-                    unsubscribe_token,
-                })
-            }),
-    };
-    Ok(Delivery {
-        key: DeliveryKey {
-            tag: row.try_get("tag")?,
-            channel,
-            target,
-        },
-        // The claim's own attempt is counted by the UPDATE that follows the read.
-        attempts: u32::try_from(attempts + 1).unwrap_or(0),
-        title: row.try_get("title")?,
-        body: row.try_get("body")?,
-        url: row.try_get("url")?,
-        target: found.unwrap_or(Target::Unsubscribed),
-        lease_until,
-    })
+    // The claim's own attempt is counted by the UPDATE that follows the read.
+    delivery_from_row(row, u32::try_from(attempts + 1).unwrap_or(0), lease_until)
 }
 
 #[async_trait]
