@@ -12,7 +12,7 @@ use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
 use utoipa::{IntoParams, OpenApi};
 
-use crate::model::{Feature, Near, StreetFeature, StreetQuery};
+use crate::model::{Near, StreetFeature, StreetQuery};
 use crate::store::StreetStore;
 
 /// The routes under the base path.
@@ -157,11 +157,11 @@ pub async fn list_streets(
     Query(params): Query<StreetsParams>,
 ) -> Result<HttpResponse, ApiError> {
     let query = params.to_query()?;
-    let streets = store
-        .find_streets(&query)
+    let body = store
+        .find_streets_json(&query)
         .await
         .map_err(ApiError::storage)?;
-    Ok(json(Feature::array(&streets)))
+    Ok(json(body))
 }
 
 /// One street by database id or street number.

@@ -6,6 +6,7 @@ pub mod read_model;
 mod sqlite;
 pub mod wkb;
 
+use actix_web::web::Bytes;
 use async_trait::async_trait;
 use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
@@ -68,6 +69,11 @@ pub trait StreetStore: Send + Sync {
     /// (whole name, name prefix, word prefix, then folded name in code-point order), else by
     /// street number; ties by street number.
     async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>>;
+    /// The answer of [`find_streets`](Self::find_streets) as one JSON array, which is what the
+    /// API sends (the read model writes it straight from its buffer).
+    async fn find_streets_json(&self, query: &StreetQuery) -> StoreResult<Bytes> {
+        Ok(Feature::array(&self.find_streets(query).await?))
+    }
     /// Replaces the whole data set in one transaction, keeping each street's id for the same
     /// number. Either everything is replaced or nothing changes.
     async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary>;

@@ -27,6 +27,7 @@ mod radius;
 #[cfg(test)]
 mod tests;
 
+use actix_web::web::Bytes;
 use async_trait::async_trait;
 use serde::Deserialize;
 use service_kit::health::ReadinessCheck;
@@ -299,6 +300,19 @@ impl StreetStore for ReadModelStreets {
             None => {
                 self.counted(&self.shared.database, self.shared.inner.find_streets(query))
                     .await
+            }
+        }
+    }
+
+    async fn find_streets_json(&self, query: &StreetQuery) -> StoreResult<Bytes> {
+        match self.current().await? {
+            Some(model) => Ok(self.counted(&self.shared.memory, model.find_json(query))),
+            None => {
+                self.counted(
+                    &self.shared.database,
+                    self.shared.inner.find_streets_json(query),
+                )
+                .await
             }
         }
     }

@@ -16,16 +16,17 @@ use crate::store::DatasetSnapshot;
 
 pub(crate) struct Model {
     generation: i64,
-    /// Street numbers, ascending.
-    numbers: Vec<i64>,
+    /// Street number → where its feature lies in `features`. A hash lookup touches one or two
+    /// cache lines, where a binary search over 100 000 numbers missed the cache at most of its
+    /// 17 steps (4 % of the CPU of `GET /streets/{number}`), and holding the span here saves
+    /// the miss of reading it from `spans`.
+    numbers: HashMap<i64, (u32, u32)>,
     /// `_id` → street index.
     ids: HashMap<Box<str>, u32>,
     /// Every feature, one after the other.
     features: Bytes,
     /// Where each street's feature lies in `features`.
     spans: Vec<Range<u32>>,
-    /// Each street's lines, for exact distances.
-    lines: Vec<Vec<Vec<[f64; 2]>>>,
     names: NameIndex,
     radius: RadiusIndex,
 }
@@ -35,7 +36,7 @@ pub(crate) struct Model {
 pub(crate) enum BuildError {
     #[error("street {0} has no coordinates")]
     NoCoordinates(i64),
-    #[error("the streets' features exceed 4 GiB")]
+    #[error("the streets' features or points exceed the 32-bit offsets of the model")]
     TooLarge,
     #[error("serialising street {0}: {1}")]
     Serialise(i64, serde_json::Error),
@@ -53,7 +54,7 @@ impl Model {
         let mut buffer = Vec::with_capacity(streets.len() * 320);
         let mut spans = Vec::with_capacity(streets.len());
         let mut boxes = Vec::with_capacity(streets.len());
-        let mut numbers = Vec::with_capacity(streets.len());
+        let mut numbers = HashMap::with_capacity(streets.len());
         let mut ids = HashMap::with_capacity(streets.len());
         let mut folded = Vec::with_capacity(streets.len());
         let mut lines = Vec::with_capacity(streets.len());
@@ -68,9 +69,10 @@ impl Model {
             let start = offset(buffer.len())?;
             write_feature(&mut buffer, &id, number, &name, &street_lines)
                 .map_err(|e| BuildError::Serialise(number, e))?;
-            spans.push(start..offset(buffer.len())?);
+            let end = offset(buffer.len())?;
+            spans.push(start..end);
             boxes.push(bbox_of_lines(&street_lines).ok_or(BuildError::NoCoordinates(number))?);
-            numbers.push(number);
+            numbers.insert(number, (start, end));
             ids.insert(id.into_boxed_str(), offset(i)?);
             folded.push(name_folded.into_boxed_str());
             lines.push(street_lines);
@@ -81,9 +83,8 @@ impl Model {
             ids,
             features: Bytes::from(buffer),
             spans,
-            lines,
+            radius: RadiusIndex::new(&boxes, &lines).map_err(|_| BuildError::TooLarge)?,
             names: NameIndex::new(folded),
-            radius: RadiusIndex::new(&boxes),
         })
     }
 
@@ -96,14 +97,22 @@ impl Model {
         self.numbers.len()
     }
 
-    fn feature(&self, street: u32) -> Feature {
+    fn bytes(&self, street: u32) -> &[u8] {
         let span = &self.spans[street as usize];
-        Feature::from_bytes(self.features.slice(span.start as usize..span.end as usize))
+        &self.features[span.start as usize..span.end as usize]
+    }
+
+    /// A street's feature, copied: sharing a slice of `features` would count a reference on the
+    /// one atomic of the whole buffer, a cache line that every worker thread writes.
+    fn feature(&self, street: u32) -> Feature {
+        Feature::from_bytes(Bytes::copy_from_slice(self.bytes(street)))
     }
 
     pub(crate) fn by_number(&self, number: i64) -> Option<Feature> {
-        let i = self.numbers.binary_search(&number).ok()?;
-        Some(self.feature(offset(i).ok()?))
+        let &(start, end) = self.numbers.get(&number)?;
+        Some(Feature::from_bytes(Bytes::copy_from_slice(
+            &self.features[start as usize..end as usize],
+        )))
     }
 
     pub(crate) fn by_id(&self, id: &str) -> Option<Feature> {
@@ -112,6 +121,34 @@ impl Model {
 
     /// The answer to a search, in the order the API promises (see `StreetStore::find_streets`).
     pub(crate) fn find(&self, query: &StreetQuery) -> Vec<Feature> {
+        self.find_streets(query)
+            .into_iter()
+            .map(|i| self.feature(i))
+            .collect()
+    }
+
+    /// [`find`](Self::find) as one JSON array, copied once from `features`.
+    pub(crate) fn find_json(&self, query: &StreetQuery) -> Bytes {
+        let streets = self.find_streets(query);
+        let len = streets
+            .iter()
+            .map(|&i| self.bytes(i).len() + 1)
+            .sum::<usize>()
+            + 2;
+        let mut out = Vec::with_capacity(len);
+        out.push(b'[');
+        for (n, &i) in streets.iter().enumerate() {
+            if n > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(self.bytes(i));
+        }
+        out.push(b']');
+        out.into()
+    }
+
+    /// The streets answering a search, in order.
+    fn find_streets(&self, query: &StreetQuery) -> Vec<u32> {
         let (offset, limit) = (query.offset as usize, query.limit as usize);
         let name = query.name.as_deref();
         if name == Some("") {
@@ -129,14 +166,8 @@ impl Model {
                     }
                     _ => true,
                 };
-                self.radius.within(
-                    near.point,
-                    near.radius_m,
-                    |i| self.lines[i as usize].as_slice(),
-                    keep,
-                    offset,
-                    limit,
-                )
+                self.radius
+                    .within(near.point, near.radius_m, keep, offset, limit)
             }
             (None, Some(q)) => self.names.search(q, offset, limit),
             (None, None) => {
@@ -146,7 +177,7 @@ impl Model {
                     .collect()
             }
         };
-        streets.into_iter().map(|i| self.feature(i)).collect()
+        streets
     }
 }
 
