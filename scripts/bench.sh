@@ -11,13 +11,15 @@
 # resident memory (RssAnon sampled every 50 ms from start to stop: the heap, without the mapped
 # SQLite file pages that VmHWM counts).
 # Results: bench-results/streets.md (and stdout). Knobs: BENCH_DURATION (s, default 8),
-# BENCH_CONNECTIONS (default 16), BENCH_SIZES, BENCH_BACKENDS ("sqlite postgres").
+# BENCH_CONNECTIONS (default 16), BENCH_SIZES, BENCH_BACKENDS ("sqlite postgres"), BENCH_ROUNDS
+# (default 3: interleaved rounds of the four streets reads; figures are medians over the rounds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${BENCH_DURATION:-8}"
 CONNECTIONS="${BENCH_CONNECTIONS:-16}"
 SIZES="${BENCH_SIZES:-1000 100000}"
 BACKENDS="${BENCH_BACKENDS:-sqlite postgres}"
+ROUNDS="${BENCH_ROUNDS:-3}"
 POOL=8
 PORT=18282
 PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
@@ -29,13 +31,19 @@ BIN="$TARGET_DIR/release/streets-api"
 CEILING="$TARGET_DIR/release/examples/ceiling"
 work=$(mktemp -d)
 server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+pg_dbs=""
+# Also on failure: the streets and pgbench databases (a few hundred MB) are dropped, since CI runs on
+# the same machine and a full disk fails it.
+cleanup() {
+  [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"
+  for db in $pg_dbs; do psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true; done
+}
 trap cleanup EXIT
 mkdir -p bench-results
 report=bench-results/streets.md
 pg_url() { echo "${PG_ADMIN%/*}/$1"; }
 
-echo "# streets-api benchmark ($(date -u +%F), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s, pool $POOL)" | tee "$report"
+echo "# streets-api benchmark ($(date -u +%F), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s, pool $POOL, medians of $ROUNDS interleaved rounds)" | tee "$report"
 echo | tee -a "$report"
 echo "| backend | streets | trivial rps | id rps, read model (ratio) | id rps, database (ratio) | radius 300 m rps (ratio) | q prefix rps (ratio) | start-up s | peak RssAnon MiB | import s |" | tee -a "$report"
 echo "|---|---|---|---|---|---|---|---|---|---|" | tee -a "$report"
@@ -98,8 +106,8 @@ for backend in $BACKENDS; do
     if [ "$backend" = sqlite ]; then
       url="sqlite://$work/streets-$size.db"
     else
-      db="bench_streets_$size"
-      psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+      db="bench_streets_$size"; pg_dbs="$pg_dbs $db"
+      psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null 2>&1
       url=$(pg_url "$db")
     fi
     export STREETS_API__DATABASE__URL="$url" STREETS_API__DATABASE__MIGRATE_ON_START=true \
@@ -123,22 +131,37 @@ for backend in $BACKENDS; do
     stop_server
     start_server
     warm "$work/id-$size"
-    trivial=$(rps "$work/trivial-$size")
-    id=$(rps "$work/id-$size")
-    radius=$(rps "$work/radius-$size")
-    q=$(rps "$work/q-$size")
+    # ROUNDS interleaved rounds of trivial, id, radius, q: each ratio is the median over the rounds
+    # of the ratio within a round (seconds apart), so a burst of other load on the 2 cores moves
+    # one round, not the figure.
+    declare -A got=()
+    for round in $(seq 1 "$ROUNDS"); do
+      for what in trivial id radius q; do got["$what-$round"]=$(rps "$work/$what-$size"); done
+    done
     stop_server
     wait 2>/dev/null || true
+    median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+    med() { # what: median rps over the rounds
+      local v=(); for round in $(seq 1 "$ROUNDS"); do v+=("${got[$1-$round]}"); done; median "${v[@]}"
+    }
+    mratio() { # what: median over the rounds of rps / trivial rps of the same round
+      local v=(); for round in $(seq 1 "$ROUNDS"); do
+        v+=("$(awk -v a="${got[$1-$round]}" -v b="${got[trivial-$round]}" 'BEGIN {printf "%.4f", a/b}')")
+      done
+      median "${v[@]}" | awk '{printf "%.2f", $1}'
+    }
+    trivial=$(med trivial); radius=$(med radius)
     peak=$(sort -n "$work/rss" | tail -1 | awk '{printf "%.0f", $1/1024}')
     radius_rate["$backend-$size"]=$radius
     id_rate["$backend-$size"]=$id_nocache
-    ratio() { awk -v a="$1" -v b="$trivial" 'BEGIN {printf "%.2f", a/b}'; }
     printf '| %s | %s | %s | %s (%s) | %s (%s) | %s (%s) | %s (%s) | %s | %s | %.1f |\n' "$backend" "$size" "$trivial" \
-      "$id" "$(ratio "$id")" "$id_nocache" "$(ratio "$id_nocache")" "$radius" "$(ratio "$radius")" "$q" "$(ratio "$q")" \
+      "$(med id)" "$(mratio id)" "$id_nocache" "$(awk -v a="$id_nocache" -v b="$trivial" 'BEGIN {printf "%.2f", a/b}')" \
+      "$radius" "$(mratio radius)" "$(med q)" "$(mratio q)" \
       "$startup_s" "$peak" "$import_s" | tee -a "$report"
   done
   if [ "$backend" = postgres ]; then
-    psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS bench_pgbench" -c "CREATE DATABASE bench_pgbench" >/dev/null
+    pg_dbs="$pg_dbs bench_pgbench"
+    psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS bench_pgbench" -c "CREATE DATABASE bench_pgbench" >/dev/null 2>&1
     pgbench -i -q -s 10 "$(pg_url bench_pgbench)" >/dev/null 2>&1
     pgb=$(pgbench -S -n -c "$POOL" -j 2 -T "$DURATION" "$(pg_url bench_pgbench)" 2>/dev/null | awk '/^tps/ {print int($3); exit}')
     echo | tee -a "$report"
