@@ -310,6 +310,10 @@ webpush-subscription-not-found = odběr web push s tímto endpointem nemáte
 email-claim-missing = token nemá claim email, není tedy kam posílat
 email-unsubscribed = Oznámení už vám e-mailem chodit nebudou.
 email-unsubscribe-token-unknown = tento token pro odhlášení nemá žádný odběr e-mailů (možná už skončil)
+email-unsubscribe-title = Oznámení e-mailem
+email-unsubscribe-question = Chcete přestat dostávat oznámení e-mailem?
+email-unsubscribe-button = Odhlásit odběr
+email-footer-unsubscribe = Odhlásit odběr
 notification-report-status-title = Hlášení má nový stav
 notification-report-status-body = „{ $title }“ je nyní { $status ->
         [accepted] přijato

@@ -268,6 +268,10 @@ webpush-subscription-not-found = you have no web push subscription with this end
 email-claim-missing = the token carries no email claim, so there is no address to send to
 email-unsubscribed = You will no longer receive notifications by e-mail.
 email-unsubscribe-token-unknown = no e-mail subscription has this unsubscribe token (it may have ended already)
+email-unsubscribe-title = E-mail notifications
+email-unsubscribe-question = Do you want to stop receiving notifications by e-mail?
+email-unsubscribe-button = Unsubscribe
+email-footer-unsubscribe = Unsubscribe
 ## Feed entries of the outbox events. $title: the report's title; $status: the issue's new state.
 notification-report-status-title = Your report has a new status
 notification-report-status-body = “{ $title }” is now { $status ->

@@ -21,6 +21,8 @@ use crate::store::{Instant, StoreResult, Stores};
 pub const BATCH: u32 = 100;
 /// Sends in flight at once.
 pub const CONCURRENCY: usize = 32;
+/// Ended deliveries deleted per statement when pruning.
+pub const PRUNE_BATCH: u32 = 1000;
 
 /// How one send went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,7 +89,11 @@ impl Deliverer {
     }
 
     /// The senders of `settings`: a bad VAPID key or SMTP URL is an error naming the key.
-    pub fn from_settings(settings: &NotificationSettings, stores: Stores) -> anyhow::Result<Self> {
+    pub fn from_settings(
+        settings: &NotificationSettings,
+        stores: Stores,
+        default_locale: i18n::Locale,
+    ) -> anyhow::Result<Self> {
         let push = match &settings.webpush.vapid_private_key {
             Some(key) => Some(
                 PushSender::new(
@@ -101,7 +107,7 @@ impl Deliverer {
             ),
             None => None,
         };
-        let mail = Mailer::new(&settings.email)?;
+        let mail = Mailer::new(&settings.email, default_locale)?;
         Ok(Self::new(stores, push, mail, settings.delivery.clone()))
     }
 
@@ -130,6 +136,27 @@ impl Deliverer {
             .deliveries
             .claim_deliveries(&channels, limit, now, now + lease)
             .await
+    }
+
+    /// Deletes the deliveries that ended (done or failed) more than `retain_days` before `now`,
+    /// in batches; how many. Nothing with `retain_days = 0`.
+    pub async fn prune(&self, now: Instant) -> StoreResult<u64> {
+        if self.settings.retain_days == 0 {
+            return Ok(0);
+        }
+        let before = now - chrono::TimeDelta::days(i64::from(self.settings.retain_days));
+        let mut total = 0;
+        loop {
+            let deleted = self
+                .stores
+                .deliveries
+                .prune_deliveries(before, PRUNE_BATCH)
+                .await?;
+            total += deleted;
+            if deleted < u64::from(PRUNE_BATCH) {
+                return Ok(total);
+            }
+        }
     }
 
     /// Sends one claimed delivery (records nothing).
@@ -275,7 +302,7 @@ pub fn start(
         stores.clone(),
         default_locale,
     )?;
-    let deliverer = Deliverer::from_settings(settings, stores)?;
+    let deliverer = Deliverer::from_settings(settings, stores, default_locale)?;
     if !settings.delivery.enabled {
         tracing::info!("notification delivery is off (notifications.delivery.enabled)");
         return Ok(None);
@@ -290,7 +317,17 @@ pub fn start(
     }
     let pause = std::time::Duration::from_millis(settings.delivery.poll_millis.max(10));
     Ok(Some(tokio::spawn(async move {
+        let mut pruned_at: Option<Instant> = None;
         loop {
+            let now = clock.now();
+            if pruned_at.is_none_or(|at| now - at >= chrono::TimeDelta::hours(1)) {
+                pruned_at = Some(now);
+                match deliverer.prune(now).await {
+                    Ok(0) => {}
+                    Ok(deleted) => tracing::info!(deleted, "ended notification deliveries pruned"),
+                    Err(err) => tracing::warn!(error = %err, "ended deliveries not pruned"),
+                }
+            }
             match digests.run_once(clock.now()).await {
                 Ok(0) => {}
                 Ok(written) => tracing::debug!(written, "notification digests written"),

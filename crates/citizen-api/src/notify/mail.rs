@@ -3,6 +3,8 @@
 //! one-click unsubscribe link and header (RFC 8058).
 
 use anyhow::Context as _;
+use domain::i18n::Message as Text;
+use i18n::Locale;
 use lettre::message::header::{Header, HeaderName, HeaderValue};
 use lettre::message::{Mailbox, MultiPart};
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor};
@@ -37,12 +39,15 @@ pub struct Mailer {
     from: Mailbox,
     unsubscribe_base: url::Url,
     id_host: String,
+    /// The language of the footer when the subscription has none.
+    default_locale: Locale,
 }
 
 impl Mailer {
     /// The mailer of `settings`; `None` without `smtp_url`. A bad URL, sender or unsubscribe
-    /// URL is an error naming the key.
-    pub fn new(settings: &EmailSettings) -> anyhow::Result<Option<Self>> {
+    /// URL is an error naming the key. `default_locale` is the footer's language for a
+    /// subscription without one.
+    pub fn new(settings: &EmailSettings, default_locale: Locale) -> anyhow::Result<Option<Self>> {
         let Some(smtp_url) = &settings.smtp_url else {
             return Ok(None);
         };
@@ -81,6 +86,7 @@ impl Mailer {
             from,
             unsubscribe_base,
             id_host,
+            default_locale,
         }))
     }
 
@@ -114,11 +120,10 @@ impl Mailer {
             plain.push_str(&format!("\n\n{url}"));
             html.push_str(&format!("<p><a href=\"{0}\">{0}</a></p>", escape(url)));
         }
-        plain.push_str(&format!("\n\n--\nUnsubscribe: {unsubscribe}\n"));
-        html.push_str(&format!(
-            "<hr><p><a href=\"{}\">Unsubscribe</a></p>",
-            escape(&unsubscribe)
-        ));
+        let locale = i18n::negotiate(sub.locale.as_deref(), self.default_locale);
+        let (plain_footer, html_footer) = footer(locale, &unsubscribe);
+        plain.push_str(&plain_footer);
+        html.push_str(&html_footer);
         Message::builder()
             .from(self.from.clone())
             .to(to)
@@ -142,6 +147,19 @@ impl Mailer {
             Err(err) => MailOutcome::Retry(err.to_string()),
         }
     }
+}
+
+/// The unsubscribe line of an e-mail in `locale`: plain text and HTML.
+fn footer(locale: Locale, unsubscribe: &str) -> (String, String) {
+    let label = i18n::render(locale, &Text::new("email-footer-unsubscribe"));
+    (
+        format!("\n\n--\n{label}: {unsubscribe}\n"),
+        format!(
+            "<hr><p><a href=\"{}\">{}</a></p>",
+            escape(unsubscribe),
+            escape(&label)
+        ),
+    )
 }
 
 /// Text for HTML: `&`, `<`, `>`, `"` and `'` escaped.
@@ -193,5 +211,24 @@ impl Header for ListUnsubscribePost {
 
     fn display(&self) -> HeaderValue {
         HeaderValue::new(Self::name(), "List-Unsubscribe=One-Click".to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_unsubscribe_line_is_in_the_subscribers_language() {
+        let url = "https://city.example/u?token=a&b";
+        let (plain, html) = footer(Locale::Cs, url);
+        assert_eq!(plain, format!("\n\n--\nOdhlásit odběr: {url}\n"));
+        assert_eq!(
+            html,
+            "<hr><p><a href=\"https://city.example/u?token=a&amp;b\">Odhlásit odběr</a></p>"
+        );
+        let (plain, html) = footer(Locale::En, url);
+        assert!(plain.contains("Unsubscribe: https://"), "{plain}");
+        assert!(html.contains(">Unsubscribe</a>"), "{html}");
     }
 }

@@ -41,6 +41,8 @@ pub struct DeliverySettings {
     pub lease_secs: u64,
     /// Pause between two rounds. Default 1000.
     pub poll_millis: u64,
+    /// Days a done or failed delivery is kept, then deleted (0: kept). Default 30.
+    pub retain_days: u32,
 }
 
 impl Default for DeliverySettings {
@@ -52,6 +54,7 @@ impl Default for DeliverySettings {
             backoff_max_secs: 3600,
             lease_secs: 120,
             poll_millis: 1000,
+            retain_days: 30,
         }
     }
 }

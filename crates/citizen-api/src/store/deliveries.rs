@@ -109,12 +109,15 @@ where
             })
         }),
         Channel::Email => {
+            // The language the entry's texts were written in (the account's notification
+            // settings, else the subscription's), for the footer.
+            let locale = text("locale")?;
             text("email")?
                 .zip(text("unsubscribe_token")?)
                 .map(|(email, unsubscribe_token)| {
                     Target::Email(EmailSubscription {
                         email,
-                        locale: None,
+                        locale,
                         unsubscribe_token,
                     })
                 })
@@ -157,6 +160,10 @@ pub trait DeliveryStore: Send + Sync + 'static {
         finish: &Finish,
         now: Instant,
     ) -> StoreResult<bool>;
+
+    /// Deletes up to `limit` deliveries that ended (done or failed) before `before`; how many
+    /// were deleted. Open rows are never touched.
+    async fn prune_deliveries(&self, before: Instant, limit: u32) -> StoreResult<u64>;
 
     /// Ends the e-mails of the subscription with this unsubscribe token; `false` when no
     /// subscription has it.

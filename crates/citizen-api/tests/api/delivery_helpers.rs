@@ -47,6 +47,7 @@ pub fn delivery_settings() -> DeliverySettings {
         backoff_max_secs: 100,
         lease_secs: 120,
         poll_millis: 1000,
+        retain_days: 30,
     }
 }
 
@@ -60,7 +61,7 @@ pub fn mailer(smtp_url: &str) -> Mailer {
         from: "Město <noreply@city.example>".into(),
         unsubscribe_base_url: "https://city.example/api/v1/notifications/email/unsubscribe".into(),
     };
-    Mailer::new(&settings).unwrap().unwrap()
+    Mailer::new(&settings, i18n::Locale::En).unwrap().unwrap()
 }
 
 pub fn deliverer(app: &TestApp, push: bool, mail: Option<&str>) -> Deliverer {

@@ -17,6 +17,8 @@ use citizen_api::notify::deliver::Round;
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe,
     a_refused_email_is_retried_or_given_up,
+    the_link_opens_a_page_and_only_its_button_unsubscribes,
+    ended_deliveries_are_pruned_after_retain_days_and_open_ones_kept,
 );
 
 async fn subscribe_email(app: &TestApp, subject: &str, email: &str, locale: Option<&str>) {
@@ -144,4 +146,137 @@ async fn a_refused_email_is_retried_or_given_up(app: TestApp) {
     accepted_report(&app, "author-1", &[], 2).await;
     let round = d.run_once(t0 + TimeDelta::seconds(31)).await.unwrap();
     assert_eq!(round.failed, 1, "{round:?}");
+}
+
+/// The unsubscribe token of the one e-mail `smtp` caught.
+fn caught_token(smtp: &SmtpCatcher) -> String {
+    let messages = smtp.messages();
+    let list = header(&messages[0], "List-Unsubscribe").unwrap();
+    let (_, token) = list.trim_end_matches('>').split_once("?token=").unwrap();
+    token.to_owned()
+}
+
+async fn the_link_opens_a_page_and_only_its_button_unsubscribes(app: TestApp) {
+    let smtp = SmtpCatcher::start().await;
+    subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
+    accepted_report(&app, "author-1", &["voter-1"], 1).await;
+    let round = deliverer(&app, false, Some(&smtp.url()))
+        .run_once(app.clock.now())
+        .await
+        .unwrap();
+    assert_eq!(round.delivered, 1, "{round:?}");
+    let token = caught_token(&smtp);
+    let url = format!("{}/notifications/email/unsubscribe?token={token}", app.base);
+
+    // Opening the link (a browser, or a mail scanner) shows a Czech page and changes nothing.
+    for _ in 0..2 {
+        let response = app
+            .http
+            .get(&url)
+            .header("accept-language", "cs")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        assert_eq!(
+            response.headers()["content-type"],
+            "text/html; charset=utf-8"
+        );
+        assert_eq!(response.headers()["content-language"], "cs");
+        let page = response.text().await.unwrap();
+        assert!(page.contains("<html lang=\"cs\">"), "{page}");
+        assert!(page.contains("Odhlásit odběr</button>"), "{page}");
+        assert!(
+            page.contains(&format!("<form method=\"post\" action=\"?token={token}\">")),
+            "{page}"
+        );
+    }
+    let voter = app.token("voter-1", &[]);
+    let (_, state) = app.get_as("/me/notifications/email", Some(&voter)).await;
+    assert_eq!(state, json!({"status": true}));
+
+    // The page's button: a form post from the browser, answered with a page.
+    let response = app
+        .http
+        .post(&url)
+        .header("accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8")
+        .header("accept-language", "en")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    assert!(response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
+    let page = response.text().await.unwrap();
+    assert!(
+        page.contains("You will no longer receive notifications by e-mail."),
+        "{page}"
+    );
+    let (_, state) = app.get_as("/me/notifications/email", Some(&voter)).await;
+    assert_eq!(state, json!({"status": false}));
+
+    // The page needs a token of a plausible length; the post checks it.
+    for bad in ["", &"x".repeat(129)] {
+        let response = app
+            .http
+            .get(format!(
+                "{}/notifications/email/unsubscribe?token={bad}",
+                app.base
+            ))
+            .send()
+            .await
+            .unwrap();
+        let status = response.status().as_u16();
+        let body = response.json().await.unwrap();
+        assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
+    }
+    let response = app
+        .http
+        .get(format!("{}/notifications/email/unsubscribe", app.base))
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    let body = response.json().await.unwrap();
+    assert_error(status, &body, 400, "VALIDATION_ERROR");
+}
+
+async fn ended_deliveries_are_pruned_after_retain_days_and_open_ones_kept(app: TestApp) {
+    let smtp = SmtpCatcher::start().await;
+    subscribe_email(&app, "author-1", "author@example.org", None).await;
+    let d = deliverer(&app, false, Some(&smtp.url()));
+    let t0 = app.clock.now();
+    // One delivered, one failed (a permanent refusal), one still open (a transient one).
+    accepted_report(&app, "author-1", &[], 1).await;
+    assert_eq!(d.run_once(t0).await.unwrap().delivered, 1);
+    smtp.answer_data_with(550);
+    accepted_report(&app, "author-1", &[], 2).await;
+    assert_eq!(d.run_once(t0).await.unwrap().failed, 1);
+    smtp.answer_data_with(451);
+    accepted_report(&app, "author-1", &[], 3).await;
+    assert_eq!(d.run_once(t0).await.unwrap().retried, 1);
+
+    // Kept for retain_days (30) after they ended; then both ended rows go, in one call.
+    let day = TimeDelta::days(1);
+    assert_eq!(
+        d.prune(t0 + day * 30 - TimeDelta::seconds(1))
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        d.prune(t0 + day * 30 + TimeDelta::seconds(1))
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(d.prune(t0 + day * 31).await.unwrap(), 0);
+    // The open row was not touched: it is still sent.
+    smtp.answer_data_with(250);
+    let round = d.run_once(t0 + day * 31).await.unwrap();
+    assert_eq!(round.delivered, 1, "{round:?}");
+    assert_eq!(d.prune(t0 + day * 62).await.unwrap(), 1);
 }

@@ -39,6 +39,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .service(
             web::resource("/notifications/email/unsubscribe")
+                .route(web::get().to(email_unsubscribe::show))
                 .route(web::post().to(email_unsubscribe::unsubscribe)),
         );
 }
@@ -49,7 +50,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     paths(
         list::list, read::read, read::unread_count, settings::get, settings::put,
         webpush::status, webpush::subscribe, webpush::unsubscribe, email::status,
-        email::subscribe, email::unsubscribe, email_unsubscribe::unsubscribe
+        email::subscribe, email::unsubscribe, email_unsubscribe::unsubscribe,
+        email_unsubscribe::show
     ),
     components(schemas(
         model::NotificationItem, model::NotificationPage, read::ReadRequest, read::ReadAnswer,

@@ -69,11 +69,13 @@ impl DeliveryStore for PgStore {
                coalesce(c.digest_title, n.title) AS title, \
                CASE WHEN c.digest_title IS NULL THEN n.body ELSE c.digest_body END AS body, \
                n.url, \
-               w.p256dh, w.auth, e.email, e.unsubscribe_token \
+               w.p256dh, w.auth, e.email, e.unsubscribe_token, \
+               coalesce(s.locale, e.locale) AS locale \
              FROM claimed c JOIN notifications n ON n.tag = c.tag \
              LEFT JOIN webpush_subscriptions w \
                ON c.channel = 'webpush' AND w.endpoint = c.target AND w.subject = n.subject \
              LEFT JOIN email_subscriptions e ON c.channel = 'email' AND e.subject = c.target \
+             LEFT JOIN notification_settings s ON s.subject = e.subject \
              ORDER BY c.next_attempt_at, c.tag",
         )
         .bind(now)
@@ -126,6 +128,22 @@ impl DeliveryStore for PgStore {
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn prune_deliveries(&self, before: Instant, limit: u32) -> StoreResult<u64> {
+        let deleted = sqlx::query(
+            "DELETE FROM notification_deliveries d USING ( \
+               SELECT tag, channel, target FROM notification_deliveries \
+               WHERE (done_at IS NOT NULL OR failed_at IS NOT NULL) \
+                 AND coalesce(done_at, failed_at) < $1 \
+               LIMIT $2) old \
+             WHERE d.tag = old.tag AND d.channel = old.channel AND d.target = old.target",
+        )
+        .bind(before)
+        .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        Ok(deleted.rows_affected())
     }
 
     async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {

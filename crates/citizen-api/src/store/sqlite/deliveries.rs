@@ -64,11 +64,13 @@ impl DeliveryStore for SqliteStore {
                coalesce(d.digest_title, n.title) AS title, \
                CASE WHEN d.digest_title IS NULL THEN n.body ELSE d.digest_body END AS body, \
                n.url, \
-               w.p256dh, w.auth, e.email, e.unsubscribe_token \
+               w.p256dh, w.auth, e.email, e.unsubscribe_token, \
+               coalesce(s.locale, e.locale) AS locale \
              FROM notification_deliveries d JOIN notifications n ON n.tag = d.tag \
              LEFT JOIN webpush_subscriptions w \
                ON d.channel = 'webpush' AND w.endpoint = d.target AND w.subject = n.subject \
              LEFT JOIN email_subscriptions e ON d.channel = 'email' AND e.subject = d.target \
+             LEFT JOIN notification_settings s ON s.subject = e.subject \
              WHERE d.done_at IS NULL AND d.failed_at IS NULL AND d.next_attempt_at <= ?1 \
                AND (d.claimed_until IS NULL OR d.claimed_until <= ?1) \
                AND d.channel IN (?2, ?3) \
@@ -141,6 +143,21 @@ impl DeliveryStore for SqliteStore {
         }
         tx.commit().await?;
         Ok(true)
+    }
+
+    async fn prune_deliveries(&self, before: Instant, limit: u32) -> StoreResult<u64> {
+        let deleted = sqlx::query(
+            "DELETE FROM notification_deliveries WHERE rowid IN ( \
+               SELECT rowid FROM notification_deliveries \
+               WHERE (done_at IS NOT NULL OR failed_at IS NOT NULL) \
+                 AND coalesce(done_at, failed_at) < ?1 \
+               LIMIT ?2)",
+        )
+        .bind(micros(before))
+        .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        Ok(deleted.rows_affected())
     }
 
     async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {
