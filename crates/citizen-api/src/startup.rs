@@ -109,6 +109,7 @@ impl Application {
             duplicates: settings.duplicates.rule(),
             clock,
             notifications: Arc::new(settings.notifications.clone()),
+            default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
         };
         let parts = AppParts {
             service: SPEC.name,

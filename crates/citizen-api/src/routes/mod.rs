@@ -57,6 +57,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// `notifications.*`.
     pub notifications: Arc<crate::notify::NotificationSettings>,
+    /// `i18n.default_locale`: the language of answers when `Accept-Language` names none we have.
+    pub default_locale: i18n::Locale,
 }
 
 /// The routes under the base path, with their shared state and the [`Authenticator`] the auth

@@ -280,3 +280,31 @@ async fn ended_deliveries_are_pruned_after_retain_days_and_open_ones_kept(app: T
     assert_eq!(round.delivered, 1, "{round:?}");
     assert_eq!(d.prune(t0 + day * 62).await.unwrap(), 1);
 }
+
+/// Language only (no storage involved), so on SQLite alone: a browser that names no language we
+/// have gets the page in the city's `i18n.default_locale`.
+#[tokio::test]
+async fn the_page_falls_back_to_the_citys_language() {
+    let db = test_support::database(test_support::Backend::Sqlite, "deliver")
+        .await
+        .expect("SQLite is always available");
+    let app = crate::helpers::spawn_on(std::sync::Arc::new(db), |s| {
+        s.i18n.default_locale = "cs".into();
+    })
+    .await;
+    let response = app
+        .http
+        .get(format!(
+            "{}/notifications/email/unsubscribe?token={}",
+            app.base,
+            "t".repeat(32)
+        ))
+        .header("accept-language", "de")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let page = response.text().await.unwrap();
+    assert!(page.contains("<html lang=\"cs\">"), "{page}");
+    assert!(page.contains("Odhlásit odběr</button>"), "{page}");
+}

@@ -66,7 +66,7 @@ pub async fn unsubscribe(
     if !state.stores.deliveries.unsubscribe_email(&token).await? {
         return Err(not_found());
     }
-    let locale = locale(&req);
+    let locale = locale(&req, state.default_locale);
     let message = i18n::render(locale, &Message::new("email-unsubscribed"));
     if wants_html(&req) {
         let body = format!("<p>{}</p>", escape(&message));
@@ -91,7 +91,11 @@ pub async fn unsubscribe(
     )
 )]
 #[tracing::instrument(name = "show_email_unsubscribe_page", skip_all)]
-pub async fn show(req: HttpRequest, query: Query<TokenQuery>) -> Result<HttpResponse, ApiError> {
+pub async fn show(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    query: Query<TokenQuery>,
+) -> Result<HttpResponse, ApiError> {
     let token = query.0.token;
     if token.is_empty() || token.len() > MAX_TOKEN_LEN {
         return Err(ApiError::new(
@@ -99,7 +103,7 @@ pub async fn show(req: HttpRequest, query: Query<TokenQuery>) -> Result<HttpResp
             Message::new("email-unsubscribe-token-unknown"),
         ));
     }
-    let locale = locale(&req);
+    let locale = locale(&req, state.default_locale);
     let action = format!(
         "?{}",
         url::form_urlencoded::Serializer::new(String::new())
@@ -116,12 +120,13 @@ pub async fn show(req: HttpRequest, query: Query<TokenQuery>) -> Result<HttpResp
     Ok(page(locale, &body))
 }
 
-fn locale(req: &HttpRequest) -> i18n::Locale {
+/// The language of `Accept-Language`, else `i18n.default_locale`.
+fn locale(req: &HttpRequest, default: i18n::Locale) -> i18n::Locale {
     let accept = req
         .headers()
         .get(ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok());
-    i18n::negotiate(accept, i18n::Locale::En)
+    i18n::negotiate(accept, default)
 }
 
 /// Whether the client asked for HTML (a browser's form post does; a mail client's one-click
