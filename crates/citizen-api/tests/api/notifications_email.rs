@@ -220,27 +220,12 @@ async fn the_link_opens_a_page_and_only_its_button_unsubscribes(app: TestApp) {
 
     // The page needs a token of a plausible length; the post checks it.
     for bad in ["", &"x".repeat(129)] {
-        let response = app
-            .http
-            .get(format!(
-                "{}/notifications/email/unsubscribe?token={bad}",
-                app.base
-            ))
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        let body = response.json().await.unwrap();
+        let (status, body) = app
+            .get(&format!("/notifications/email/unsubscribe?token={bad}"))
+            .await;
         assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
     }
-    let response = app
-        .http
-        .get(format!("{}/notifications/email/unsubscribe", app.base))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let body = response.json().await.unwrap();
+    let (status, body) = app.get("/notifications/email/unsubscribe").await;
     assert_error(status, &body, 400, "VALIDATION_ERROR");
 }
 

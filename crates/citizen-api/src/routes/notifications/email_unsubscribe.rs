@@ -53,18 +53,9 @@ pub async fn unsubscribe(
     state: web::Data<AppState>,
     query: Query<TokenQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let not_found = || {
-        ApiError::new(
-            ErrorCode::EmailSubscriptionNotFound,
-            Message::new("email-unsubscribe-token-unknown"),
-        )
-    };
-    let token = query.0.token;
-    if token.is_empty() || token.len() > MAX_TOKEN_LEN {
-        return Err(not_found());
-    }
+    let token = plausible(query.0.token)?;
     if !state.stores.deliveries.unsubscribe_email(&token).await? {
-        return Err(not_found());
+        return Err(token_unknown());
     }
     let locale = locale(&req, state.default_locale);
     let message = i18n::render(locale, &Message::new("email-unsubscribed"));
@@ -96,13 +87,7 @@ pub async fn show(
     state: web::Data<AppState>,
     query: Query<TokenQuery>,
 ) -> Result<HttpResponse, ApiError> {
-    let token = query.0.token;
-    if token.is_empty() || token.len() > MAX_TOKEN_LEN {
-        return Err(ApiError::new(
-            ErrorCode::EmailSubscriptionNotFound,
-            Message::new("email-unsubscribe-token-unknown"),
-        ));
-    }
+    let token = plausible(query.0.token)?;
     let locale = locale(&req, state.default_locale);
     let action = format!(
         "?{}",
@@ -118,6 +103,22 @@ pub async fn show(
         escape(&i18n::render(locale, &Message::new("email-unsubscribe-button"))),
     );
     Ok(page(locale, &body))
+}
+
+/// `EMAIL_SUBSCRIPTION_NOT_FOUND`: no subscription has the token (or it cannot be one).
+fn token_unknown() -> ApiError {
+    ApiError::new(
+        ErrorCode::EmailSubscriptionNotFound,
+        Message::new("email-unsubscribe-token-unknown"),
+    )
+}
+
+/// The token when it could be one that was issued (1 to `MAX_TOKEN_LEN` characters).
+fn plausible(token: String) -> Result<String, ApiError> {
+    if token.is_empty() || token.len() > MAX_TOKEN_LEN {
+        return Err(token_unknown());
+    }
+    Ok(token)
 }
 
 /// The language of `Accept-Language`, else `i18n.default_locale`.
