@@ -18,6 +18,13 @@ pub fn due_period(
     (previous_end(interval, end), end)
 }
 
+/// The start of the period `periods` periods back from the one ending at `end` (1: that
+/// period's own start; 0 is taken as 1): how far a digest reaches back over periods that went by
+/// without one.
+pub fn catch_up_start(interval: Interval, end: NaiveDateTime, periods: u32) -> NaiveDateTime {
+    (0..periods.max(1)).fold(end, |at, _| previous_end(interval, at))
+}
+
 fn latest_end(interval: Interval, at: NaiveTime, now: NaiveDateTime) -> NaiveDateTime {
     let today = now.date();
     let candidate = match interval {
@@ -55,6 +62,26 @@ mod tests {
 
     fn t(s: &str) -> NaiveDateTime {
         NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M").unwrap()
+    }
+
+    #[test]
+    fn catching_up_reaches_back_whole_periods() {
+        let cases = [
+            // (interval, end, periods, earliest)
+            (Interval::Daily, "2026-11-23 08:00", 1, "2026-11-22 08:00"),
+            (Interval::Daily, "2026-11-23 08:00", 0, "2026-11-22 08:00"),
+            (Interval::Daily, "2026-11-23 08:00", 7, "2026-11-16 08:00"),
+            (Interval::Weekly, "2026-11-23 08:00", 2, "2026-11-09 08:00"),
+            (Interval::Monthly, "2026-03-01 08:00", 1, "2026-02-01 08:00"),
+            (Interval::Monthly, "2026-03-01 08:00", 3, "2025-12-01 08:00"),
+        ];
+        for (interval, end, periods, earliest) in cases {
+            assert_eq!(
+                catch_up_start(interval, t(end), periods),
+                t(earliest),
+                "{interval:?} {end} {periods}"
+            );
+        }
     }
 
     #[test]

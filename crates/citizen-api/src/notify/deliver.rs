@@ -45,12 +45,14 @@ pub struct Round {
     pub gone: usize,
     /// Sent, but the claim had run out and another worker took the row: not recorded.
     pub lost_claims: usize,
+    /// Given up unsent: older than `max_age_hours`.
+    pub expired: usize,
 }
 
 impl Round {
     /// Deliveries the round handled.
     pub fn total(&self) -> usize {
-        self.delivered + self.retried + self.failed + self.gone
+        self.delivered + self.retried + self.failed + self.gone + self.expired
     }
 }
 
@@ -159,6 +161,27 @@ impl Deliverer {
         }
     }
 
+    /// Gives up the open deliveries written more than `max_age_hours` before `now` (not those
+    /// under a live lease), in batches; how many. Nothing with `max_age_hours = 0`.
+    pub async fn expire(&self, now: Instant) -> StoreResult<u64> {
+        if self.settings.max_age_hours == 0 {
+            return Ok(0);
+        }
+        let before = now - chrono::TimeDelta::hours(i64::from(self.settings.max_age_hours));
+        let mut total = 0;
+        loop {
+            let expired = self
+                .stores
+                .deliveries
+                .expire_deliveries(before, now, PRUNE_BATCH)
+                .await?;
+            total += expired;
+            if expired < u64::from(PRUNE_BATCH) {
+                return Ok(total);
+            }
+        }
+    }
+
     /// Sends one claimed delivery (records nothing).
     pub async fn send(&self, delivery: &Delivery, now: Instant) -> Sent {
         let tag = delivery.key.tag.as_str();
@@ -235,9 +258,13 @@ impl Deliverer {
             .await
     }
 
-    /// Claims, sends and records due deliveries until none is left.
+    /// Gives up the deliveries past their maximum age, then claims, sends and records due
+    /// deliveries until none is left.
     pub async fn run_once(&self, now: Instant) -> StoreResult<Round> {
-        let mut round = Round::default();
+        let mut round = Round {
+            expired: usize::try_from(self.expire(now).await?).unwrap_or(usize::MAX),
+            ..Round::default()
+        };
         loop {
             let claimed = self.claim_due(BATCH, now).await?;
             let count = claimed.len();

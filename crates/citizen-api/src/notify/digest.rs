@@ -3,7 +3,9 @@
 //! period that is due at `now` (ending at `notifications.digest.local_time` in
 //! `notifications.digest.time_zone`: every day, on Mondays, on the first of a month; see
 //! `domain::digest`), writes the digest of every account with entries in it, once, in the
-//! account's language, and leaves its sending to the delivery worker.
+//! account's language, and leaves its sending to the delivery worker. An account whose earlier
+//! periods went by without a digest (no worker ran) gets their entries in this one, reaching
+//! back at most `notifications.digest.catch_up_periods` periods.
 
 use std::sync::{Arc, Mutex};
 
@@ -15,7 +17,7 @@ use domain::notifications::Interval;
 use i18n::Locale;
 use serde::Deserialize;
 
-use crate::store::digests::{DigestCandidate, DigestTexts};
+use crate::store::digests::{DigestCandidate, DigestPeriod, DigestTexts};
 use crate::store::{Instant, StoreResult, Stores};
 
 /// Accounts handled per round trip.
@@ -29,6 +31,9 @@ pub struct DigestSettings {
     pub time_zone: String,
     /// When periods end, local time `HH:MM`. Default `08:00`.
     pub local_time: String,
+    /// How many periods a digest reaches back when the ones before it went by without a digest
+    /// (no worker ran): their entries come in the next digest. At least 1. Default 7.
+    pub catch_up_periods: u32,
 }
 
 impl Default for DigestSettings {
@@ -36,6 +41,7 @@ impl Default for DigestSettings {
         Self {
             time_zone: "Europe/Prague".into(),
             local_time: "08:00".into(),
+            catch_up_periods: 7,
         }
     }
 }
@@ -47,6 +53,7 @@ pub struct DigestWriter {
     zone: Tz,
     at: NaiveTime,
     default_locale: Locale,
+    catch_up_periods: u32,
     /// Per interval, the end of the last period this process wrote every digest of: until the
     /// due period moves on, the next rounds skip the query (another replica's digests of the
     /// same period are kept out by the primary key, not by this).
@@ -76,6 +83,7 @@ impl DigestWriter {
             zone,
             at,
             default_locale,
+            catch_up_periods: settings.catch_up_periods.max(1),
             done: Arc::new(Mutex::new([None; 3])),
         })
     }
@@ -89,7 +97,14 @@ impl DigestWriter {
             .enumerate()
         {
             let (start, end) = domain::digest::due_period(interval, self.at, local_now);
-            let (start, end) = (self.instant(start), self.instant(end));
+            let earliest = domain::digest::catch_up_start(interval, end, self.catch_up_periods);
+            let period = DigestPeriod {
+                interval,
+                start: self.instant(start),
+                end: self.instant(end),
+                earliest: self.instant(earliest),
+            };
+            let end = period.end;
             if self.done()[slot] == Some(end) {
                 continue;
             }
@@ -97,7 +112,7 @@ impl DigestWriter {
                 let candidates = self
                     .stores
                     .digests
-                    .digest_candidates(interval, start, end, BATCH)
+                    .digest_candidates(&period, BATCH)
                     .await?;
                 for candidate in &candidates {
                     let texts = self.texts(candidate);

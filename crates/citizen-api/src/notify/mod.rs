@@ -43,6 +43,9 @@ pub struct DeliverySettings {
     pub poll_millis: u64,
     /// Days a done or failed delivery is kept, then deleted (0: kept). Default 30.
     pub retain_days: u32,
+    /// Hours an undelivered row is tried, counted from when it was written; then it is given
+    /// up as `expired` instead of being sent late (0: no limit). Default 72.
+    pub max_age_hours: u32,
 }
 
 impl Default for DeliverySettings {
@@ -55,6 +58,7 @@ impl Default for DeliverySettings {
             lease_secs: 120,
             poll_millis: 1000,
             retain_days: 30,
+            max_age_hours: 72,
         }
     }
 }

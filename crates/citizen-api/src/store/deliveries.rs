@@ -165,6 +165,16 @@ pub trait DeliveryStore: Send + Sync + 'static {
     /// were deleted. Open rows are never touched.
     async fn prune_deliveries(&self, before: Instant, limit: u32) -> StoreResult<u64>;
 
+    /// Gives up (fails, `last_error = 'expired'`) up to `limit` open deliveries written before
+    /// `written_before` and not under a live lease at `now`; how many. Sent late, they would
+    /// be noise: the feed still holds the entry.
+    async fn expire_deliveries(
+        &self,
+        written_before: Instant,
+        now: Instant,
+        limit: u32,
+    ) -> StoreResult<u64>;
+
     /// Ends the e-mails of the subscription with this unsubscribe token; `false` when no
     /// subscription has it.
     async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool>;

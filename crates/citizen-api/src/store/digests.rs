@@ -30,16 +30,29 @@ pub struct DigestTexts {
     pub body: String,
 }
 
+/// The period a digest is written for, and how far back it reaches when earlier periods went
+/// without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DigestPeriod {
+    pub interval: Interval,
+    /// The period is `(start, end]`.
+    pub start: Instant,
+    pub end: Instant,
+    /// The oldest entries a digest may gather (`notifications.digest.catch_up_periods` periods
+    /// back from `end`).
+    pub earliest: Instant,
+}
+
 #[async_trait]
 pub trait DigestStore: Send + Sync + 'static {
-    /// Up to `limit` accounts with settings enabled and this `interval`, a web push or e-mail
-    /// subscription, entries written in `(start, end]` and no digest for the period ending at
-    /// `end` yet; by subject.
+    /// Up to `limit` accounts with settings enabled and `period.interval`, a web push or e-mail
+    /// subscription, no digest for the period ending at `period.end` yet, and entries written
+    /// since their window opened, by subject. An account's window is `(since, end]`: `since` is
+    /// the end of its latest earlier digest, else `start`, but never before `earliest`; so the
+    /// entries of periods that went by without a digest (no worker running) come in the next.
     async fn digest_candidates(
         &self,
-        interval: Interval,
-        start: Instant,
-        end: Instant,
+        period: &DigestPeriod,
         limit: u32,
     ) -> StoreResult<Vec<DigestCandidate>>;
 

@@ -48,6 +48,7 @@ pub fn delivery_settings() -> DeliverySettings {
         lease_secs: 120,
         poll_millis: 1000,
         retain_days: 30,
+        max_age_hours: 72,
     }
 }
 

@@ -9,19 +9,21 @@ use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
 use crate::delivery_helpers::{
-    accepted_report, deliverer, feed_tags, push_sender, set_settings, stand_in, subscribe_push,
-    topics,
+    accepted_report, deliverer, delivery_settings, feed_tags, push_sender, set_settings, stand_in,
+    subscribe_push, topics,
 };
 use crate::helpers::TestApp;
 use crate::notifications_push::verify_vapid;
-use citizen_api::notify::deliver::Round;
+use citizen_api::notify::deliver::{Deliverer, Round};
 use citizen_api::notify::push_send::topic;
+use citizen_api::notify::DeliverySettings;
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_push_reaches_each_browser_in_the_recipients_language,
     gone_removes_the_subscription,
     server_errors_are_retried_with_backoff_then_given_up,
     digests_and_disabled_settings_get_no_push,
+    rows_older_than_the_maximum_age_are_given_up_unsent,
 );
 
 async fn a_push_reaches_each_browser_in_the_recipients_language(app: TestApp) {
@@ -190,4 +192,53 @@ async fn bad_channel_secrets_fail_start_up() {
             .expect("start-up must fail");
         assert!(format!("{err:#}").contains(named), "{named}: {err:#}");
     }
+}
+
+async fn rows_older_than_the_maximum_age_are_given_up_unsent(app: TestApp) {
+    // Written while no worker ran (delivery off, or the push service down for days).
+    let server = stand_in(201).await;
+    subscribe_push(&app, "old-1", &server, None).await;
+    subscribe_push(&app, "new-1", &server, None).await;
+    let t0 = app.clock.now();
+    accepted_report(&app, "old-1", &[], 1).await;
+    app.clock.set(t0 + TimeDelta::hours(2));
+    accepted_report(&app, "new-1", &[], 2).await;
+    let new_tags = feed_tags(&app, "new-1").await;
+
+    // max_age_hours = 72: at 72 h the first row is still due, a second later it is given up.
+    let d = deliverer(&app, true, None);
+    assert_eq!(d.expire(t0 + TimeDelta::hours(72)).await.unwrap(), 0);
+    let later = t0 + TimeDelta::hours(72) + TimeDelta::seconds(1);
+    assert_eq!(
+        d.run_once(later).await.unwrap(),
+        Round {
+            delivered: 1,
+            expired: 1,
+            ..Round::default()
+        }
+    );
+    assert_eq!(topics(&server).await, vec![topic(&new_tags[0])]);
+    // Given up for good: nothing later either, and the feed still holds the entry.
+    assert_eq!(
+        d.run_once(later + TimeDelta::days(1)).await.unwrap(),
+        Round::default()
+    );
+    assert_eq!(feed_tags(&app, "old-1").await.len(), 1);
+
+    // With no maximum age nothing expires.
+    accepted_report(&app, "old-1", &[], 3).await;
+    let keep = Deliverer::new(
+        app.stores.clone(),
+        Some(push_sender()),
+        None,
+        DeliverySettings {
+            max_age_hours: 0,
+            ..delivery_settings()
+        },
+    );
+    let round = keep
+        .run_once(app.clock.now() + TimeDelta::days(365))
+        .await
+        .unwrap();
+    assert_eq!((round.delivered, round.expired), (1, 0));
 }

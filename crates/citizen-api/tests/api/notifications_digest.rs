@@ -19,6 +19,7 @@ use citizen_api::store::Instant;
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_daily_digest_lists_the_days_entries_once_at_the_local_time,
     a_weekly_digest_waits_for_monday,
+    missed_periods_come_in_the_next_digest_within_the_catch_up,
 );
 
 fn writer(app: &TestApp) -> DigestWriter {
@@ -131,4 +132,55 @@ async fn a_weekly_digest_waits_for_monday(app: TestApp) {
     let body = payload["body"].as_str().unwrap();
     assert_eq!(body.lines().count(), 6, "five titles and the rest: {body}");
     assert!(body.ends_with("… and 2 more"), "{body}");
+}
+
+async fn missed_periods_come_in_the_next_digest_within_the_catch_up(app: TestApp) {
+    let server = stand_in(201).await;
+    let browser = subscribe_push(&app, "daily-2", &server, None).await;
+    set_settings(&app, "daily-2", "en", json!("daily")).await;
+    let settings = DigestSettings {
+        catch_up_periods: 2,
+        ..DigestSettings::default()
+    };
+    let digests =
+        DigestWriter::from_settings(&settings, app.stores.clone(), i18n::Locale::En).unwrap();
+    let push = deliverer(&app, true, None);
+    let titles = || async {
+        let requests = server.received_requests().await.unwrap();
+        requests
+            .iter()
+            .map(|r| browser.read(r)["title"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    // A first digest, on time.
+    accepted_report(&app, "author-1", &["daily-2"], 1).await;
+    let first = next_end(Interval::Daily, app.clock.now());
+    assert_eq!(digests.run_once(first).await.unwrap(), 1);
+    push.run_once(first).await.unwrap();
+    assert_eq!(titles().await, ["One new notification"]);
+
+    // Then one entry on each of three days, and no worker at the next two period ends.
+    app.clock.set(first + TimeDelta::hours(1));
+    let mut end = first;
+    for second in 2..=4 {
+        accepted_report(&app, "author-1", &["daily-2"], second).await;
+        end = next_end(Interval::Daily, app.clock.now());
+        app.clock.set(end + TimeDelta::hours(2));
+    }
+    // Two hours after the third end: one digest reaching back two periods (the last two days'
+    // entries); the first of the three is older than the catch-up.
+    assert_eq!(digests.run_once(app.clock.now()).await.unwrap(), 1);
+    assert_eq!(push.run_once(app.clock.now()).await.unwrap().delivered, 1);
+    assert_eq!(
+        titles().await,
+        ["One new notification", "2 new notifications"]
+    );
+
+    // The next period opens where that digest closed: one new entry, one in its digest.
+    accepted_report(&app, "author-1", &["daily-2"], 5).await;
+    let next = next_end(Interval::Daily, app.clock.now());
+    assert!(next > end);
+    assert_eq!(digests.run_once(next).await.unwrap(), 1);
+    push.run_once(next).await.unwrap();
+    assert_eq!(titles().await.last().unwrap(), "One new notification");
 }

@@ -1,20 +1,17 @@
 //! Digests (PostgreSQL).
 
 use async_trait::async_trait;
-use domain::notifications::Interval;
 use sqlx::Row;
 
 use super::PgStore;
-use crate::store::digests::{DigestCandidate, DigestStore, DigestTexts, TITLES};
+use crate::store::digests::{DigestCandidate, DigestPeriod, DigestStore, DigestTexts, TITLES};
 use crate::store::{Instant, StoreResult};
 
 #[async_trait]
 impl DigestStore for PgStore {
     async fn digest_candidates(
         &self,
-        interval: Interval,
-        start: Instant,
-        end: Instant,
+        period: &DigestPeriod,
         limit: u32,
     ) -> StoreResult<Vec<DigestCandidate>> {
         let rows = sqlx::query(
@@ -23,7 +20,9 @@ impl DigestStore for PgStore {
                (array_agg(n.title ORDER BY n.sent_at DESC, n.inserted_at DESC))[1:$5] AS titles \
              FROM notification_settings s \
              JOIN notifications n ON n.subject = s.subject \
-               AND n.inserted_at > $2 AND n.inserted_at <= $3 \
+               AND n.inserted_at > GREATEST($6, COALESCE((SELECT max(d.period_end) \
+                 FROM notification_digests d WHERE d.subject = s.subject AND d.period_end < $3), $2)) \
+               AND n.inserted_at <= $3 \
              WHERE s.enabled AND s.\"interval\" = $1 \
                AND NOT EXISTS (SELECT 1 FROM notification_digests d \
                  WHERE d.subject = s.subject AND d.period_end = $3) \
@@ -31,11 +30,12 @@ impl DigestStore for PgStore {
                  OR EXISTS (SELECT 1 FROM email_subscriptions e WHERE e.subject = s.subject)) \
              GROUP BY s.subject, s.locale ORDER BY s.subject LIMIT $4",
         )
-        .bind(interval.as_str())
-        .bind(start)
-        .bind(end)
+        .bind(period.interval.as_str())
+        .bind(period.start)
+        .bind(period.end)
         .bind(i64::from(limit))
         .bind(i32::try_from(TITLES).unwrap_or(5))
+        .bind(period.earliest)
         .fetch_all(&self.pool)
         .await?;
         rows.iter()
@@ -77,8 +77,8 @@ impl DigestStore for PgStore {
         }
         sqlx::query(
             "INSERT INTO notification_deliveries \
-               (tag, channel, target, next_attempt_at, digest_title, digest_body) \
-             SELECT $1, t.channel, t.target, $3, $4, $5 FROM ( \
+               (tag, channel, target, next_attempt_at, created_at, digest_title, digest_body) \
+             SELECT $1, t.channel, t.target, $3, $3, $4, $5 FROM ( \
                SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
                WHERE subject = $2 \
                UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = $2) t \

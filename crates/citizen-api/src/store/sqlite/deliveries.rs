@@ -22,8 +22,8 @@ pub(crate) async fn add_deliveries(
     now: Instant,
 ) -> StoreResult<()> {
     sqlx::query(
-        "INSERT INTO notification_deliveries (tag, channel, target, next_attempt_at) \
-         SELECT ?1, t.channel, t.target, ?3 FROM ( \
+        "INSERT INTO notification_deliveries (tag, channel, target, next_attempt_at, created_at) \
+         SELECT ?1, t.channel, t.target, ?3, ?3 FROM ( \
            SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
            WHERE subject = ?2 \
            UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = ?2) t \
@@ -158,6 +158,29 @@ impl DeliveryStore for SqliteStore {
         .execute(&self.pool)
         .await?;
         Ok(deleted.rows_affected())
+    }
+
+    async fn expire_deliveries(
+        &self,
+        written_before: Instant,
+        now: Instant,
+        limit: u32,
+    ) -> StoreResult<u64> {
+        let expired = sqlx::query(
+            "UPDATE notification_deliveries SET failed_at = ?2, claimed_until = NULL, \
+               last_error = 'expired' \
+             WHERE rowid IN ( \
+               SELECT rowid FROM notification_deliveries \
+               WHERE done_at IS NULL AND failed_at IS NULL AND created_at < ?1 \
+                 AND (claimed_until IS NULL OR claimed_until <= ?2) \
+               LIMIT ?3)",
+        )
+        .bind(micros(written_before))
+        .bind(micros(now))
+        .bind(i64::from(limit))
+        .execute(&self.pool)
+        .await?;
+        Ok(expired.rows_affected())
     }
 
     async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {

@@ -1,52 +1,56 @@
 //! Digests (SQLite).
 
 use async_trait::async_trait;
-use domain::notifications::Interval;
 use sqlx::Row;
 
 use super::{micros, SqliteStore};
-use crate::store::digests::{DigestCandidate, DigestStore, DigestTexts, TITLES};
+use crate::store::digests::{DigestCandidate, DigestPeriod, DigestStore, DigestTexts, TITLES};
 use crate::store::{Instant, StoreResult};
+
+/// Where an account's digest window opens (`s.subject`; ?2 the period's start, ?3 its end, ?5
+/// the earliest): after its latest earlier digest, else at the start, never before the earliest.
+const SINCE: &str = "max(?5, coalesce((SELECT max(d.period_end) FROM notification_digests d \
+     WHERE d.subject = s.subject AND d.period_end < ?3), ?2))";
 
 #[async_trait]
 impl DigestStore for SqliteStore {
     async fn digest_candidates(
         &self,
-        interval: Interval,
-        start: Instant,
-        end: Instant,
+        period: &DigestPeriod,
         limit: u32,
     ) -> StoreResult<Vec<DigestCandidate>> {
-        let rows = sqlx::query(
-            "SELECT s.subject, s.locale, count(*) AS entries \
+        let rows = sqlx::query(&format!(
+            "SELECT s.subject, s.locale, count(*) AS entries, {SINCE} AS since \
              FROM notification_settings s \
              JOIN notifications n ON n.subject = s.subject \
-               AND n.inserted_at > ?2 AND n.inserted_at <= ?3 \
+               AND n.inserted_at > {SINCE} AND n.inserted_at <= ?3 \
              WHERE s.enabled AND s.\"interval\" = ?1 \
                AND NOT EXISTS (SELECT 1 FROM notification_digests d \
                  WHERE d.subject = s.subject AND d.period_end = ?3) \
                AND (EXISTS (SELECT 1 FROM webpush_subscriptions w WHERE w.subject = s.subject) \
                  OR EXISTS (SELECT 1 FROM email_subscriptions e WHERE e.subject = s.subject)) \
-             GROUP BY s.subject, s.locale ORDER BY s.subject LIMIT ?4",
-        )
-        .bind(interval.as_str())
-        .bind(micros(start))
-        .bind(micros(end))
+             GROUP BY s.subject, s.locale ORDER BY s.subject LIMIT ?4"
+        ))
+        .bind(period.interval.as_str())
+        .bind(micros(period.start))
+        .bind(micros(period.end))
         .bind(i64::from(limit))
+        .bind(micros(period.earliest))
         .fetch_all(&self.pool)
         .await?;
         let mut candidates = Vec::with_capacity(rows.len());
         for row in &rows {
             let subject: String = row.try_get("subject")?;
             let entries: i64 = row.try_get("entries")?;
+            let since: i64 = row.try_get("since")?;
             let newest: Vec<(String, String)> = sqlx::query_as(
                 "SELECT tag, title FROM notifications \
                  WHERE subject = ?1 AND inserted_at > ?2 AND inserted_at <= ?3 \
                  ORDER BY sent_at DESC, inserted_at DESC LIMIT ?4",
             )
             .bind(&subject)
-            .bind(micros(start))
-            .bind(micros(end))
+            .bind(since)
+            .bind(micros(period.end))
             .bind(i64::from(TITLES))
             .fetch_all(&self.pool)
             .await?;
@@ -89,8 +93,8 @@ impl DigestStore for SqliteStore {
         }
         sqlx::query(
             "INSERT INTO notification_deliveries \
-               (tag, channel, target, next_attempt_at, digest_title, digest_body) \
-             SELECT ?1, t.channel, t.target, ?3, ?4, ?5 FROM ( \
+               (tag, channel, target, next_attempt_at, created_at, digest_title, digest_body) \
+             SELECT ?1, t.channel, t.target, ?3, ?3, ?4, ?5 FROM ( \
                SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
                WHERE subject = ?2 \
                UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = ?2) t \
