@@ -181,10 +181,10 @@ impl AdminStore for PgStore {
                 q.push(format!(" ORDER BY r.inserted_at {dir}, r.id {dir}"));
             }
         }
-        q.push(" LIMIT ")
-            .push_bind(i64::from(list.page.limit) + 1)
-            .push(" OFFSET ")
-            .push_bind(i64::from(list.page.offset));
+        q.push(super::page_sql(
+            i64::from(list.page.limit) + 1,
+            i64::from(list.page.offset),
+        ));
         let rows = q.build().fetch_all(&self.pool).await?;
         let mut reports = Vec::with_capacity(rows.len());
         for row in &rows {

@@ -24,6 +24,20 @@ use uuid::Uuid;
 
 use super::{Category, CategoryStore, Instant, NewCategory, StoreResult};
 
+/// ` LIMIT n` (and ` OFFSET m`) as literals, not bound parameters. With a bound `LIMIT`
+/// PostgreSQL cannot cost a generic plan of the prepared statement for a small page, so it plans
+/// the statement anew on every execution (a custom plan: 12 % of the whole machine's CPU under
+/// the report list benchmark); with literals a statement gets its generic plan after five
+/// executions. The values are integers the API checked (a page is at most 101 rows, an offset at
+/// most 1 000), so each distinct page size is one more cached statement, never an injection.
+pub(crate) fn page_sql(limit: i64, offset: i64) -> String {
+    if offset == 0 {
+        format!(" LIMIT {limit}")
+    } else {
+        format!(" LIMIT {limit} OFFSET {offset}")
+    }
+}
+
 pub struct PgStore {
     pool: PgPool,
     /// `votes.synchronous_commit`: false (the default) commits a vote without waiting for the

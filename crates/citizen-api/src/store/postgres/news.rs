@@ -8,7 +8,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
 use uuid::Uuid;
 
-use super::PgStore;
+use super::{page_sql, PgStore};
 use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery};
 use crate::store::{Instant, StoreResult};
 
@@ -87,7 +87,7 @@ async fn located(pool: &PgPool, query: &NewsQuery, point: LonLat) -> StoreResult
     push_located_filters(&mut q, query, point);
     q.push(" ORDER BY n.location <-> ");
     push_point(&mut q, point);
-    q.push(" LIMIT ").push_bind(i64::from(query.limit));
+    q.push(page_sql(i64::from(query.limit), 0));
     q.push(format!(") k) SELECT {NEWS_COLUMNS}, n.location <-> "));
     push_point(&mut q, point);
     q.push(" AS distance FROM news_items n WHERE n.location IS NOT NULL");
@@ -96,8 +96,8 @@ async fn located(pool: &PgPool, query: &NewsQuery, point: LonLat) -> StoreResult
     push_point(&mut q, point);
     q.push(", (SELECT d FROM reach) * 1.001 + 1, false) AND n.location <-> ");
     push_point(&mut q, point);
-    q.push(" <= (SELECT d FROM reach) ORDER BY distance, n.id LIMIT ")
-        .push_bind(i64::from(query.limit));
+    q.push(" <= (SELECT d FROM reach) ORDER BY distance, n.id");
+    q.push(page_sql(i64::from(query.limit), 0));
     let rows = q.build().fetch_all(pool).await?;
     rows.iter().map(news_row).collect()
 }
@@ -112,8 +112,8 @@ async fn unlocated(pool: &PgPool, query: &NewsQuery, limit: u32) -> StoreResult<
     if let Some(NewsCursor::Unlocated { id: Some(id) }) = &query.after {
         q.push(" AND n.id < ").push_bind(*id);
     }
-    q.push(" ORDER BY n.id DESC LIMIT ")
-        .push_bind(i64::from(limit));
+    q.push(" ORDER BY n.id DESC");
+    q.push(page_sql(i64::from(limit), 0));
     let rows = q.build().fetch_all(pool).await?;
     rows.iter().map(news_row).collect()
 }
@@ -137,8 +137,8 @@ async fn by_date(pool: &PgPool, query: &NewsQuery) -> StoreResult<Vec<NewsItem>>
         }
         _ => {}
     }
-    q.push(" ORDER BY n.date DESC, n.id DESC LIMIT ")
-        .push_bind(i64::from(query.limit));
+    q.push(" ORDER BY n.date DESC, n.id DESC");
+    q.push(page_sql(i64::from(query.limit), 0));
     let rows = q.build().fetch_all(pool).await?;
     rows.iter().map(news_row).collect()
 }

@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use domain::notifications::Interval;
 
-use super::PgStore;
+use super::{page_sql, PgStore};
 use crate::store::notifications::{
     newest_first, retry_taken_instant, EmailSubscription, Marked, NewNotification, Notification,
     NotificationStore, PushSubscription, Render, Settings,
@@ -84,17 +84,24 @@ impl NotificationStore for PgStore {
         after: Option<(Instant, Instant)>,
         limit: u32,
     ) -> StoreResult<Vec<Notification>> {
-        let rows: Vec<Row> = sqlx::query_as(&format!(
-            "SELECT {COLUMNS} FROM notifications WHERE subject = $1 \
-             AND ($2::timestamptz IS NULL OR (sent_at, inserted_at) < ($2, $3)) \
-             ORDER BY sent_at DESC, inserted_at DESC LIMIT $4"
-        ))
-        .bind(subject)
-        .bind(after.map(|a| a.0))
-        .bind(after.map(|a| a.1))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        // Two statements, not `($2 IS NULL OR (…) < ($2, $3))`: a generic plan of that can
+        // only filter the cursor, walking every newer entry; this way the cursor is the index
+        // scan's start. The page size is a literal (`page_sql`).
+        let after_cursor = if after.is_some() {
+            "AND (sent_at, inserted_at) < ($2, $3) "
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT {COLUMNS} FROM notifications WHERE subject = $1 {after_cursor}\
+             ORDER BY sent_at DESC, inserted_at DESC{}",
+            page_sql(i64::from(limit), 0)
+        );
+        let mut query = sqlx::query_as(&sql).bind(subject);
+        if let Some((sent_at, inserted_at)) = after {
+            query = query.bind(sent_at).bind(inserted_at);
+        }
+        let rows: Vec<Row> = query.fetch_all(&self.pool).await?;
         Ok(rows.into_iter().map(Notification::from).collect())
     }
 
@@ -126,12 +133,12 @@ impl NotificationStore for PgStore {
     }
 
     async fn unread_count(&self, subject: &str, cap: u32) -> StoreResult<u64> {
-        let count: i64 = sqlx::query_scalar(
+        let count: i64 = sqlx::query_scalar(&format!(
             "SELECT count(*) FROM (SELECT 1 FROM notifications \
-             WHERE subject = $1 AND read_at IS NULL LIMIT $2) AS u",
-        )
+             WHERE subject = $1 AND read_at IS NULL{}) AS u",
+            page_sql(i64::from(cap), 0)
+        ))
         .bind(subject)
-        .bind(i64::from(cap))
         .fetch_one(&self.pool)
         .await?;
         Ok(u64::try_from(count).unwrap_or(0))

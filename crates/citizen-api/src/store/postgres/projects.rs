@@ -5,7 +5,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{Postgres, Row, Transaction};
 use uuid::Uuid;
 
-use super::PgStore;
+use super::{page_sql, PgStore};
 use crate::store::projects::{Project, ProjectDraft, ProjectMedia, ProjectStore};
 use crate::store::{Instant, StoreResult};
 
@@ -56,16 +56,22 @@ impl ProjectStore for PgStore {
         after: Option<(Instant, Uuid)>,
         limit: u32,
     ) -> StoreResult<Vec<Project>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM projects \
-             WHERE $1::timestamptz IS NULL OR (open_from, id) < ($1, $2) \
-             ORDER BY open_from DESC, id DESC LIMIT $3"
-        ))
-        .bind(after.map(|a| a.0))
-        .bind(after.map(|a| a.1))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+        // The cursor as the index scan's start (a separate statement, see `notifications`);
+        // the page size a literal (`page_sql`).
+        let after_cursor = if after.is_some() {
+            "WHERE (open_from, id) < ($1, $2) "
+        } else {
+            ""
+        };
+        let sql = format!(
+            "SELECT {COLUMNS} FROM projects {after_cursor}ORDER BY open_from DESC, id DESC{}",
+            page_sql(i64::from(limit), 0)
+        );
+        let mut query = sqlx::query(&sql);
+        if let Some((open_from, id)) = after {
+            query = query.bind(open_from).bind(id);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(project).collect()
     }
 

@@ -7,7 +7,7 @@ use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
 use super::rows::{media_of_reports, report, with_issues, REPORT_COLUMNS};
-use super::PgStore;
+use super::{page_sql, PgStore};
 use crate::store::{
     search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
     ReportWithIssues, StoreResult, TimelineData,
@@ -80,10 +80,10 @@ fn push_order(
             q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
         }
     }
-    q.push(" LIMIT ")
-        .push_bind(i64::from(filter.page.limit) + 1)
-        .push(" OFFSET ")
-        .push_bind(i64::from(filter.page.offset));
+    q.push(page_sql(
+        i64::from(filter.page.limit) + 1,
+        i64::from(filter.page.offset),
+    ));
 }
 
 const LIST_COLUMNS: &str = "i.id AS issue_id, i.category_id AS issue_category, \
@@ -148,7 +148,7 @@ fn push_nearest(
     push_list_filters(q, filter);
     q.push(" ORDER BY i.location <-> ");
     push_point(q, lon, lat);
-    q.push(" LIMIT ").push_bind(needed);
+    q.push(page_sql(needed, 0));
     q.push("), reach AS (SELECT max(d) AS d FROM knn) SELECT u.*, ");
     push_votes(q, "u.id", now);
     q.push(" AS votes_count FROM ((SELECT ");
@@ -162,17 +162,19 @@ fn push_nearest(
     push_point(q, lon, lat);
     q.push(", (SELECT d FROM reach) * 1.001 + 1, false) AND i.location <-> ");
     push_point(q, lon, lat);
-    q.push(" <= (SELECT d FROM reach) ORDER BY distance, i.id LIMIT ")
-        .push_bind(needed);
+    q.push(" <= (SELECT d FROM reach) ORDER BY distance, i.id");
+    q.push(page_sql(needed, 0));
     q.push(format!(
         ") UNION ALL (SELECT {LIST_COLUMNS}, 1, NULL {LIST_FROM} AND i.location IS NULL"
     ));
     push_list_filters(q, filter);
-    q.push(" ORDER BY i.id LIMIT ").push_bind(needed);
-    q.push(")) AS u ORDER BY part, distance, issue_id LIMIT ")
-        .push_bind(i64::from(filter.page.limit) + 1)
-        .push(" OFFSET ")
-        .push_bind(i64::from(filter.page.offset));
+    q.push(" ORDER BY i.id");
+    q.push(page_sql(needed, 0));
+    q.push(")) AS u ORDER BY part, distance, issue_id");
+    q.push(page_sql(
+        i64::from(filter.page.limit) + 1,
+        i64::from(filter.page.offset),
+    ));
 }
 
 #[async_trait]

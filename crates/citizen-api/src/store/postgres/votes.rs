@@ -5,7 +5,7 @@ use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
-use super::PgStore;
+use super::{page_sql, PgStore};
 use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
 use crate::store::{Instant, StoreError, StoreResult};
 
@@ -93,19 +93,24 @@ impl VoteStore for PgStore {
             Some(true) => format!("({ACTIVE})"),
             Some(false) => format!("NOT ({ACTIVE})"),
         };
-        let rows: Vec<TokenRow> = sqlx::query_as(&format!(
+        // The cursor as the index scan's start (a separate statement, see `notifications`);
+        // the page size a literal (`page_sql`).
+        let after_cursor = if after.is_some() {
+            "AND (inserted_at, id) < ($3, $4) "
+        } else {
+            ""
+        };
+        let sql = format!(
             "SELECT id, target_id, inserted_at, expires_at, revoked_at FROM vote_tokens \
-             WHERE subject = $1 AND {filter} \
-             AND ($3::timestamptz IS NULL OR (inserted_at, id) < ($3, $4)) \
-             ORDER BY inserted_at DESC, id DESC LIMIT $5"
-        ))
-        .bind(subject)
-        .bind(now)
-        .bind(after.map(|a| a.0))
-        .bind(after.map(|a| a.1))
-        .bind(i64::from(limit))
-        .fetch_all(&self.pool)
-        .await?;
+             WHERE subject = $1 AND {filter} {after_cursor}\
+             ORDER BY inserted_at DESC, id DESC{}",
+            page_sql(i64::from(limit), 0)
+        );
+        let mut query = sqlx::query_as(&sql).bind(subject).bind(now);
+        if let Some((inserted_at, id)) = after {
+            query = query.bind(inserted_at).bind(id);
+        }
+        let rows: Vec<TokenRow> = query.fetch_all(&self.pool).await?;
         Ok(rows
             .into_iter()
             .map(|r| VoteToken {
