@@ -146,7 +146,12 @@ impl Deliverer {
         if self.settings.retain_days == 0 {
             return Ok(0);
         }
-        let before = now - chrono::TimeDelta::days(i64::from(self.settings.retain_days));
+        // A setting so large that the cut-off falls before chrono's calendar: nothing is old enough.
+        let Some(before) = now.checked_sub_signed(chrono::TimeDelta::days(i64::from(
+            self.settings.retain_days,
+        ))) else {
+            return Ok(0);
+        };
         let mut total = 0;
         loop {
             let deleted = self
@@ -167,7 +172,11 @@ impl Deliverer {
         if self.settings.max_age_hours == 0 {
             return Ok(0);
         }
-        let before = now - chrono::TimeDelta::hours(i64::from(self.settings.max_age_hours));
+        let Some(before) = now.checked_sub_signed(chrono::TimeDelta::hours(i64::from(
+            self.settings.max_age_hours,
+        ))) else {
+            return Ok(0);
+        };
         let mut total = 0;
         loop {
             let expired = self

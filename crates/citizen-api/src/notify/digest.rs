@@ -22,6 +22,8 @@ use crate::store::{Instant, StoreResult, Stores};
 
 /// Accounts handled per round trip.
 const BATCH: u32 = 100;
+/// The largest `notifications.digest.catch_up_periods` (a year of daily digests).
+pub const MAX_CATCH_UP_PERIODS: u32 = 366;
 
 /// `notifications.digest.*`.
 #[derive(Debug, Clone, Deserialize)]
@@ -32,7 +34,7 @@ pub struct DigestSettings {
     /// When periods end, local time `HH:MM`. Default `08:00`.
     pub local_time: String,
     /// How many periods a digest reaches back when the ones before it went by without a digest
-    /// (no worker ran): their entries come in the next digest. At least 1. Default 7.
+    /// (no worker ran): their entries come in the next digest. 1 to 366. Default 7.
     pub catch_up_periods: u32,
 }
 
@@ -78,12 +80,18 @@ impl DigestWriter {
                 settings.local_time
             )
         })?;
+        if !(1..=MAX_CATCH_UP_PERIODS).contains(&settings.catch_up_periods) {
+            anyhow::bail!(
+                "notifications.digest.catch_up_periods must be 1 to {MAX_CATCH_UP_PERIODS}, not {}",
+                settings.catch_up_periods
+            );
+        }
         Ok(Self {
             stores,
             zone,
             at,
             default_locale,
-            catch_up_periods: settings.catch_up_periods.max(1),
+            catch_up_periods: settings.catch_up_periods,
             done: Arc::new(Mutex::new([None; 3])),
         })
     }

@@ -241,4 +241,18 @@ async fn rows_older_than_the_maximum_age_are_given_up_unsent(app: TestApp) {
         .await
         .unwrap();
     assert_eq!((round.delivered, round.expired), (1, 0));
+
+    // Ages beyond the calendar (u32::MAX hours and days): nothing is old enough, no panic.
+    let forever = Deliverer::new(
+        app.stores.clone(),
+        Some(push_sender()),
+        None,
+        DeliverySettings {
+            max_age_hours: u32::MAX,
+            retain_days: u32::MAX,
+            ..delivery_settings()
+        },
+    );
+    assert_eq!(forever.expire(app.clock.now()).await.unwrap(), 0);
+    assert_eq!(forever.prune(app.clock.now()).await.unwrap(), 0);
 }

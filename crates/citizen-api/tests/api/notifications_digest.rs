@@ -184,3 +184,28 @@ async fn missed_periods_come_in_the_next_digest_within_the_catch_up(app: TestApp
     push.run_once(next).await.unwrap();
     assert_eq!(titles().await.last().unwrap(), "One new notification");
 }
+
+/// `catch_up_periods` outside 1..=366 stops start-up with the key's name (also with delivery
+/// off); both edges start.
+#[tokio::test]
+async fn catch_up_periods_out_of_range_fail_start_up() {
+    let db = test_support::database(test_support::Backend::Sqlite, "digest-bad")
+        .await
+        .unwrap();
+    for (periods, starts) in [(0, false), (1, true), (366, true), (367, false)] {
+        let mut settings = crate::helpers::settings(&db);
+        settings.notifications.digest.catch_up_periods = periods;
+        let options = citizen_api::BuildOptions { clock: None };
+        match citizen_api::Application::build_with(&settings, options).await {
+            Ok(_) => assert!(starts, "{periods} must not start"),
+            Err(err) => {
+                assert!(!starts, "{periods}: {err:#}");
+                let text = format!("{err:#}");
+                assert!(
+                    text.contains("notifications.digest.catch_up_periods"),
+                    "{text}"
+                );
+            }
+        }
+    }
+}
