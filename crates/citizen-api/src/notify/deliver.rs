@@ -143,52 +143,26 @@ impl Deliverer {
     /// Deletes the deliveries that ended (done or failed) more than `retain_days` before `now`,
     /// in batches; how many. Nothing with `retain_days = 0`.
     pub async fn prune(&self, now: Instant) -> StoreResult<u64> {
-        if self.settings.retain_days == 0 {
-            return Ok(0);
-        }
-        // A setting so large that the cut-off falls before chrono's calendar: nothing is old enough.
-        let Some(before) = now.checked_sub_signed(chrono::TimeDelta::days(i64::from(
-            self.settings.retain_days,
-        ))) else {
+        let age = chrono::TimeDelta::days(i64::from(self.settings.retain_days));
+        let Some(before) = cut_off(now, age) else {
             return Ok(0);
         };
-        let mut total = 0;
-        loop {
-            let deleted = self
-                .stores
-                .deliveries
-                .prune_deliveries(before, PRUNE_BATCH)
-                .await?;
-            total += deleted;
-            if deleted < u64::from(PRUNE_BATCH) {
-                return Ok(total);
-            }
-        }
+        in_batches(|| self.stores.deliveries.prune_deliveries(before, PRUNE_BATCH)).await
     }
 
     /// Gives up the open deliveries written more than `max_age_hours` before `now` (not those
     /// under a live lease), in batches; how many. Nothing with `max_age_hours = 0`.
     pub async fn expire(&self, now: Instant) -> StoreResult<u64> {
-        if self.settings.max_age_hours == 0 {
-            return Ok(0);
-        }
-        let Some(before) = now.checked_sub_signed(chrono::TimeDelta::hours(i64::from(
-            self.settings.max_age_hours,
-        ))) else {
+        let age = chrono::TimeDelta::hours(i64::from(self.settings.max_age_hours));
+        let Some(before) = cut_off(now, age) else {
             return Ok(0);
         };
-        let mut total = 0;
-        loop {
-            let expired = self
-                .stores
+        in_batches(|| {
+            self.stores
                 .deliveries
                 .expire_deliveries(before, now, PRUNE_BATCH)
-                .await?;
-            total += expired;
-            if expired < u64::from(PRUNE_BATCH) {
-                return Ok(total);
-            }
-        }
+        })
+        .await
     }
 
     /// Sends one claimed delivery (records nothing).
@@ -309,6 +283,32 @@ impl Deliverer {
             if count < BATCH as usize {
                 return Ok(round);
             }
+        }
+    }
+}
+
+/// `age` before `now`: `None` for an age of zero (no limit), and for a setting so large that the
+/// cut-off falls before chrono's calendar (nothing is that old).
+fn cut_off(now: Instant, age: chrono::TimeDelta) -> Option<Instant> {
+    if age.is_zero() {
+        return None;
+    }
+    now.checked_sub_signed(age)
+}
+
+/// Runs `step` (one statement over at most [`PRUNE_BATCH`] rows) until a batch comes back short;
+/// the rows of all batches.
+async fn in_batches<F, Fut>(mut step: F) -> StoreResult<u64>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = StoreResult<u64>>,
+{
+    let mut total = 0;
+    loop {
+        let done = step().await?;
+        total += done;
+        if done < u64::from(PRUNE_BATCH) {
+            return Ok(total);
         }
     }
 }
