@@ -87,17 +87,34 @@ SELECT id, author, title, upper(left(words, 1)) || substr(words, 2) || '.',
        CASE WHEN moved OR status <> 'open' THEN ts + interval '1 hour' END
 FROM gen;
 
+-- Two photos on every sixth report, one on the other thirds.
+INSERT INTO media (id, report_id, filename, media_type, size_bytes, position, inserted_at)
+SELECT md5('media' || n || p)::uuid, id, 'foto-' || n || '-' || p || '.jpg', 'image/jpeg',
+       150000 + n % 100000, p, ts
+FROM gen CROSS JOIN generate_series(0, 1) p
+WHERE n % 3 = 0 AND (p = 0 OR n % 2 = 0);
+
 -- The first issue (moved for 5 % of the reports) and, for the moved ones, the issue in the
--- category they were moved to.
+-- category they were moved to; each carries its report's columns and media as the list reads
+-- them (migration 0014; its triggers are off during the load).
 INSERT INTO issues (id, report_id, category_id, status, parent_id, has_possible_duplicates,
-                    inserted_at, status_changed_at, report_inserted_at, location)
+                    inserted_at, status_changed_at, report_inserted_at, location,
+                    author, title, description, search, longitude, latitude, location_radius_m,
+                    explicit, processed_at, media)
 SELECT x.id, g.id, c.id, x.status,
        CASE WHEN x.status = 'duplicate' THEN md5('issue-a-' || (g.n - 1))::uuid END,
        FALSE, x.at, x.at + CASE x.status WHEN 'open' THEN interval '0'
            WHEN 'moved' THEN interval '1 hour' WHEN 'resolved' THEN interval '2 days'
            ELSE interval '1 day' END,
-       g.ts, CASE WHEN g.located THEN ST_SetSRID(ST_MakePoint(g.lon, g.lat), 4326)::geography END
+       g.ts, r.location, r.author, r.title, r.description, r.search, r.longitude, r.latitude,
+       r.location_radius_m, r.explicit, r.processed_at, coalesce(m.media, '[]')
 FROM gen g
+JOIN reports r ON r.id = g.id
+LEFT JOIN (SELECT report_id,
+                  json_agg(json_build_object('id', id, 'filename', filename,
+                                             'media_type', media_type, 'size_bytes', size_bytes)
+                           ORDER BY position) AS media
+           FROM media GROUP BY report_id) m ON m.report_id = g.id
 CROSS JOIN LATERAL (VALUES (g.issue1, CASE WHEN g.moved THEN 'moved' ELSE g.status END, g.cat1, g.ts),
                            (g.issue2, g.status, g.cat2, g.ts + interval '1 hour')) x(id, status, cat, at)
 JOIN cat c ON c.k = x.cat
@@ -116,12 +133,6 @@ CROSS JOIN LATERAL (VALUES ('open', interval '0'), ('moved', interval '1 hour'),
                            ('resolved', interval '2 days')) s(status, after)
 WHERE s.status = 'open' OR s.status = i.status
    OR (s.status = 'accepted' AND i.status = 'resolved');
-
-INSERT INTO media (id, report_id, filename, media_type, size_bytes, position, inserted_at)
-SELECT md5('media' || n || p)::uuid, id, 'foto-' || n || '-' || p || '.jpg', 'image/jpeg',
-       150000 + n % 100000, p, ts
-FROM gen CROSS JOIN generate_series(0, 1) p
-WHERE n % 3 = 0 AND (p = 0 OR n % 2 = 0);
 
 SELECT indexdef FROM saved_indexes \gexec
 SET session_replication_role = origin;

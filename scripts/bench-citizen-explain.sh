@@ -5,9 +5,10 @@
 # Usage: bench-citizen-explain.sh DATABASE_URL Q_WORD LON,LAT CATEGORY_ID
 set -euo pipefail
 url=$1 word=$2 point=$3 category=$4
-cols="i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, r.id, r.author, \
-r.title, r.description, r.longitude, r.latitude, r.location_radius_m, r.explicit, r.inserted_at, r.processed_at"
-from="FROM issues i JOIN reports r ON r.id = i.report_id WHERE i.status <> 'moved'"
+cols="i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, i.report_id AS id, \
+i.author, i.title, i.description, i.longitude, i.latitude, i.location_radius_m, i.explicit, \
+i.report_inserted_at AS inserted_at, i.processed_at, i.media"
+from="FROM issues i WHERE i.status <> 'moved'"
 by_date="ORDER BY i.report_inserted_at DESC, i.id DESC LIMIT 101 OFFSET 0"
 geo="public.ST_SetSRID(public.ST_MakePoint(${point%,*}, ${point#*,}), 4326)::public.geography"
 explain() { # title sql
@@ -17,7 +18,7 @@ explain() { # title sql
   echo
 }
 explain "default" "SELECT $cols $from $by_date"
-explain "q=$word" "SELECT $cols $from AND r.search LIKE '%$word%' $by_date"
+explain "q=$word" "SELECT $cols $from AND i.search LIKE '%$word%' $by_date"
 knn="WITH knn AS MATERIALIZED (SELECT i.location <-> $geo AS d $from AND i.location IS NOT NULL \
 ORDER BY i.location <-> $geo LIMIT 101), reach AS (SELECT max(d) AS d FROM knn)"
 explain "location=$point&orderBy=location" "$knn SELECT * FROM ((SELECT $cols, 0 AS part, \

@@ -30,8 +30,9 @@ pub struct NewCategory {
     pub statement_deadline_days: Option<u32>,
 }
 
-/// A stored file (an attachment of a report or of a statement).
-#[derive(Debug, Clone, PartialEq)]
+/// A stored file (an attachment of a report or of a statement). Deserialized from the JSON
+/// arrays the stores build of a report's media (`{id, filename, media_type, size_bytes}`).
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 pub struct Media {
     pub id: Uuid,
     /// The client's file name (sanitised).

@@ -16,6 +16,7 @@ mod filing_anonymous;
 mod filing_limits;
 mod helpers;
 mod list;
+mod list_copies;
 mod list_edges;
 mod me;
 mod news;

@@ -13,14 +13,6 @@ use super::PgStore;
 use crate::store::{status, Instant, Issue, Media, ReportWithIssues, StoreResult};
 
 #[derive(Deserialize)]
-struct MediaJson {
-    id: Uuid,
-    filename: String,
-    media_type: String,
-    size_bytes: i64,
-}
-
-#[derive(Deserialize)]
 struct IssueJson {
     id: Uuid,
     category_id: Uuid,
@@ -59,16 +51,8 @@ impl PgStore {
         };
         let mut found = report(&row)?;
         found.votes_count = row.try_get("votes_count")?;
-        let Json(media): Json<Vec<MediaJson>> = row.try_get("media")?;
-        found.media = media
-            .into_iter()
-            .map(|m| Media {
-                id: m.id,
-                filename: m.filename,
-                media_type: m.media_type,
-                size_bytes: u64::try_from(m.size_bytes).unwrap_or_default(),
-            })
-            .collect();
+        let Json(media): Json<Vec<Media>> = row.try_get("media")?;
+        found.media = media;
         let Json(issues): Json<Vec<IssueJson>> = row.try_get("issues")?;
         let issues = issues
             .into_iter()

@@ -3,14 +3,15 @@
 use async_trait::async_trait;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
+use sqlx::types::Json;
 use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::rows::{media_of_reports, report, with_issues, REPORT_COLUMNS};
+use super::rows::{report, with_issues, REPORT_COLUMNS};
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
-    ReportWithIssues, StoreResult, TimelineData,
+    search_text, status, Instant, IssueRow, ListPage, Media, NewReport, Report, ReportFilter,
+    ReportStore, ReportWithIssues, StoreResult, TimelineData,
 };
 
 fn direction(d: Direction) -> &'static str {
@@ -86,11 +87,13 @@ fn push_order(
     ));
 }
 
+/// The list's row: the issue with the copies of its report's columns and media it carries
+/// (migration 0014), so a page reads `issues` alone.
 const LIST_COLUMNS: &str = "i.id AS issue_id, i.category_id AS issue_category, \
-     i.status AS issue_status, r.id, r.author, r.title, r.description, r.longitude, r.latitude, \
-     r.location_radius_m, r.explicit, r.inserted_at, r.processed_at";
-const LIST_FROM: &str =
-    "FROM issues i JOIN reports r ON r.id = i.report_id WHERE i.status <> 'moved'";
+     i.status AS issue_status, i.report_id AS id, i.author, i.title, i.description, i.longitude, \
+     i.latitude, i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, \
+     i.processed_at, i.media";
+const LIST_FROM: &str = "FROM issues i WHERE i.status <> 'moved'";
 
 /// The public list's filters (after `WHERE i.status <> 'moved'`).
 fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) {
@@ -118,7 +121,7 @@ fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) 
     }
     if let Some(text) = &filter.q {
         // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
     }
     if let Some(from) = filter.date_from {
         q.push(" AND i.report_inserted_at >= ").push_bind(from);
@@ -265,7 +268,7 @@ impl ReportStore for PgStore {
             }
             _ => {
                 q.push(format!("SELECT {LIST_COLUMNS}, "));
-                push_votes(&mut q, "r.id", now);
+                push_votes(&mut q, "i.report_id", now);
                 q.push(format!(" AS votes_count {LIST_FROM}"));
                 push_list_filters(&mut q, filter);
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
@@ -276,18 +279,14 @@ impl ReportStore for PgStore {
         for row in &rows {
             let mut report = report(row)?;
             report.votes_count = row.try_get("votes_count")?;
+            let Json(media): Json<Vec<Media>> = row.try_get("media")?;
+            report.media = media;
             out.push(IssueRow {
                 report,
                 issue_id: row.try_get("issue_id")?,
                 category_id: row.try_get("issue_category")?,
                 status: status(row.try_get("issue_status")?)?,
             });
-        }
-        let ids: Vec<Uuid> = out.iter().map(|r| r.report.id).collect();
-        let media = media_of_reports(&self.pool, &ids).await?;
-        for row in &mut out {
-            // Several rows (issues) may show the same report.
-            row.report.media = media.get(&row.report.id).cloned().unwrap_or_default();
         }
         Ok(ListPage::from_overfetch(out, filter.page.limit))
     }

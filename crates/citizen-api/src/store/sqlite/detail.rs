@@ -10,14 +10,6 @@ use super::rows::{report, REPORT_COLUMNS};
 use super::{instant, micros, SqliteStore};
 use crate::store::{status, Instant, Issue, Media, ReportWithIssues, StoreResult};
 
-#[derive(Deserialize)]
-struct MediaJson {
-    id: Uuid,
-    filename: String,
-    media_type: String,
-    size_bytes: i64,
-}
-
 /// Instants are INTEGER microseconds and flags 0/1 in SQLite.
 #[derive(Deserialize)]
 struct IssueJson {
@@ -58,16 +50,8 @@ impl SqliteStore {
         };
         let mut found = report(&row)?;
         found.votes_count = row.try_get("votes_count")?;
-        let Json(media): Json<Vec<MediaJson>> = row.try_get("media")?;
-        found.media = media
-            .into_iter()
-            .map(|m| Media {
-                id: m.id,
-                filename: m.filename,
-                media_type: m.media_type,
-                size_bytes: u64::try_from(m.size_bytes).unwrap_or_default(),
-            })
-            .collect();
+        let Json(media): Json<Vec<Media>> = row.try_get("media")?;
+        found.media = media;
         let Json(issues): Json<Vec<IssueJson>> = row.try_get("issues")?;
         let issues = issues
             .into_iter()

@@ -12,7 +12,7 @@ use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 use super::micros;
 use super::reports::push_distance2;
-use super::rows::{push_in, REPORT_COLUMNS};
+use super::rows::push_in;
 use crate::store::{Instant, ReportFilter, StoreResult};
 
 /// The first reach, in metres.
@@ -20,16 +20,20 @@ const FIRST_REACH_M: f64 = 500.0;
 /// Beyond this reach (metres; a city is far smaller) the located rows are read without the index.
 const MAX_REACH_M: f64 = 128_000.0;
 
-/// `SELECT <row columns>, votes_count FROM issues i JOIN reports r` (the list's row).
+/// `SELECT <row columns>, votes_count FROM issues i`: the list's row is the issue with the
+/// copies of its report's columns and media it carries (migration 0014), so a page reads
+/// `issues` alone.
 pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: &str) {
-    q.push(format!(
+    q.push(
         "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
-         {REPORT_COLUMNS}, (SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id \
-         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > "
-    ))
+         i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
+         i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
+         i.media, (SELECT count(*) FROM vote_tokens v WHERE v.target_id = i.report_id \
+         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
+    )
     .push_bind(micros(now))
     .push(format!(
-        ")) AS votes_count {from} JOIN reports r ON r.id = i.report_id WHERE i.status <> 'moved'"
+        ")) AS votes_count {from} WHERE i.status <> 'moved'"
     ));
 }
 
@@ -49,7 +53,7 @@ pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &Repor
     }
     if let Some(text) = &filter.q {
         // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
     }
     if let Some(from) = filter.date_from {
         q.push(" AND i.report_inserted_at >= ")

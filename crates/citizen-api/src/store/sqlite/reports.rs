@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use domain::geo::LonLat;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
+use sqlx::types::Json;
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
@@ -16,8 +17,8 @@ use super::nearest::{nearest_rows, push_list_filters, push_select, push_within};
 use super::rows::{media_of, report, with_issues, REPORT_COLUMNS};
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
-    ReportWithIssues, Statement, StoreResult, TimelineData,
+    search_text, status, Instant, IssueRow, ListPage, Media, NewReport, Report, ReportFilter,
+    ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
 };
 
 /// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
@@ -210,18 +211,14 @@ impl ReportStore for SqliteStore {
         for row in &rows {
             let mut report = report(row)?;
             report.votes_count = row.try_get("votes_count")?;
+            let Json(media): Json<Vec<Media>> = row.try_get("media")?;
+            report.media = media;
             out.push(IssueRow {
                 report,
                 issue_id: get_uuid(row, "issue_id")?,
                 category_id: get_uuid(row, "issue_category")?,
                 status: status(row.try_get("issue_status")?)?,
             });
-        }
-        let ids: Vec<Uuid> = out.iter().map(|r| r.report.id).collect();
-        let media = media_of(&self.pool, "report_id", &ids).await?;
-        for row in &mut out {
-            // Several rows (issues) may show the same report.
-            row.report.media = media.get(&row.report.id).cloned().unwrap_or_default();
         }
         Ok(ListPage::from_overfetch(out, filter.page.limit))
     }
