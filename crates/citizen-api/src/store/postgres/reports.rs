@@ -7,6 +7,7 @@ use sqlx::types::Json;
 use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
+use super::nearest::nearest_rows;
 use super::rows::{report, with_issues, REPORT_COLUMNS};
 use super::{page_sql, PgStore};
 use crate::store::{
@@ -22,7 +23,7 @@ fn direction(d: Direction) -> &'static str {
 }
 
 /// `ST_MakePoint(lon, lat)::geography` with bound values.
-fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
+pub(super) fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
     q.push("public.ST_SetSRID(public.ST_MakePoint(")
         .push_bind(lon)
         .push(", ")
@@ -87,16 +88,22 @@ fn push_order(
     ));
 }
 
-/// The list's row: the issue with the copies of its report's columns and media it carries
-/// (migration 0014), so a page reads `issues` alone.
-const LIST_COLUMNS: &str = "i.id AS issue_id, i.category_id AS issue_category, \
-     i.status AS issue_status, i.report_id AS id, i.author, i.title, i.description, i.longitude, \
-     i.latitude, i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, \
-     i.processed_at, i.media";
-const LIST_FROM: &str = "FROM issues i WHERE i.status <> 'moved'";
+/// `SELECT <the list's row>, votes_count FROM issues i WHERE i.status <> 'moved'`: the row is
+/// the issue with the copies of its report's columns and media it carries (migration 0014), so a
+/// page reads `issues` alone.
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
+    q.push(
+        "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
+         i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
+         i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
+         i.media, ",
+    );
+    push_votes(q, "i.report_id", now);
+    q.push(" AS votes_count FROM issues i WHERE i.status <> 'moved'");
+}
 
 /// The public list's filters (after `WHERE i.status <> 'moved'`).
-fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) {
+pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) {
     // One value is an equality: the planner can then walk an index in date order.
     match filter.categories.as_slice() {
         [] => {}
@@ -130,54 +137,6 @@ fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) 
         q.push(" AND i.report_inserted_at <= ").push_bind(to);
     }
     push_near(q, filter, "i");
-}
-
-/// The public list nearest first (`orderBy=location`, ascending), exactly as
-/// `ORDER BY (location IS NULL), distance, id` but served by the GiST index: PostgreSQL walks a
-/// KNN index scan only for an order by the distance alone, so the `needed`-th nearest distance is
-/// found that way first (`reach`), then every row within it is read through the index (a
-/// `ST_DWithin` prefilter with a margin, then the exact `<->` test, so ties at the edge are all
-/// in) and ordered by distance and id; rows without a location follow in id order.
-fn push_nearest(
-    q: &mut QueryBuilder<'_, Postgres>,
-    filter: &ReportFilter,
-    (lon, lat): (f64, f64),
-    now: Instant,
-) {
-    let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
-    q.push("WITH knn AS MATERIALIZED (SELECT i.location <-> ");
-    push_point(q, lon, lat);
-    q.push(format!(" AS d {LIST_FROM} AND i.location IS NOT NULL"));
-    push_list_filters(q, filter);
-    q.push(" ORDER BY i.location <-> ");
-    push_point(q, lon, lat);
-    q.push(page_sql(needed, 0));
-    q.push("), reach AS (SELECT max(d) AS d FROM knn) SELECT u.*, ");
-    push_votes(q, "u.id", now);
-    q.push(" AS votes_count FROM ((SELECT ");
-    q.push(format!("{LIST_COLUMNS}, 0 AS part, i.location <-> "));
-    push_point(q, lon, lat);
-    q.push(format!(
-        " AS distance {LIST_FROM} AND i.location IS NOT NULL"
-    ));
-    push_list_filters(q, filter);
-    q.push(" AND public.ST_DWithin(i.location, ");
-    push_point(q, lon, lat);
-    q.push(", (SELECT d FROM reach) * 1.001 + 1, false) AND i.location <-> ");
-    push_point(q, lon, lat);
-    q.push(" <= (SELECT d FROM reach) ORDER BY distance, i.id");
-    q.push(page_sql(needed, 0));
-    q.push(format!(
-        ") UNION ALL (SELECT {LIST_COLUMNS}, 1, NULL {LIST_FROM} AND i.location IS NULL"
-    ));
-    push_list_filters(q, filter);
-    q.push(" ORDER BY i.id");
-    q.push(page_sql(needed, 0));
-    q.push(")) AS u ORDER BY part, distance, issue_id");
-    q.push(page_sql(
-        i64::from(filter.page.limit) + 1,
-        i64::from(filter.page.offset),
-    ));
 }
 
 #[async_trait]
@@ -261,20 +220,18 @@ impl ReportStore for PgStore {
         filter: &ReportFilter,
         now: Instant,
     ) -> StoreResult<ListPage<IssueRow>> {
-        let mut q = QueryBuilder::<Postgres>::new("");
-        match (filter.order.by, &filter.near, filter.order.direction) {
+        let rows = match (filter.order.by, &filter.near, filter.order.direction) {
             (OrderBy::Location, Some(near), Direction::Asc) => {
-                push_nearest(&mut q, filter, (near.point.lon, near.point.lat), now);
+                nearest_rows(&self.pool, filter, near, now).await?
             }
             _ => {
-                q.push(format!("SELECT {LIST_COLUMNS}, "));
-                push_votes(&mut q, "i.report_id", now);
-                q.push(format!(" AS votes_count {LIST_FROM}"));
+                let mut q = QueryBuilder::<Postgres>::new("");
+                push_select(&mut q, now);
                 push_list_filters(&mut q, filter);
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
+                q.build().fetch_all(&self.pool).await?
             }
-        }
-        let rows = q.build().fetch_all(&self.pool).await?;
+        };
         let mut out = Vec::with_capacity(rows.len());
         for row in &rows {
             let mut report = report(row)?;
