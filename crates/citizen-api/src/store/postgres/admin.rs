@@ -11,10 +11,11 @@ use async_trait::async_trait;
 use domain::duplicates::DuplicateRule;
 use domain::reports::{Direction, OrderBy};
 use sqlx::postgres::PgRow;
+use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::rows::{issue, media, media_of_reports, report, REPORT_COLUMNS};
+use super::rows::{issue, media, report, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::admin::{
     Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
@@ -94,22 +95,30 @@ fn push_issue_match(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
     q.push(")");
 }
 
+/// The issues of each of `reports` that `access` shows (oldest first, moved ones left out), with
+/// the report's media, which every issue carries a copy of (migration 0014): one statement for a
+/// page of reports.
 async fn admin_issues_of(
     pool: &PgPool,
     reports: &[Uuid],
     access: &Access,
-) -> StoreResult<HashMap<Uuid, Vec<AdminIssue>>> {
+) -> StoreResult<HashMap<Uuid, (Vec<AdminIssue>, Vec<Media>)>> {
     let mut q = QueryBuilder::<Postgres>::new(format!(
-        "SELECT {ADMIN_ISSUE_COLUMNS} FROM issues i JOIN report_categories c \
+        "SELECT {ADMIN_ISSUE_COLUMNS}, i.media FROM issues i JOIN report_categories c \
          ON c.id = i.category_id WHERE i.status <> 'moved' AND i.report_id = ANY("
     ));
     q.push_bind(reports.to_vec()).push(")");
     push_access(&mut q, access);
     q.push(" ORDER BY i.report_id, i.inserted_at, i.id");
-    let mut out: HashMap<Uuid, Vec<AdminIssue>> = HashMap::new();
+    let mut out: HashMap<Uuid, (Vec<AdminIssue>, Vec<Media>)> = HashMap::new();
     for row in &q.build().fetch_all(pool).await? {
         let item = admin_issue(row)?;
-        out.entry(item.issue.report_id).or_default().push(item);
+        let (issues, media) = out.entry(item.issue.report_id).or_default();
+        if issues.is_empty() {
+            let Json(copy): Json<Vec<Media>> = row.try_get("media")?;
+            *media = copy;
+        }
+        issues.push(item);
     }
     Ok(out)
 }
@@ -194,17 +203,14 @@ impl AdminStore for PgStore {
         }
         let page = ListPage::from_overfetch(reports, list.page.limit);
         let ids: Vec<Uuid> = page.rows.iter().map(|r| r.id).collect();
-        let mut media = media_of_reports(&self.pool, &ids).await?;
         let mut issues = admin_issues_of(&self.pool, &ids, &filter.access).await?;
         let rows = page
             .rows
             .into_iter()
             .map(|mut report| {
-                report.media = media.remove(&report.id).unwrap_or_default();
-                AdminReport {
-                    issues: issues.remove(&report.id).unwrap_or_default(),
-                    report,
-                }
+                let (issues, media) = issues.remove(&report.id).unwrap_or_default();
+                report.media = media;
+                AdminReport { issues, report }
             })
             .collect();
         Ok(ListPage {
@@ -226,7 +232,7 @@ impl AdminStore for PgStore {
             return Ok(None);
         }
         let mut issues = admin_issues_of(&self.pool, &[report_id], access).await?;
-        Ok(Some(issues.remove(&report_id).unwrap_or_default()))
+        Ok(Some(issues.remove(&report_id).unwrap_or_default().0))
     }
 
     async fn open_issue(

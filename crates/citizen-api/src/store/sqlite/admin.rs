@@ -12,6 +12,7 @@ use domain::duplicates::DuplicateRule;
 use domain::geo::LonLat;
 use domain::reports::{Direction, OrderBy};
 use sqlx::sqlite::SqliteRow;
+use sqlx::types::Json;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use uuid::Uuid;
 
@@ -21,7 +22,7 @@ use crate::store::admin::{
     Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
     CategoryChange, CategoryError, MediaPlace, Opened, Suggestion,
 };
-use crate::store::{Category, Instant, Issue, ListPage, Statement, StoreResult};
+use crate::store::{Category, Instant, Issue, ListPage, Media, Statement, StoreResult};
 
 /// The issue columns with the category's name and deadline (`c`).
 pub(super) const ADMIN_ISSUE_COLUMNS: &str =
@@ -120,22 +121,30 @@ fn push_issue_match(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
     q.push(")");
 }
 
+/// The issues of each of `reports` that `access` shows (oldest first, moved ones left out), with
+/// the report's media, which every issue carries a copy of (migration 0014): one statement for a
+/// page of reports.
 async fn admin_issues_of(
     pool: &SqlitePool,
     reports: &[Uuid],
     access: &Access,
-) -> StoreResult<HashMap<Uuid, Vec<AdminIssue>>> {
+) -> StoreResult<HashMap<Uuid, (Vec<AdminIssue>, Vec<Media>)>> {
     let mut q = QueryBuilder::<Sqlite>::new(format!(
-        "SELECT {ADMIN_ISSUE_COLUMNS} FROM issues i JOIN report_categories c \
+        "SELECT {ADMIN_ISSUE_COLUMNS}, i.media FROM issues i JOIN report_categories c \
          ON c.id = i.category_id WHERE i.status <> 'moved' AND i.report_id"
     ));
     push_in(&mut q, reports);
     push_access(&mut q, access);
     q.push(" ORDER BY i.report_id, i.inserted_at, i.id");
-    let mut out: HashMap<Uuid, Vec<AdminIssue>> = HashMap::new();
+    let mut out: HashMap<Uuid, (Vec<AdminIssue>, Vec<Media>)> = HashMap::new();
     for row in &q.build().fetch_all(pool).await? {
         let item = admin_issue(row)?;
-        out.entry(item.issue.report_id).or_default().push(item);
+        let (issues, media) = out.entry(item.issue.report_id).or_default();
+        if issues.is_empty() {
+            let Json(copy): Json<Vec<Media>> = row.try_get("media")?;
+            *media = copy;
+        }
+        issues.push(item);
     }
     Ok(out)
 }
@@ -229,17 +238,14 @@ impl AdminStore for SqliteStore {
         }
         let page = ListPage::from_overfetch(reports, list.page.limit);
         let ids: Vec<Uuid> = page.rows.iter().map(|r| r.id).collect();
-        let mut media = media_of(&self.pool, "report_id", &ids).await?;
         let mut issues = admin_issues_of(&self.pool, &ids, &filter.access).await?;
         let rows = page
             .rows
             .into_iter()
             .map(|mut report| {
-                report.media = media.remove(&report.id).unwrap_or_default();
-                AdminReport {
-                    issues: issues.remove(&report.id).unwrap_or_default(),
-                    report,
-                }
+                let (issues, media) = issues.remove(&report.id).unwrap_or_default();
+                report.media = media;
+                AdminReport { issues, report }
             })
             .collect();
         Ok(ListPage {
@@ -257,7 +263,7 @@ impl AdminStore for SqliteStore {
             return Ok(None);
         }
         let mut issues = admin_issues_of(&self.pool, &[report_id], access).await?;
-        Ok(Some(issues.remove(&report_id).unwrap_or_default()))
+        Ok(Some(issues.remove(&report_id).unwrap_or_default().0))
     }
 
     async fn open_issue(
