@@ -122,7 +122,7 @@ async fn location_pages_follow_the_full_order_under_ties(app: TestApp) {
 
 async fn nearest_first_reaches_from_metres_to_far_away(app: TestApp) {
     // From about 70 m to about 180 km east of the point (SQLite widens its index reach from
-    // 500 m to 128 km, then reads the rest without the index), and two without a location.
+    // 100 m to 128 km, then reads the rest without the index), and two without a location.
     let deltas = [0.9, 0.001, 2.5, 0.03, 0.008, 0.2];
     for (i, d) in deltas.iter().enumerate() {
         let i = i64::try_from(i).unwrap();
