@@ -21,10 +21,10 @@ explain "default" "SELECT $cols $from $by_date"
 explain "q=$word" "SELECT $cols $from AND i.search LIKE '%$word%' $by_date"
 knn="WITH knn AS MATERIALIZED (SELECT i.location <-> $geo AS d $from AND i.location IS NOT NULL \
 ORDER BY i.location <-> $geo LIMIT 101), reach AS (SELECT max(d) AS d FROM knn)"
-explain "location=$point&orderBy=location" "$knn SELECT * FROM ((SELECT $cols, 0 AS part, \
-i.location <-> $geo AS distance $from AND i.location IS NOT NULL AND public.ST_DWithin(i.location, \
-$geo, (SELECT d FROM reach) * 1.001 + 1, false) AND i.location <-> $geo <= (SELECT d FROM reach) \
-ORDER BY distance, i.id LIMIT 101) UNION ALL (SELECT $cols, 1, NULL $from AND i.location IS NULL \
-ORDER BY i.id LIMIT 101)) AS u ORDER BY part, distance, issue_id LIMIT 101 OFFSET 0"
+# The located rows only: rows without a location are read by a second statement only when
+# these do not fill the page (store/postgres/nearest.rs).
+explain "location=$point&orderBy=location" "$knn SELECT $cols $from AND i.location IS NOT NULL \
+AND public.ST_DWithin(i.location, $geo, (SELECT d FROM reach) * 1.001 + 1, false) \
+AND i.location <-> $geo <= (SELECT d FROM reach) ORDER BY i.location <-> $geo, i.id LIMIT 101"
 explain "category=$category" "SELECT $cols $from AND i.category_id = '$category' $by_date"
 explain "status=accepted" "SELECT $cols $from AND i.status = 'accepted' $by_date"
