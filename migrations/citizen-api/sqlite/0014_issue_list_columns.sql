@@ -13,9 +13,20 @@
 --   - `explicit` and `processed_at`, the only report columns that change, are copied on update;
 --   - a report's media added or deleted rewrites `media` on its issues.
 -- `media` is the report's media in upload order as a JSON array of
--- {id, filename, media_type, size_bytes}, the shape the detail query builds. The media are
--- gathered from a subquery ordered by position (written without an ORDER BY inside the
--- aggregate, which SQLite's own shell before 3.44 cannot read).
+-- {id, filename, media_type, size_bytes}, the shape the detail query builds (the view
+-- `report_copies`). The media are gathered from a subquery ordered by position, written
+-- without an ORDER BY inside the aggregate, which SQLite's own shell before 3.44 cannot read.
+
+-- What an issue copies of its report, media included (one place for the triggers and the bulk
+-- loaders).
+CREATE VIEW report_copies AS
+SELECT r.id AS report_id, r.author, r.title, r.description, r.search, r.location_radius_m,
+       r.explicit, r.processed_at,
+       (SELECT json_group_array(json(o.m)) FROM (
+            SELECT json_object('id', m.id, 'filename', m.filename, 'media_type', m.media_type,
+                               'size_bytes', m.size_bytes) AS m
+            FROM media m WHERE m.report_id = r.id ORDER BY m.position) o) AS media
+FROM reports r;
 
 ALTER TABLE issues ADD COLUMN author TEXT;
 ALTER TABLE issues ADD COLUMN title TEXT NOT NULL DEFAULT '';
@@ -27,25 +38,16 @@ ALTER TABLE issues ADD COLUMN processed_at INTEGER;
 ALTER TABLE issues ADD COLUMN media TEXT NOT NULL DEFAULT '[]';
 
 UPDATE issues SET
-    (author, title, description, search, location_radius_m, explicit, processed_at) =
-        (SELECT r.author, r.title, r.description, r.search, r.location_radius_m, r.explicit,
-                r.processed_at FROM reports r WHERE r.id = issues.report_id),
-    media = (SELECT json_group_array(json(o.m)) FROM (
-                 SELECT json_object('id', m.id, 'filename', m.filename,
-                                    'media_type', m.media_type, 'size_bytes', m.size_bytes) AS m
-                 FROM media m WHERE m.report_id = issues.report_id ORDER BY m.position) o);
+    (author, title, description, search, location_radius_m, explicit, processed_at, media) =
+        (SELECT v.author, v.title, v.description, v.search, v.location_radius_m, v.explicit,
+                v.processed_at, v.media FROM report_copies v WHERE v.report_id = issues.report_id);
 
 CREATE TRIGGER issues_copy_report AFTER INSERT ON issues
 BEGIN
     UPDATE issues SET
-        (author, title, description, search, location_radius_m, explicit, processed_at) =
-            (SELECT r.author, r.title, r.description, r.search, r.location_radius_m,
-                    r.explicit, r.processed_at FROM reports r WHERE r.id = NEW.report_id),
-        media = (SELECT json_group_array(json(o.m)) FROM (
-                     SELECT json_object('id', m.id, 'filename', m.filename,
-                                        'media_type', m.media_type,
-                                        'size_bytes', m.size_bytes) AS m
-                     FROM media m WHERE m.report_id = NEW.report_id ORDER BY m.position) o)
+        (author, title, description, search, location_radius_m, explicit, processed_at, media) =
+            (SELECT v.author, v.title, v.description, v.search, v.location_radius_m, v.explicit,
+                    v.processed_at, v.media FROM report_copies v WHERE v.report_id = NEW.report_id)
     WHERE id = NEW.id;
 END;
 
@@ -59,23 +61,15 @@ END;
 CREATE TRIGGER media_insert_copy_to_issues AFTER INSERT ON media
 WHEN NEW.report_id IS NOT NULL
 BEGIN
-    UPDATE issues SET media = (SELECT json_group_array(json(o.m)) FROM (
-                                   SELECT json_object('id', m.id, 'filename', m.filename,
-                                                      'media_type', m.media_type,
-                                                      'size_bytes', m.size_bytes) AS m
-                                   FROM media m WHERE m.report_id = NEW.report_id
-                                   ORDER BY m.position) o)
+    UPDATE issues
+    SET media = (SELECT v.media FROM report_copies v WHERE v.report_id = NEW.report_id)
     WHERE report_id = NEW.report_id;
 END;
 
 CREATE TRIGGER media_delete_copy_to_issues AFTER DELETE ON media
 WHEN OLD.report_id IS NOT NULL
 BEGIN
-    UPDATE issues SET media = (SELECT json_group_array(json(o.m)) FROM (
-                                   SELECT json_object('id', m.id, 'filename', m.filename,
-                                                      'media_type', m.media_type,
-                                                      'size_bytes', m.size_bytes) AS m
-                                   FROM media m WHERE m.report_id = OLD.report_id
-                                   ORDER BY m.position) o)
+    UPDATE issues
+    SET media = (SELECT v.media FROM report_copies v WHERE v.report_id = OLD.report_id)
     WHERE report_id = OLD.report_id;
 END;
