@@ -1,12 +1,13 @@
 //! The public list nearest first on PostgreSQL (`orderBy=location`, ascending), exactly as
-//! `ORDER BY (location IS NULL), distance, id` but served by the GiST index.
+//! `ORDER BY (location IS NULL), distance, id` but served by the GiST indexes.
 //!
-//! PostgreSQL walks a KNN index scan only for an order by the distance alone, so the `needed`-th
-//! nearest distance is found that way first (`reach`), then every row within it is read through
-//! the index (a `ST_DWithin` prefilter with a margin, then the exact `<->` test, so ties at the
-//! edge are all in) and ordered by distance and id. Rows without a location follow in id order;
-//! they are read by a second statement only when the located rows do not fill the page (never
-//! with a radius, which they cannot match), so the usual page is one statement that touches no
+//! PostgreSQL walks a KNN index scan only for an order by the distance alone, so a bound on the
+//! `needed`-th nearest distance is found that way first (`reach`: the farthest of the `needed`
+//! rows a planar KNN walk finds), then every row within it is read through the geography index
+//! (a `ST_DWithin` prefilter with a margin, then the exact `<->` test, so ties at the edge are
+//! all in) and ordered by distance and id. Rows without a location follow in id order; they are
+//! read by a second statement only when the located rows do not fill the page (never with a
+//! radius, which they cannot match), so the usual page is one statement that touches no
 //! unlocated row. SQLite's `nearest.rs` reads the same page through its R*Tree.
 
 use sqlx::postgres::PgRow;
@@ -26,14 +27,23 @@ pub(super) async fn nearest_rows(
 ) -> StoreResult<Vec<PgRow>> {
     let (lon, lat) = (near.point.lon, near.point.lat);
     let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
-    let mut q = QueryBuilder::<Postgres>::new("WITH knn AS MATERIALIZED (SELECT i.location <-> ");
+    // The bound: the greatest geodesic distance among `needed` issues that a planar KNN walk
+    // (`issues_public_location_planar`, migration 0015) finds near the point. Any `needed` rows
+    // give a bound that holds the page; the planar walk is cheaper than the spheroid's.
+    let mut q = QueryBuilder::<Postgres>::new("WITH knn AS MATERIALIZED (SELECT k.location <-> ");
     push_point(&mut q, lon, lat);
-    q.push(" AS d FROM issues i WHERE i.status <> 'moved' AND i.location IS NOT NULL");
+    q.push(
+        " AS d FROM (SELECT i.location FROM issues i WHERE i.status <> 'moved' \
+         AND i.location IS NOT NULL",
+    );
     push_list_filters(&mut q, filter);
-    q.push(" ORDER BY i.location <-> ");
-    push_point(&mut q, lon, lat);
+    q.push(" ORDER BY i.location::public.geometry <-> public.ST_SetSRID(public.ST_MakePoint(")
+        .push_bind(lon)
+        .push(", ")
+        .push_bind(lat)
+        .push("), 4326)");
     q.push(page_sql(needed, 0));
-    q.push("), reach AS (SELECT max(d) AS d FROM knn) ");
+    q.push(") k), reach AS (SELECT max(d) AS d FROM knn) ");
     push_select(&mut q, now);
     q.push(" AND i.location IS NOT NULL");
     push_list_filters(&mut q, filter);
