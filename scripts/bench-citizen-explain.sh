@@ -19,8 +19,10 @@ explain() { # title sql
 }
 explain "default" "SELECT $cols $from $by_date"
 explain "q=$word" "SELECT $cols $from AND i.search LIKE '%$word%' $by_date"
-knn="WITH knn AS MATERIALIZED (SELECT i.location <-> $geo AS d $from AND i.location IS NOT NULL \
-ORDER BY i.location <-> $geo LIMIT 101), reach AS (SELECT max(d) AS d FROM knn)"
+planar="public.ST_SetSRID(public.ST_MakePoint(${point%,*}, ${point#*,}), 4326)"
+knn="WITH knn AS MATERIALIZED (SELECT k.location <-> $geo AS d FROM (SELECT i.location $from \
+AND i.location IS NOT NULL ORDER BY i.location::public.geometry <-> $planar LIMIT 101) k), \
+reach AS (SELECT max(d) AS d FROM knn)"
 # The located rows only: rows without a location are read by a second statement only when
 # these do not fill the page (store/postgres/nearest.rs).
 explain "location=$point&orderBy=location" "$knn SELECT $cols $from AND i.location IS NOT NULL \
