@@ -44,7 +44,11 @@ async fn rows_of(app: &TestApp, report: Uuid, query: &str) -> Vec<Value> {
 
 /// Every list row of `report` shows what the public detail shows; answers the rows'
 /// (issue id, category id).
-async fn assert_rows_match_detail(app: &TestApp, report: Uuid, step: &str) -> Vec<(Uuid, Uuid)> {
+pub(crate) async fn assert_rows_match_detail(
+    app: &TestApp,
+    report: Uuid,
+    step: &str,
+) -> Vec<(Uuid, Uuid)> {
     let detail = app.get_ok(&format!("/reports/{report}")).await;
     let rows = rows_of(app, report, "").await;
     assert!(!rows.is_empty(), "{step}: no row");

@@ -35,11 +35,23 @@ pub(super) async fn record_change(
     Ok(())
 }
 
-/// The issue, locked until the transaction ends.
+/// The issue, locked until the transaction ends, after its report.
+///
+/// Report first, then issue: changing `explicit` or `processed_at` on a report rewrites the
+/// copies on all of its issues (migration 0014's triggers) while holding the report's row, so a
+/// step that held its issue and then waited for the report could deadlock with it. Every
+/// transaction that locks issue rows of a report takes the report's row first.
 async fn lock_issue(
     tx: &mut Transaction<'_, Postgres>,
     issue_id: Uuid,
 ) -> Result<Issue, WorkflowError> {
+    sqlx::query(
+        "SELECT 1 FROM reports r JOIN issues i ON i.report_id = r.id WHERE i.id = $1 \
+         FOR NO KEY UPDATE OF r",
+    )
+    .bind(issue_id)
+    .execute(&mut **tx)
+    .await?;
     let row = sqlx::query(&format!(
         "SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = $1 FOR UPDATE"
     ))

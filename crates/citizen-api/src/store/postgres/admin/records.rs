@@ -117,6 +117,12 @@ pub(super) async fn delete_media(
     now: Instant,
 ) -> StoreResult<bool> {
     let mut tx = pool.begin().await?;
+    // The report's row before the issues' rows the media trigger rewrites (lock order:
+    // `issues::lock_issue`).
+    sqlx::query("SELECT 1 FROM reports WHERE id = $1 FOR NO KEY UPDATE")
+        .bind(report_id)
+        .execute(&mut *tx)
+        .await?;
     let deleted: Option<Option<Uuid>> = sqlx::query_scalar(
         "DELETE FROM media m WHERE m.id = $1 AND (m.report_id = $2 OR m.statement_id IN \
          (SELECT s.id FROM statements s JOIN issues i ON i.id = s.issue_id \
