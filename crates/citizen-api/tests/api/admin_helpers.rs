@@ -92,6 +92,17 @@ impl TestApp {
         .await
     }
 
+    /// Handles a report in a further category; answers the new issue.
+    pub async fn open_in(&self, report: Uuid, category: Uuid, token: &str) -> (u16, Value) {
+        self.send_json(
+            Method::POST,
+            &format!("/admin/reports/{report}/issues"),
+            token,
+            &json!({ "category_id": category }),
+        )
+        .await
+    }
+
     pub async fn mark_duplicate(&self, issue: Uuid, parent: Uuid, token: &str) -> (u16, Value) {
         self.send_json(
             Method::POST,

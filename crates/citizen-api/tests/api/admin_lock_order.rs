@@ -32,14 +32,7 @@ async fn simultaneous_changes_to_one_report_all_succeed(app: TestApp) {
             &app.admin_issues(report, &boss).await["issues"][0],
             "issue_id",
         );
-        let (status, opened) = app
-            .send_json(
-                Method::POST,
-                &format!("/admin/reports/{report}/issues"),
-                &boss,
-                &json!({ "category_id": roads }),
-            )
-            .await;
+        let (status, opened) = app.open_in(report, roads, &boss).await;
         assert_eq!(status, 201, "{opened}");
         let second = id(&opened, "issue_id");
         let explicit = json!({ "explicit": true });

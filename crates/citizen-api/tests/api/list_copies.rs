@@ -92,14 +92,7 @@ async fn list_rows_follow_moves_new_issues_media_deletion_and_explicit(app: Test
     assert!(rows_of(&app, report, "").await[0]["processed_at"].is_string());
 
     // A further category: two rows, both complete; `q` finds the report through either.
-    let (status, opened) = app
-        .send_json(
-            Method::POST,
-            &format!("/admin/reports/{report}/issues"),
-            &boss,
-            &json!({ "category_id": light }),
-        )
-        .await;
+    let (status, opened) = app.open_in(report, light, &boss).await;
     assert_eq!(status, 201, "{opened}");
     assert_eq!(
         assert_rows_match_detail(&app, report, "opened").await.len(),

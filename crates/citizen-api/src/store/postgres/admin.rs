@@ -15,6 +15,7 @@ use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
+use super::reports::push_point;
 use super::rows::{issue, media, report, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::admin::{
@@ -44,15 +45,6 @@ fn push_access(q: &mut QueryBuilder<'_, Postgres>, access: &Access) {
             .push_bind(ids.to_vec())
             .push(")");
     }
-}
-
-/// `ST_MakePoint(lon, lat)::geography` with bound values.
-fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
-    q.push("public.ST_SetSRID(public.ST_MakePoint(")
-        .push_bind(lon)
-        .push(", ")
-        .push_bind(lat)
-        .push("), 4326)::public.geography");
 }
 
 /// Whether issue `i` of category `c` is past its statement deadline at `now`: open or accepted,

@@ -14,7 +14,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder};
 
 use super::page_sql;
-use super::reports::{push_list_filters, push_point, push_select};
+use super::reports::{push_list_filters, push_planar_point, push_point, push_select};
 use crate::store::{Instant, ReportFilter, StoreResult};
 use domain::geo::LocationParam;
 
@@ -37,11 +37,8 @@ pub(super) async fn nearest_rows(
          AND i.location IS NOT NULL",
     );
     push_list_filters(&mut q, filter);
-    q.push(" ORDER BY i.location::public.geometry <-> public.ST_SetSRID(public.ST_MakePoint(")
-        .push_bind(lon)
-        .push(", ")
-        .push_bind(lat)
-        .push("), 4326)");
+    q.push(" ORDER BY i.location::public.geometry <-> ");
+    push_planar_point(&mut q, lon, lat);
     q.push(page_sql(needed, 0));
     q.push(") k), reach AS (SELECT max(d) AS d FROM knn) ");
     push_select(&mut q, now);

@@ -22,13 +22,19 @@ fn direction(d: Direction) -> &'static str {
     }
 }
 
-/// `ST_MakePoint(lon, lat)::geography` with bound values.
-pub(super) fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
+/// `ST_MakePoint(lon, lat)` in WGS84 (a planar geometry) with bound values.
+pub(super) fn push_planar_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
     q.push("public.ST_SetSRID(public.ST_MakePoint(")
         .push_bind(lon)
         .push(", ")
         .push_bind(lat)
-        .push("), 4326)::public.geography");
+        .push("), 4326)");
+}
+
+/// `ST_MakePoint(lon, lat)::geography` with bound values.
+pub(super) fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
+    push_planar_point(q, lon, lat);
+    q.push("::public.geography");
 }
 
 /// The WHERE conditions on the report's location shared by both lists (`alias.location`).
