@@ -3,19 +3,19 @@
 
 mod categories;
 mod duplicates;
+mod one_category;
 mod records;
 
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use domain::duplicates::DuplicateRule;
-use domain::reports::{Direction, OrderBy};
 use sqlx::postgres::PgRow;
 use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::reports::push_point;
+use super::reports::{direction, push_near, push_order, push_votes};
 use super::rows::{issue, media, report, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::admin::{
@@ -136,56 +136,50 @@ where
     Ok(())
 }
 
+/// `SELECT` the report's columns and its votes at `now` `FROM ` (the caller names `r`).
+fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
+    q.push(format!("SELECT {REPORT_COLUMNS}, "));
+    push_votes(q, "r.id", now);
+    q.push(" AS votes_count FROM ");
+}
+
+/// The general list's conditions, order and page, on `reports r`.
+fn push_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
+    let list = &filter.list;
+    if filter.matches_issues() {
+        push_issue_match(q, filter);
+    }
+    if let Some(text) = &list.q {
+        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+    }
+    if let Some(from) = list.date_from {
+        q.push(" AND r.inserted_at >= ").push_bind(from);
+    }
+    if let Some(to) = list.date_to {
+        q.push(" AND r.inserted_at <= ").push_bind(to);
+    }
+    push_near(q, list, "r");
+    push_order(q, list, "r", "r.inserted_at", "r.id");
+}
+
 #[async_trait]
 impl AdminStore for PgStore {
     async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>> {
         let list = &filter.list;
-        let mut q = QueryBuilder::<Postgres>::new(format!(
-            "SELECT {REPORT_COLUMNS}, (SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id \
-             AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > "
-        ));
-        q.push_bind(filter.now)
-            .push(")) AS votes_count FROM reports r WHERE TRUE");
-        push_issue_match(&mut q, filter);
-        if let Some(text) = &list.q {
-            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        let mut q = QueryBuilder::<Postgres>::new("");
+        if let Some(category) = one_category::confined_to(filter) {
+            one_category::push_page(&mut q, filter, category);
+            push_select(&mut q, filter.now);
+            let dir = direction(list.order.direction);
+            q.push(format!(
+                "page p JOIN reports r ON r.id = p.report_id \
+                 ORDER BY r.inserted_at {dir}, r.id {dir}"
+            ));
+        } else {
+            push_select(&mut q, filter.now);
+            q.push("reports r WHERE TRUE");
+            push_filters(&mut q, filter);
         }
-        if let Some(from) = list.date_from {
-            q.push(" AND r.inserted_at >= ").push_bind(from);
-        }
-        if let Some(to) = list.date_to {
-            q.push(" AND r.inserted_at <= ").push_bind(to);
-        }
-        if let Some(near) = &list.near {
-            if let Some(radius) = near.radius_m {
-                q.push(" AND public.ST_DWithin(r.location, ");
-                push_point(&mut q, near.point.lon, near.point.lat);
-                q.push(", ").push_bind(radius).push(")");
-            }
-        }
-        let dir = match list.order.direction {
-            Direction::Asc => "ASC",
-            Direction::Desc => "DESC",
-        };
-        match (list.order.by, &list.near) {
-            (OrderBy::Location, Some(near)) => {
-                q.push(" ORDER BY (r.location IS NULL), r.location <-> ");
-                push_point(&mut q, near.point.lon, near.point.lat);
-                q.push(format!(" {dir}, r.id {dir}"));
-            }
-            (OrderBy::Votes, _) => {
-                q.push(format!(
-                    " ORDER BY votes_count {dir}, r.inserted_at {dir}, r.id {dir}"
-                ));
-            }
-            _ => {
-                q.push(format!(" ORDER BY r.inserted_at {dir}, r.id {dir}"));
-            }
-        }
-        q.push(super::page_sql(
-            i64::from(list.page.limit) + 1,
-            i64::from(list.page.offset),
-        ));
         let rows = q.build().fetch_all(&self.pool).await?;
         let mut reports = Vec::with_capacity(rows.len());
         for row in &rows {

@@ -15,7 +15,7 @@ use crate::store::{
     ReportStore, ReportWithIssues, StoreResult, TimelineData,
 };
 
-fn direction(d: Direction) -> &'static str {
+pub(super) fn direction(d: Direction) -> &'static str {
     match d {
         Direction::Asc => "ASC",
         Direction::Desc => "DESC",
@@ -38,7 +38,7 @@ pub(super) fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64)
 }
 
 /// The WHERE conditions on the report's location shared by both lists (`alias.location`).
-fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &str) {
+pub(super) fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &str) {
     if let Some(near) = &filter.near {
         if let Some(radius) = near.radius_m {
             q.push(format!(" AND public.ST_DWithin({alias}.location, "));
@@ -51,7 +51,7 @@ fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &
 /// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
 /// is compared with the request's instant, so no batch job is needed). Served by the partial
 /// index `vote_tokens_target`.
-fn push_votes(q: &mut QueryBuilder<'_, Postgres>, id: &str, now: Instant) {
+pub(super) fn push_votes(q: &mut QueryBuilder<'_, Postgres>, id: &str, now: Instant) {
     q.push(format!(
         "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = {id} \
          AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > "
@@ -62,7 +62,7 @@ fn push_votes(q: &mut QueryBuilder<'_, Postgres>, id: &str, now: Instant) {
 
 /// ORDER BY, LIMIT and OFFSET; `date` is the filing-time column, `id` the row's id column, and
 /// the query selects `votes_count`.
-fn push_order(
+pub(super) fn push_order(
     q: &mut QueryBuilder<'_, Postgres>,
     filter: &ReportFilter,
     alias: &str,

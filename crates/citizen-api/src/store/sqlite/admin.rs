@@ -189,7 +189,9 @@ impl AdminStore for SqliteStore {
         ));
         q.push_bind(micros(filter.now))
             .push(")) AS votes_count FROM reports r WHERE 1");
-        push_issue_match(&mut q, filter);
+        if filter.matches_issues() {
+            push_issue_match(&mut q, filter);
+        }
         if let Some(text) = &list.q {
             q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
         }
