@@ -15,6 +15,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod http;
+pub mod instant;
 pub mod metrics;
 #[cfg(feature = "mqtt")]
 pub mod mqtt;

@@ -4,6 +4,7 @@ use chrono::{DateTime, Utc};
 use domain::geo::{distance_m, LocationParam};
 use domain::issues::IssueStatus;
 use serde::Serialize;
+use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -66,8 +67,10 @@ pub struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub category_id: Option<Uuid>,
     /// When the report was filed.
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
     /// When an officer first acted on the report (a status change or a statement); null until then.
+    #[serde(serialize_with = "instant::option::serialize")]
     pub processed_at: Option<DateTime<Utc>>,
     pub description: String,
     /// The attachments; empty in public views while `explicit` is true.
@@ -196,6 +199,7 @@ pub struct Statement {
     #[serde(rename = "final")]
     pub final_: bool,
     pub media: Vec<StatementMedia>,
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
 }
 
@@ -228,6 +232,7 @@ pub struct StatusStep {
     #[schema(value_type = IssueStatusSchema)]
     pub status: IssueStatus,
     /// When the issue changed into this state.
+    #[serde(serialize_with = "instant::serialize")]
     pub date: DateTime<Utc>,
     /// The category the issue is handled in.
     #[serde(rename = "categoryName")]

@@ -30,11 +30,18 @@ pub struct VoteRequest {
 pub struct Token {
     pub token_id: Uuid,
     pub target: Uuid,
+    #[serde(serialize_with = "service_kit::instant::serialize")]
     pub inserted_at: chrono::DateTime<chrono::Utc>,
     /// When it stops counting; absent for tokens that never expire.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        serialize_with = "service_kit::instant::option::serialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        serialize_with = "service_kit::instant::option::serialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub revoked_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 

@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use domain::issues::IssueStatus;
 use serde::Serialize;
+use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -20,6 +21,7 @@ pub struct AdminIssueItem {
     #[schema(value_type = super::super::model::IssueStatusSchema)]
     pub status: IssueStatus,
     /// When the report was placed in this category.
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
     /// True while the issue has duplicate suggestions nobody dismissed; cleared by dismissing
     /// them or by marking the issue a duplicate.
@@ -48,7 +50,9 @@ impl From<&AdminIssue> for AdminIssueItem {
 pub struct AdminReport {
     pub id: Uuid,
     pub title: String,
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
+    #[serde(serialize_with = "instant::option::serialize")]
     pub processed_at: Option<DateTime<Utc>>,
     pub description: String,
     /// Every attachment (officers see them also while `explicit`).
@@ -89,6 +93,7 @@ pub struct AdminStatement {
     /// The officer who made it.
     pub author: String,
     pub media: Vec<StatementMedia>,
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
 }
 
@@ -131,6 +136,7 @@ pub struct SuggestionItem {
     pub distance_m: f64,
     /// Share of common words (0..1).
     pub similarity: f64,
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
 }
 
@@ -155,6 +161,7 @@ pub struct Suggestions {
 /// One recorded change.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AuditItem {
+    #[serde(serialize_with = "instant::serialize")]
     pub at: DateTime<Utc>,
     /// Who made it (the filer's subject for the opening of a signed-in filing, null when
     /// anonymous).

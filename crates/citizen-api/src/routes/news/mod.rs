@@ -10,6 +10,7 @@ use chrono::{DateTime, Utc};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::Serialize;
+use service_kit::instant;
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -44,6 +45,7 @@ pub struct NewsItemBody {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// The publication date (the list's order without a location).
+    #[serde(serialize_with = "instant::serialize")]
     pub date: DateTime<Utc>,
     /// Where the news is about, when it is about a place.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use service_kit::instant;
 use utoipa::ToSchema;
 
 use crate::store::notifications::Notification;
@@ -13,6 +14,7 @@ pub struct NotificationItem {
     pub tag: String,
     pub title: String,
     /// When the event happened.
+    #[serde(serialize_with = "instant::serialize")]
     pub sent_at: DateTime<Utc>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
@@ -21,9 +23,11 @@ pub struct NotificationItem {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
     /// When it was written to the feed (unique per account: with `sent_at` the page cursor).
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
     /// When it was marked read; absent while unread.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "instant::option::serialize")]
     pub read_at: Option<DateTime<Utc>>,
 }
 

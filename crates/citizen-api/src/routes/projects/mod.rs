@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::Serialize;
+use service_kit::instant;
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -46,8 +47,10 @@ impl From<ProjectMedia> for ProjectMediaBody {
 pub struct ProjectListItem {
     pub project_id: Uuid,
     pub title: String,
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
     /// When the project opens to the public; the list's order.
+    #[serde(serialize_with = "instant::serialize")]
     pub open_from: DateTime<Utc>,
 }
 
@@ -59,10 +62,13 @@ pub struct ProjectBody {
     pub title: String,
     pub description: String,
     pub media: Vec<ProjectMediaBody>,
+    #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
     /// Absent until the project is first changed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "instant::option::serialize")]
     pub updated_at: Option<DateTime<Utc>>,
+    #[serde(serialize_with = "instant::serialize")]
     pub open_from: DateTime<Utc>,
 }
 
