@@ -149,6 +149,15 @@ fn push_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
     if filter.matches_issues() {
         push_issue_match(q, filter);
     }
+    if filter.overdue == Some(true) {
+        // An issue is placed no earlier than its report is filed, so an overdue report was
+        // filed at least the shortest deadline ago: the walk by date starts there instead of
+        // probing every newer report. No deadline anywhere: NULL, nothing is overdue.
+        q.push(" AND r.inserted_at <= ").push_bind(filter.now).push(
+            " - make_interval(days => (SELECT min(statement_deadline_days) \
+                 FROM report_categories))",
+        );
+    }
     if let Some(text) = &list.q {
         q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
     }

@@ -42,15 +42,25 @@ pub(super) fn push_page(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter
     if let Some(overdue) = filter.overdue {
         // The category's deadline once (an InitPlan), not a join per row, which would cost
         // the walk its order. NULL (no deadline) is never overdue.
+        let deadline = "make_interval(days => (SELECT statement_deadline_days \
+                        FROM report_categories WHERE id = ";
         q.push(if overdue { " AND " } else { " AND NOT " })
-            .push(
-                "(i.status IN ('open', 'accepted') AND i.inserted_at + make_interval(days => \
-                 (SELECT statement_deadline_days FROM report_categories WHERE id = ",
-            )
+            .push(format!(
+                "(i.status IN ('open', 'accepted') AND i.inserted_at + {deadline}"
+            ))
             .push_bind(category)
             .push(")) <= ")
             .push_bind(filter.now)
             .push(" IS TRUE)");
+        if overdue {
+            // An issue is placed no earlier than its report is filed: the walk starts at
+            // the reports filed at least the deadline ago.
+            q.push(" AND i.report_inserted_at <= ")
+                .push_bind(filter.now)
+                .push(format!(" - {deadline}"))
+                .push_bind(category)
+                .push("))");
+        }
     }
     let dir = direction(list.order.direction);
     q.push(format!(
