@@ -15,7 +15,7 @@ use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::reports::{direction, push_near, push_order, push_votes};
+use super::reports::{direction, push_order, push_report_filters, push_votes};
 use super::rows::{issue, media, report, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::admin::{
@@ -158,16 +158,7 @@ fn push_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
                  FROM report_categories))",
         );
     }
-    if let Some(text) = &list.q {
-        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
-    }
-    if let Some(from) = list.date_from {
-        q.push(" AND r.inserted_at >= ").push_bind(from);
-    }
-    if let Some(to) = list.date_to {
-        q.push(" AND r.inserted_at <= ").push_bind(to);
-    }
-    push_near(q, list, "r");
+    push_report_filters(q, list, "r", "r.inserted_at");
     push_order(q, list, "r", "r.inserted_at", "r.id");
 }
 

@@ -38,7 +38,7 @@ pub(super) fn push_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64)
 }
 
 /// The WHERE conditions on the report's location shared by both lists (`alias.location`).
-pub(super) fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &str) {
+fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter, alias: &str) {
     if let Some(near) = &filter.near {
         if let Some(radius) = near.radius_m {
             q.push(format!(" AND public.ST_DWithin({alias}.location, "));
@@ -132,17 +132,29 @@ pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &Rep
             q.push(" AND i.status = ANY(").push_bind(names).push(")");
         }
     }
+    push_report_filters(q, filter, "i", "i.report_inserted_at");
+}
+
+/// The filters on the report's own columns (`q`, dates, radius) on `alias`, whose filing time
+/// is the column `date`: the report row itself or an issue's copy of it.
+pub(super) fn push_report_filters(
+    q: &mut QueryBuilder<'_, Postgres>,
+    filter: &ReportFilter,
+    alias: &str,
+    date: &str,
+) {
     if let Some(text) = &filter.q {
         // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
+        q.push(format!(" AND {alias}.search LIKE "))
+            .push_bind(format!("%{text}%"));
     }
     if let Some(from) = filter.date_from {
-        q.push(" AND i.report_inserted_at >= ").push_bind(from);
+        q.push(format!(" AND {date} >= ")).push_bind(from);
     }
     if let Some(to) = filter.date_to {
-        q.push(" AND i.report_inserted_at <= ").push_bind(to);
+        q.push(format!(" AND {date} <= ")).push_bind(to);
     }
-    push_near(q, filter, "i");
+    push_near(q, filter, alias);
 }
 
 #[async_trait]
