@@ -1,5 +1,7 @@
 //! Storage of news categories, news items and the accounts' subscriptions (spec 2.4, 2.5).
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use domain::geo::LonLat;
 use domain::news::{NewsCursor, ParentError};
@@ -106,6 +108,58 @@ pub struct NewsQuery {
     pub limit: u32,
 }
 
+/// Everything the news read model holds, read in one snapshot of the database.
+#[derive(Debug, Clone)]
+pub struct NewsSnapshot {
+    /// The news generation of the snapshot.
+    pub generation: i64,
+    /// Every category, by name then id.
+    pub categories: Vec<NewsCategory>,
+    /// Every news item with its categories (by name then id, as the list shows them) and
+    /// `distance: None`, in no particular order.
+    pub items: Vec<NewsItem>,
+}
+
+impl NewsSnapshot {
+    /// Gives each item its categories from the links `(news_id, category_id)`, in the order of
+    /// `categories` (by name then id, as the database ordered them, collation included), so the
+    /// backends read the links without joining or sorting them.
+    pub(super) fn assemble(
+        generation: i64,
+        categories: Vec<NewsCategory>,
+        mut items: Vec<NewsItem>,
+        links: impl IntoIterator<Item = (Uuid, Uuid)>,
+    ) -> Self {
+        let rank: HashMap<Uuid, (usize, &str)> = categories
+            .iter()
+            .enumerate()
+            .map(|(at, c)| (c.id, (at, c.name.as_str())))
+            .collect();
+        let mut of: HashMap<Uuid, Vec<(usize, Uuid, &str)>> = HashMap::new();
+        for (news_id, category_id) in links {
+            if let Some((at, name)) = rank.get(&category_id) {
+                of.entry(news_id)
+                    .or_default()
+                    .push((*at, category_id, name));
+            }
+        }
+        for item in &mut items {
+            if let Some(mut linked) = of.remove(&item.id) {
+                linked.sort_unstable_by_key(|l| l.0);
+                item.categories = linked
+                    .into_iter()
+                    .map(|(_, id, name)| (id, name.to_owned()))
+                    .collect();
+            }
+        }
+        Self {
+            generation,
+            categories,
+            items,
+        }
+    }
+}
+
 /// Why subscriptions were not changed.
 #[derive(Debug, thiserror::Error)]
 pub enum SubscriptionError {
@@ -171,6 +225,13 @@ pub trait NewsStore: Send + Sync + 'static {
 
     /// Deletes a news item; `false` when there was none.
     async fn delete_news_item(&self, id: Uuid) -> StoreResult<bool>;
+
+    /// The news generation: it moves with every committed change of news items, their
+    /// categories' links or news categories (migration 0018), never with subscriptions.
+    async fn news_generation(&self) -> StoreResult<i64>;
+
+    /// Every category and news item as of one snapshot, with that snapshot's generation.
+    async fn news_snapshot(&self) -> StoreResult<NewsSnapshot>;
 
     /// The categories an account follows, by id.
     async fn subscriptions(&self, subject: &str) -> StoreResult<Vec<Uuid>>;

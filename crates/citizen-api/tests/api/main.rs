@@ -25,6 +25,7 @@ mod news;
 mod news_admin;
 mod news_categories;
 mod news_demo;
+mod news_generation;
 mod news_helpers;
 mod news_import;
 mod notifications_channels;

@@ -1,4 +1,5 @@
-//! News items (PostgreSQL): the list by date or nearest first through the GiST index.
+//! News items (PostgreSQL): the list by date or nearest first through the GiST index, and every
+//! item and category in one snapshot for the news read model.
 
 use std::collections::HashMap;
 
@@ -8,8 +9,9 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
 use uuid::Uuid;
 
+use super::news_categories::{category, COLUMNS as CATEGORY_COLUMNS};
 use super::{page_sql, PgStore};
-use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery};
+use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
 use crate::store::{Instant, StoreResult};
 
 const NEWS_COLUMNS: &str = "n.id, n.title, n.description, n.image, n.date, n.longitude, n.latitude";
@@ -290,6 +292,50 @@ impl PgStore {
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    pub(super) async fn pg_news_generation(&self) -> StoreResult<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    /// REPEATABLE READ: every statement sees the snapshot of the first, so the categories, items
+    /// and links are exactly those of the generation read. Four statements whatever the count:
+    /// the links are read bare and ordered by the categories' order (`NewsSnapshot::assemble`).
+    pub(super) async fn pg_news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        let generation: i64 =
+            sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
+                .fetch_one(&mut *tx)
+                .await?;
+        let categories = sqlx::query(&format!(
+            "SELECT {CATEGORY_COLUMNS} FROM news_categories ORDER BY name, id"
+        ))
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(category)
+        .collect::<StoreResult<Vec<_>>>()?;
+        let items = sqlx::query(&format!(
+            "SELECT {NEWS_COLUMNS}, NULL::float8 AS distance FROM news_items n"
+        ))
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(news_row)
+        .collect::<StoreResult<Vec<_>>>()?;
+        let links: Vec<(Uuid, Uuid)> =
+            sqlx::query_as("SELECT news_id, category_id FROM news_item_categories")
+                .fetch_all(&mut *tx)
+                .await?;
+        tx.commit().await?;
+        Ok(NewsSnapshot::assemble(generation, categories, items, links))
     }
 }
 

@@ -11,13 +11,13 @@ use uuid::Uuid;
 use super::PgStore;
 use crate::store::news::{
     CategoryError, NewNewsCategory, NewsCategory, NewsCategoryChange, NewsDraft, NewsError,
-    NewsItem, NewsQuery, NewsStore, SubscriptionError,
+    NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
 };
 use crate::store::{Instant, StoreResult};
 
-const COLUMNS: &str = "id, name, description, parent_id";
+pub(super) const COLUMNS: &str = "id, name, description, parent_id";
 
-fn category(row: &PgRow) -> StoreResult<NewsCategory> {
+pub(super) fn category(row: &PgRow) -> StoreResult<NewsCategory> {
     Ok(NewsCategory {
         id: row.try_get("id")?,
         name: row.try_get("name")?,
@@ -27,9 +27,16 @@ fn category(row: &PgRow) -> StoreResult<NewsCategory> {
 }
 
 /// Locks the category table for writing and reads every category's parent.
+///
+/// The news generation's row is taken first (the lock the write's trigger takes, migration
+/// 0018): an item write holds that row from its first statement on while its category checks
+/// wait for this table lock, so taking the table first would deadlock with it.
 async fn lock_tree(
     tx: &mut Transaction<'_, Postgres>,
 ) -> Result<HashMap<Uuid, Option<Uuid>>, CategoryError> {
+    sqlx::query("SELECT generation FROM news_generation WHERE id = 1 FOR NO KEY UPDATE")
+        .execute(&mut **tx)
+        .await?;
     sqlx::query("LOCK TABLE news_categories IN EXCLUSIVE MODE")
         .execute(&mut **tx)
         .await?;
@@ -166,6 +173,14 @@ impl NewsStore for PgStore {
 
     async fn delete_news_item(&self, id: Uuid) -> StoreResult<bool> {
         self.pg_delete_news_item(id).await
+    }
+
+    async fn news_generation(&self) -> StoreResult<i64> {
+        self.pg_news_generation().await
+    }
+
+    async fn news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+        self.pg_news_snapshot().await
     }
 
     async fn subscriptions(&self, subject: &str) -> StoreResult<Vec<Uuid>> {

@@ -1,7 +1,8 @@
 //! News items (SQLite). Without math functions the nearest-first order is made here: the
 //! located candidates near the point are read through the R*Tree `news_locations`, their
 //! geodesic distances computed (`domain::geo::distance_m`), ordered by distance and id, cut after
-//! the cursor, and only the page's rows are read in full.
+//! the cursor, and only the page's rows are read in full. The news read model reads every item
+//! and category in one snapshot.
 
 use std::collections::HashMap;
 
@@ -11,9 +12,10 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
+use super::news_categories::{category, COLUMNS as CATEGORY_COLUMNS};
 use super::rows::push_in;
 use super::{get_instant, get_uuid, micros, SqliteStore};
-use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery};
+use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
 use crate::store::{Instant, StoreResult};
 
 const NEWS_COLUMNS: &str = "n.id, n.title, n.description, n.image, n.date, n.longitude, n.latitude";
@@ -331,5 +333,47 @@ impl SqliteStore {
             .execute(&self.pool)
             .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    pub(super) async fn sqlite_news_generation(&self) -> StoreResult<i64> {
+        Ok(
+            sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    /// One read transaction on one connection: in WAL mode it reads one snapshot from its first
+    /// SELECT on, so the categories, items and links are those of the generation read first.
+    /// Four statements whatever the count: the links are read bare and ordered by the
+    /// categories' order (`NewsSnapshot::assemble`).
+    pub(super) async fn sqlite_news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+        let mut tx = self.pool.begin().await?;
+        let generation: i64 =
+            sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
+                .fetch_one(&mut *tx)
+                .await?;
+        let categories = sqlx::query(&format!(
+            "SELECT {CATEGORY_COLUMNS} FROM news_categories ORDER BY name, id"
+        ))
+        .fetch_all(&mut *tx)
+        .await?
+        .iter()
+        .map(category)
+        .collect::<StoreResult<Vec<_>>>()?;
+        let items = sqlx::query(&format!("SELECT {NEWS_COLUMNS} FROM news_items n"))
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(news_row)
+            .collect::<StoreResult<Vec<_>>>()?;
+        let links = sqlx::query("SELECT news_id, category_id FROM news_item_categories")
+            .fetch_all(&mut *tx)
+            .await?
+            .iter()
+            .map(|row| Ok((get_uuid(row, "news_id")?, get_uuid(row, "category_id")?)))
+            .collect::<StoreResult<Vec<_>>>()?;
+        tx.commit().await?;
+        Ok(NewsSnapshot::assemble(generation, categories, items, links))
     }
 }

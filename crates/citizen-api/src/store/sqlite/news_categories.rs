@@ -11,13 +11,13 @@ use uuid::Uuid;
 use super::{get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::news::{
     CategoryError, NewNewsCategory, NewsCategory, NewsCategoryChange, NewsDraft, NewsError,
-    NewsItem, NewsQuery, NewsStore, SubscriptionError,
+    NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
 };
 use crate::store::{Instant, StoreResult};
 
-const COLUMNS: &str = "id, name, description, parent_id";
+pub(super) const COLUMNS: &str = "id, name, description, parent_id";
 
-fn category(row: &SqliteRow) -> StoreResult<NewsCategory> {
+pub(super) fn category(row: &SqliteRow) -> StoreResult<NewsCategory> {
     Ok(NewsCategory {
         id: get_uuid(row, "id")?,
         name: row.try_get("name")?,
@@ -166,6 +166,14 @@ impl NewsStore for SqliteStore {
 
     async fn delete_news_item(&self, id: Uuid) -> StoreResult<bool> {
         self.sqlite_delete_news_item(id).await
+    }
+
+    async fn news_generation(&self) -> StoreResult<i64> {
+        self.sqlite_news_generation().await
+    }
+
+    async fn news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+        self.sqlite_news_snapshot().await
     }
 
     async fn subscriptions(&self, subject: &str) -> StoreResult<Vec<Uuid>> {
