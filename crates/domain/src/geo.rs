@@ -68,6 +68,13 @@ pub fn distance_m(a: LonLat, b: LonLat) -> f64 {
     Geodesic::distance(a.point(), b.point())
 }
 
+/// [`distance_m`] rounded to 10 nanometres, as PostGIS rounds every geography distance
+/// (`ST_Distance`): lists ordered by it in Rust and lists ordered by PostgreSQL then carry the
+/// same numbers, so a cursor handed out by one is exact in the other.
+pub fn rounded_distance_m(a: LonLat, b: LonLat) -> f64 {
+    (distance_m(a, b) * 1e8).round() / 1e8
+}
+
 /// A box that certainly contains every point within `radius_m` metres of `center`.
 ///
 /// Used as an index prefilter (R*Tree in SQLite); the exact test is [`distance_to_lines_m`].
@@ -244,6 +251,30 @@ mod tests {
         // Reference: 110 574.389 m (WGS84 meridian arc 0°..1°, GeographicLib).
         let d = distance_m(LonLat { lon: 0.0, lat: 0.0 }, LonLat { lon: 0.0, lat: 1.0 });
         assert!((d - 110_574.389).abs() < 0.01, "{d}");
+    }
+
+    #[test]
+    fn rounded_distances_keep_ten_nanometres() {
+        let a = LonLat {
+            lon: 14.4,
+            lat: 50.0,
+        };
+        for (b, want) in [
+            (a, 0.0),
+            // PostGIS: ST_Distance('POINT(14.4 50.0)'::geography, 'POINT(14.45 50.03)'::geography)
+            (
+                LonLat {
+                    lon: 14.45,
+                    lat: 50.03,
+                },
+                4896.68015618,
+            ),
+        ] {
+            let d = rounded_distance_m(a, b);
+            assert_eq!(d, want);
+            assert!((d - distance_m(a, b)).abs() <= 5e-9);
+            assert_eq!(d, (d * 1e8).round() / 1e8);
+        }
     }
 
     #[test]

@@ -51,21 +51,30 @@ fn push_categories(q: &mut QueryBuilder<'_, Postgres>, categories: &[Uuid]) {
     }
 }
 
+/// The geodesic distance of `n.location` from the point (PostGIS's spheroid distance, the
+/// quantity `domain::geo::distance_m` computes, so the replicas' read model and this fallback
+/// order alike and a cursor from one is exact in the other).
+fn push_distance(q: &mut QueryBuilder<'_, Postgres>, point: LonLat) {
+    q.push("public.ST_Distance(n.location, ");
+    push_point(q, point);
+    q.push(")");
+}
+
 /// The conditions of the part with a location: categories, radius and the cursor.
 fn push_located_filters(q: &mut QueryBuilder<'_, Postgres>, query: &NewsQuery, point: LonLat) {
     push_categories(q, &query.categories);
     if let Some(radius) = query.near.and_then(|n| n.radius_m) {
         q.push(" AND public.ST_DWithin(n.location, ");
         push_point(q, point);
-        q.push(", ").push_bind(radius).push(", false)");
+        q.push(", ").push_bind(radius).push(")");
     }
     if let Some(NewsCursor::Distance { metres, id }) = &query.after {
-        q.push(" AND (n.location <-> ");
-        push_point(q, point);
+        q.push(" AND (");
+        push_distance(q, point);
         q.push(" > ").push_bind(*metres);
         if let Some(id) = id {
-            q.push(" OR (n.location <-> ");
-            push_point(q, point);
+            q.push(" OR (");
+            push_distance(q, point);
             q.push(" = ")
                 .push_bind(*metres)
                 .push(" AND n.id > ")
@@ -77,9 +86,11 @@ fn push_located_filters(q: &mut QueryBuilder<'_, Postgres>, query: &NewsQuery, p
 }
 
 /// Items with a location, nearest first then by id, after the cursor. PostgreSQL walks the GiST
-/// index in KNN order only for an order by the distance alone, so the `limit`-th nearest
-/// distance is found that way first (`reach`); then every row within it is read through the
-/// index and ordered by distance and id (ties at the edge are all in).
+/// index in KNN order only for an order by the index's own (sphere) distance, so the distance of
+/// the `limit`-th nearest that way is found first (`reach`); every item among the `limit`
+/// geodesically nearest lies within that reach widened by 2 % (the sphere and the spheroid differ
+/// by well under 1 %), so those rows are read through the index, ordered by the geodesic distance
+/// and id, and cut (ties at the edge are all in).
 async fn located(pool: &PgPool, query: &NewsQuery, point: LonLat) -> StoreResult<Vec<NewsItem>> {
     let mut q = QueryBuilder::<Postgres>::new(
         "WITH reach AS (SELECT max(d) AS d FROM (SELECT n.location <-> ",
@@ -90,15 +101,13 @@ async fn located(pool: &PgPool, query: &NewsQuery, point: LonLat) -> StoreResult
     q.push(" ORDER BY n.location <-> ");
     push_point(&mut q, point);
     q.push(page_sql(i64::from(query.limit), 0));
-    q.push(format!(") k) SELECT {NEWS_COLUMNS}, n.location <-> "));
-    push_point(&mut q, point);
+    q.push(format!(") k) SELECT {NEWS_COLUMNS}, "));
+    push_distance(&mut q, point);
     q.push(" AS distance FROM news_items n WHERE n.location IS NOT NULL");
     push_located_filters(&mut q, query, point);
     q.push(" AND public.ST_DWithin(n.location, ");
     push_point(&mut q, point);
-    q.push(", (SELECT d FROM reach) * 1.001 + 1, false) AND n.location <-> ");
-    push_point(&mut q, point);
-    q.push(" <= (SELECT d FROM reach) ORDER BY distance, n.id");
+    q.push(", (SELECT d FROM reach) * 1.02 + 1, false) ORDER BY distance, n.id");
     q.push(page_sql(i64::from(query.limit), 0));
     let rows = q.build().fetch_all(pool).await?;
     rows.iter().map(news_row).collect()

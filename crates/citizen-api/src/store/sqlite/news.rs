@@ -1,12 +1,12 @@
 //! News items (SQLite). Without math functions the nearest-first order is made here: the
 //! located candidates near the point are read through the R*Tree `news_locations`, their
-//! geodesic distances computed (`domain::geo::distance_m`), ordered by distance and id, cut after
+//! geodesic distances computed (`domain::geo::rounded_distance_m`), ordered by distance and id, cut after
 //! the cursor, and only the page's rows are read in full. The news read model reads every item
 //! and category in one snapshot.
 
 use std::collections::HashMap;
 
-use domain::geo::{bbox_around, distance_m, LonLat};
+use domain::geo::{bbox_around, rounded_distance_m, LonLat};
 use domain::news::NewsCursor;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
@@ -60,7 +60,7 @@ fn candidates_after(
             lon: row.try_get("longitude")?,
             lat: row.try_get("latitude")?,
         };
-        let d = distance_m(point, at);
+        let d = rounded_distance_m(point, at);
         let id = get_uuid(row, "id")?;
         let after = match &query.after {
             Some(NewsCursor::Distance {
