@@ -11,7 +11,9 @@
 #     first), ?category=<a parent>&limit=20 (with its children), and a second page
 #     (?limit=20&pagecursor=… of the first page's nextCursor).
 # Requests per second and p99, each as a ratio to the ceiling. Goal: >= 0.3 of the ceiling with
-# and without location. Results: bench-results/citizen-news.md (and stdout). Knobs:
+# and without location. The pages come from the replica's news read model (docs/citizen-api.md);
+# the run also gives the time from start to ready (the first model built), the server's anonymous
+# RSS after the run, and the location page from the database alone (news.cache.max_items = 0). Results: bench-results/citizen-news.md (and stdout). Knobs:
 # BENCH_NEWS_SIZE, BENCH_DURATION (s, default 8), BENCH_CONNECTIONS (default 16), BENCH_BACKENDS
 # ("sqlite postgres"), BENCH_CITIZEN_BIN_DIR (prebuilt release citizen-api and one_query).
 set -euo pipefail
@@ -69,8 +71,8 @@ sql() { # backend url-or-file query
 {
   echo "# citizen-api news benchmark ($(date -u +%F), $(nproc) cores shared with other work, $SIZE news items, wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency, pool $POOL)"
   echo
-  echo "| backend | load s | ceiling rps (p99 ms) | news (limit 100) | limit 20 | location, limit 20 | category, limit 20 | second page, limit 20 |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| backend | load s | ceiling rps (p99 ms) | news (limit 100) | limit 20 | location, limit 20 | category, limit 20 | second page, limit 20 | start to ready s | RssAnon MiB | location, limit 20, database only |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } | tee "$report"
 
 pg_ok=""
@@ -109,9 +111,14 @@ for backend in $BACKENDS; do
   WRK_TARGETS="$work/one" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
   read -r ceiling ceiling_p99 < <(measure "$work/one" "http://127.0.0.1:$PORT")
   stop_server
-  CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__DATABASE__MAX_CONNECTIONS=$POOL \
-    CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
+  serve() { # extra env assignments...
+    env "$@" CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__DATABASE__MAX_CONNECTIONS=$POOL \
+      CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
+  }
+  t0=$(date +%s.%N)
+  serve
   wait_up "http://127.0.0.1:$PORT/readyz"
+  ready_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }')
   # The second page: the nextCursor of the first page of limit 20.
   curl -fs "http://127.0.0.1:$PORT/api/v1/news?limit=20" | python3 -c "
 import json, sys, urllib.parse
@@ -123,7 +130,14 @@ print('/api/v1/news?limit=20' + ''.join('&pagecursor=' + urllib.parse.quote(s) f
     read -r r p < <(measure "$work/$query" "http://127.0.0.1:$PORT")
     cells="$cells | $r ($p ms; $(ratio "$r" "$ceiling"))"
   done
+  rss=$(awk '/RssAnon/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
   stop_server
+  serve CITIZEN_API__NEWS__CACHE__MAX_ITEMS=0
+  wait_up "http://127.0.0.1:$PORT/readyz"
+  WRK_TARGETS="$work/location" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+  read -r r p < <(measure "$work/location" "http://127.0.0.1:$PORT")
+  stop_server
+  cells="$cells | $ready_s | $rss | $r ($p ms; $(ratio "$r" "$ceiling"))"
   echo "| $backend | $load_s | $ceiling ($ceiling_p99)$cells |" | tee -a "$report"
   if [ "${BENCH_CITIZEN_KEEP:-0}" != 1 ]; then
     if [ "$backend" = sqlite ]; then rm -f "$file" "$file-wal" "$file-shm"

@@ -12,6 +12,7 @@ pub mod demo;
 pub mod demo_news;
 pub mod media;
 pub mod news_import;
+pub mod news_model;
 pub mod notify;
 pub mod rate_limit;
 pub mod routes;

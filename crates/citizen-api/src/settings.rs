@@ -41,6 +41,8 @@ pub struct Settings {
     pub demo: DemoSettings,
     pub duplicates: DuplicateSettings,
     #[serde(default)]
+    pub news: crate::news_model::NewsSettings,
+    #[serde(default)]
     pub notifications: crate::notify::NotificationSettings,
     pub mqtt: service_kit::mqtt::MqttSettings,
     pub status_events: crate::notify::status_events::StatusEventSettings,

@@ -15,6 +15,7 @@ use service_kit::startup::{self, HttpApp};
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
 use crate::media::MediaStore;
+use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
@@ -50,7 +51,7 @@ impl Application {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
-        let stores = store::for_database_with(
+        let mut stores = store::for_database_with(
             &db,
             store::StoreOptions {
                 synchronous_vote_commit: settings.votes.synchronous_commit,
@@ -72,9 +73,19 @@ impl Application {
                 }
             }
         }
-        let readiness = startup::readiness(&db, store::migrations(), &schema);
+        let mut readiness = startup::readiness(&db, store::migrations(), &schema);
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
+        let news_model = if schema.is_behind() {
+            None
+        } else {
+            CachedNews::new(stores.news.clone(), &settings.news.cache)
+        };
+        if let Some(cached) = news_model {
+            cached.model().watch(&metrics)?;
+            readiness = readiness.with(cached.model().readiness());
+            stores.news = cached;
+        }
         let captcha = CaptchaVerifier::new(&settings.captcha)?;
         captcha.warn_if_disabled();
         crate::notify::worker::start(

@@ -20,6 +20,7 @@ pub mod metrics;
 #[cfg(feature = "mqtt")]
 pub mod mqtt;
 pub mod multipart;
+pub mod read_model;
 pub mod schema;
 pub mod settings;
 pub mod startup;

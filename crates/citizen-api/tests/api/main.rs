@@ -28,6 +28,7 @@ mod news_demo;
 mod news_generation;
 mod news_helpers;
 mod news_import;
+mod news_model;
 mod notifications_channels;
 mod notifications_crash;
 mod notifications_delivery;

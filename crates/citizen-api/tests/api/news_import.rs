@@ -4,13 +4,23 @@ use citizen_api::news_import::{import_file, ImportSummary};
 use serde_json::json;
 use test_support::on_both_backends;
 
-use crate::helpers::TestApp;
+use std::sync::Arc;
+
+use crate::helpers::{spawn_on, TestApp};
 use crate::news_helpers::{category, point};
 
-on_both_backends!(crate::helpers::spawn_app;
+on_both_backends!(crate::news_import::spawn_eager;
     a_file_is_imported_and_imported_again,
     one_bad_item_imports_nothing,
 );
+
+/// The app on a fresh database, confirming the news generation on every read: the import runs
+/// as another process does (through its own store), which the app otherwise sees within
+/// `news.cache.max_staleness_millis` (tests/api/news_model.rs).
+async fn spawn_eager(backend: test_support::Backend) -> Option<TestApp> {
+    let db = Arc::new(test_support::database(backend, "citizen").await?);
+    Some(spawn_on(db, |s| s.news.cache.max_staleness_millis = 0).await)
+}
 
 fn write(dir: &tempfile::TempDir, value: &serde_json::Value) -> std::path::PathBuf {
     let path = dir.path().join("news.json");
