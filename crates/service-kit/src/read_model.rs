@@ -158,6 +158,14 @@ impl<S: ModelSource> ReadModel<S> {
         }
     }
 
+    /// The model held, if any, whatever its age (for gauges; reads use [`Self::current`]).
+    pub fn held(&self) -> Option<Arc<S::Model>> {
+        match &self.shared.state.read().ok()?.held {
+            Held::Model(_, model) => Some(model.clone()),
+            _ => None,
+        }
+    }
+
     pub fn stats(&self) -> ModelStats {
         let s = &self.shared;
         ModelStats {

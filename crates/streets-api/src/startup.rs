@@ -22,48 +22,6 @@ pub struct Application {
     model: Arc<store::ReadModelStreets>,
 }
 
-/// The read model's metrics, brought up to date at every scrape:
-/// `streets_reads_total{source="memory"|"database"}`, `streets_read_model_builds_total{outcome}`
-/// and `streets_read_model_streets`.
-fn watch_read_model(metrics: &Metrics, model: Arc<store::ReadModelStreets>) -> anyhow::Result<()> {
-    let reads = prometheus::IntCounterVec::new(
-        prometheus::Opts::new(
-            "streets_reads_total",
-            "Street reads (lookups and searches) by where they were answered from",
-        ),
-        &["source"],
-    )?;
-    let builds = prometheus::IntCounterVec::new(
-        prometheus::Opts::new(
-            "streets_read_model_builds_total",
-            "Read model builds by outcome",
-        ),
-        &["outcome"],
-    )?;
-    let streets = prometheus::IntGauge::new(
-        "streets_read_model_streets",
-        "Streets in the read model this replica holds (0: none, reads go to the database)",
-    )?;
-    metrics.registry().register(Box::new(reads.clone()))?;
-    metrics.registry().register(Box::new(builds.clone()))?;
-    metrics.registry().register(Box::new(streets.clone()))?;
-    metrics.add_collector(move |_| {
-        let stats = model.stats();
-        let counters = [
-            (&reads, "memory", stats.memory),
-            (&reads, "database", stats.database),
-            (&builds, "ok", stats.builds),
-            (&builds, "failed", stats.failed_builds),
-        ];
-        for (vec, label, total) in counters {
-            let counter = vec.with_label_values(&[label]);
-            counter.inc_by(total.saturating_sub(counter.get()));
-        }
-        streets.set(i64::try_from(stats.streets).unwrap_or(i64::MAX));
-    });
-    Ok(())
-}
-
 impl Application {
     /// Pool and migrations, the demo data when configured and empty, readiness, the app, and
     /// the bound listener.
@@ -88,11 +46,13 @@ impl Application {
         if !schema.is_behind() {
             model.start();
         }
-        let readiness =
-            startup::readiness(&db, store::migrations(), &schema).with(model.readiness());
+        let mut readiness = startup::readiness(&db, store::migrations(), &schema);
+        if let Some(check) = model.readiness() {
+            readiness = readiness.with(check);
+        }
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
-        watch_read_model(&metrics, model.clone())?;
+        model.watch(&metrics)?;
         let parts = AppParts {
             service: SPEC.name,
             api: routes::configure(store.clone()),

@@ -15,7 +15,6 @@ use crate::model::{write_feature, Feature, StoredStreet, StreetQuery};
 use crate::store::DatasetSnapshot;
 
 pub(crate) struct Model {
-    generation: i64,
     /// Street number → where its feature lies in `features`. A hash lookup touches one or two
     /// cache lines, where a binary search over 100 000 numbers missed the cache at most of its
     /// 17 steps (4 % of the CPU of `GET /streets/{number}`), and holding the span here saves
@@ -45,11 +44,7 @@ pub(crate) enum BuildError {
 impl Model {
     /// Builds the model of a snapshot (streets by ascending number, as the stores read them).
     pub(crate) fn build(snapshot: DatasetSnapshot) -> Result<Self, BuildError> {
-        let DatasetSnapshot {
-            generation,
-            mut streets,
-            ..
-        } = snapshot;
+        let DatasetSnapshot { mut streets, .. } = snapshot;
         streets.sort_by_key(|s| s.number);
         let mut buffer = Vec::with_capacity(streets.len() * 320);
         let mut spans = Vec::with_capacity(streets.len());
@@ -78,7 +73,6 @@ impl Model {
             lines.push(street_lines);
         }
         Ok(Self {
-            generation,
             numbers,
             ids,
             features: Bytes::from(buffer),
@@ -86,10 +80,6 @@ impl Model {
             radius: RadiusIndex::new(&boxes, &lines).map_err(|_| BuildError::TooLarge)?,
             names: NameIndex::new(folded),
         })
-    }
-
-    pub(crate) fn generation(&self) -> i64 {
-        self.generation
     }
 
     /// How many streets the model holds.
