@@ -76,12 +76,12 @@ impl Application {
         let mut readiness = startup::readiness(&db, store::migrations(), &schema);
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
-        let news_model = if schema.is_behind() {
-            None
-        } else {
-            CachedNews::new(stores.news.clone(), &settings.news.cache)
-        };
-        if let Some(cached) = news_model {
+        // The news read model (news_model); its first build starts once the schema is current
+        // (until then the schema gate answers every API request).
+        if let Some(cached) = CachedNews::new(stores.news.clone(), &settings.news.cache) {
+            if !schema.is_behind() {
+                cached.model().start();
+            }
             cached.model().watch(&metrics)?;
             readiness = readiness.with(cached.model().readiness());
             stores.news = cached;

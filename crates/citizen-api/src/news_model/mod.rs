@@ -95,8 +95,8 @@ pub struct CachedNews {
 }
 
 impl CachedNews {
-    /// Wraps the database's store; `None` when the cache is off (`max_items = 0`). The first
-    /// model is built in the background (and by the readiness check).
+    /// Wraps the database's store; `None` when the cache is off (`max_items = 0`). Nothing is
+    /// built before `model().start()`, the readiness check or the first read.
     pub fn new(inner: Arc<dyn NewsStore>, settings: &NewsCacheSettings) -> Option<Arc<Self>> {
         if settings.max_items == 0 {
             return None;
@@ -106,7 +106,6 @@ impl CachedNews {
             max_items: settings.max_items,
         };
         let model = ReadModel::new(source, Duration::from_millis(settings.max_staleness_millis));
-        model.start();
         Some(Arc::new(Self { inner, model }))
     }
 
