@@ -84,6 +84,23 @@ pub fn parse_news_cursor<D, I>(
     }
 }
 
+/// Whether an item with a location, `metres` from the list's point, with id `id`, comes after
+/// `cursor` in the nearest-first order (distance, then id). No cursor, or one of another part,
+/// puts every located item after it (the caller decides whether that part is read at all).
+pub fn located_after<D, I: Ord>(cursor: Option<&NewsCursor<D, I>>, metres: f64, id: &I) -> bool {
+    match cursor {
+        Some(NewsCursor::Distance {
+            metres: at,
+            id: Some(after),
+        }) => metres > *at || (metres == *at && id > after),
+        Some(NewsCursor::Distance {
+            metres: at,
+            id: None,
+        }) => metres > *at,
+        _ => true,
+    }
+}
+
 /// The `nextCursor` strings for a position: `[date, id]`, `[distance, id]` or `["null", id]`.
 /// Distances are written in Rust's shortest form that reads back to the same number, so the
 /// next page starts exactly after the last item.
@@ -186,6 +203,29 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[test]
+    fn located_after_follows_distance_then_id() {
+        let at = |metres: f64, id: Option<u32>| NewsCursor::<(), u32>::Distance { metres, id };
+        let unlocated = NewsCursor::<(), u32>::Unlocated { id: Some(1) };
+        for (cursor, metres, id, want) in [
+            (None, 0.0, 1, true),
+            (Some(at(10.0, Some(5))), 10.0, 5, false),
+            (Some(at(10.0, Some(5))), 10.0, 6, true),
+            (Some(at(10.0, Some(5))), 10.0, 4, false),
+            (Some(at(10.0, Some(5))), 10.5, 1, true),
+            (Some(at(10.0, Some(5))), 9.5, 9, false),
+            (Some(at(10.0, None)), 10.0, 9, false),
+            (Some(at(10.0, None)), 10.01, 0, true),
+            (Some(unlocated), 0.0, 0, true),
+        ] {
+            assert_eq!(
+                located_after(cursor.as_ref(), metres, &id),
+                want,
+                "{metres} {id}"
+            );
+        }
+    }
 
     fn date(s: &str) -> Option<u32> {
         s.strip_prefix('d')?.parse().ok()

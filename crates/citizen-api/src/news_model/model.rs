@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use domain::geo::{bbox_around, rounded_distance_m, LonLat};
-use domain::news::NewsCursor;
+use domain::news::{located_after, NewsCursor};
 use rstar::primitives::GeomWithData;
 use rstar::{RTree, AABB};
 use uuid::Uuid;
@@ -196,24 +196,13 @@ impl NewsModel {
             let [lon, lat] = *candidate.geom();
             let d = rounded_distance_m(point, LonLat { lon, lat });
             if (everywhere || d <= bound)
-                && after_cursor(query, d, item.id)
+                && located_after(query.after.as_ref(), d, &item.id)
                 && in_categories(item, &query.categories)
             {
                 found.push((d, item.id, candidate.data));
             }
         }
         found
-    }
-}
-
-fn after_cursor(query: &NewsQuery, d: f64, id: Uuid) -> bool {
-    match &query.after {
-        Some(NewsCursor::Distance {
-            metres,
-            id: Some(c),
-        }) => d > *metres || (d == *metres && id > *c),
-        Some(NewsCursor::Distance { metres, id: None }) => d > *metres,
-        _ => true,
     }
 }
 

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use domain::geo::{bbox_around, rounded_distance_m, LonLat};
-use domain::news::NewsCursor;
+use domain::news::{located_after, NewsCursor};
 use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
@@ -62,15 +62,10 @@ fn candidates_after(
         };
         let d = rounded_distance_m(point, at);
         let id = get_uuid(row, "id")?;
-        let after = match &query.after {
-            Some(NewsCursor::Distance {
-                metres,
-                id: Some(c),
-            }) => d > *metres || (d == *metres && id > *c),
-            Some(NewsCursor::Distance { metres, id: None }) => d > *metres,
-            _ => true,
-        };
-        if after && d <= bound && radius.is_none_or(|r| d <= r) {
+        if located_after(query.after.as_ref(), d, &id)
+            && d <= bound
+            && radius.is_none_or(|r| d <= r)
+        {
             candidates.push((d, id));
         }
     }
