@@ -282,6 +282,39 @@ pub async fn database(backend: Backend, label: &str) -> Option<TestDatabase> {
     Some(TestDatabase { backend, url, dir })
 }
 
+/// A deterministic generator (xorshift) for generated test data, so a failure can be replayed
+/// from its seed.
+pub struct XorShift(pub u64);
+
+impl XorShift {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// A number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The value on the first line of a Prometheus text exposition that starts with `prefix`
+/// (`news_reads_total{source="memory"`), if any.
+pub fn metric_value(exposition: &str, prefix: &str) -> Option<f64> {
+    exposition
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .and_then(|l| l.rsplit(' ').next())
+        .and_then(|v| v.parse().ok())
+}
+
 /// With `TEST_LOG=1` (or `true`), installs a readable log subscriber that the test harness
 /// captures per test (`RUST_LOG` filters it, default `info`). Without it, tests stay quiet.
 pub fn init_test_log() {

@@ -5,27 +5,11 @@
 use chrono::{TimeZone, Utc};
 use domain::geo::{rounded_distance_m, LocationParam, LonLat};
 use domain::news::NewsCursor;
+use test_support::XorShift;
 use uuid::Uuid;
 
 use super::NewsModel;
 use crate::store::news::{NewsCategory, NewsItem, NewsQuery, NewsSnapshot};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 fn category(k: u128) -> NewsCategory {
     NewsCategory {
@@ -39,7 +23,7 @@ fn category(k: u128) -> NewsCategory {
 /// `n` items: a third without location, the others in a city-sized box with many sharing a
 /// spot; dates repeat; zero to two of four categories each.
 fn snapshot(n: usize, seed: u64) -> NewsSnapshot {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift(seed);
     let spots: Vec<(f64, f64)> = (0..n / 4)
         .map(|_| (14.3 + rng.unit() * 0.3, 50.0 + rng.unit() * 0.1))
         .collect();
@@ -61,7 +45,7 @@ fn snapshot(n: usize, seed: u64) -> NewsSnapshot {
                 .map(|c| (c.id, c.name))
                 .collect();
             NewsItem {
-                id: Uuid::from_u128(u128::from(rng.next()) << 64 | k as u128),
+                id: Uuid::from_u128(u128::from(rng.next_u64()) << 64 | k as u128),
                 title: format!("item {k}"),
                 description: String::new(),
                 image: None,

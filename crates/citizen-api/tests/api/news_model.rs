@@ -43,11 +43,7 @@ async fn memory_reads(app: &TestApp) -> u64 {
         .text()
         .await
         .unwrap();
-    text.lines()
-        .find(|l| l.starts_with("news_reads_total") && l.contains("source=\"memory\""))
-        .and_then(|l| l.rsplit(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
+    test_support::metric_value(&text, "news_reads_total{source=\"memory\"").map_or(0, |v| v as u64)
 }
 
 /// Ids and distances of a walk.

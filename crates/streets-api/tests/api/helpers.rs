@@ -149,11 +149,8 @@ impl TestApp {
     /// The value of a metric line starting with `prefix` (e.g. `streets_reads_total{source="memory"`).
     pub async fn metric(&self, prefix: &str) -> u64 {
         let metrics = self.metrics().await;
-        metrics
-            .lines()
-            .find(|l| l.starts_with(prefix))
-            .and_then(|l| l.rsplit(' ').next())
-            .and_then(|v| v.parse::<u64>().ok())
+        test_support::metric_value(&metrics, prefix)
+            .map(|v| v as u64)
             .unwrap_or_else(|| panic!("no metric {prefix} in\n{metrics}"))
     }
 }

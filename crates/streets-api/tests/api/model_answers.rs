@@ -7,30 +7,13 @@ use domain::geo::{distance_to_lines_m, LonLat};
 use domain::text::fold;
 use streets_import::ImportedStreet;
 use test_support::on_both_backends;
+use test_support::XorShift;
 
 on_both_backends!(
     crate::helpers::spawn_app;
     name_searches_and_pages_match_the_oracle,
     radius_searches_match_the_oracle,
 );
-
-/// A deterministic generator (xorshift), so a failure can be replayed.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 const WORDS: &[&str] = &[
     "Nová",
@@ -63,7 +46,7 @@ const WORDS: &[&str] = &[
 
 /// Streets in a 40 × 40 grid of ~150 m cells around Prague, names of one to four words (some
 /// names repeated, some words twice in one name), short bent lines.
-fn city(rng: &mut Rng, n: i64) -> Vec<ImportedStreet> {
+fn city(rng: &mut XorShift, n: i64) -> Vec<ImportedStreet> {
     (0..n)
         .map(|i| {
             let words = 1 + rng.below(4);
@@ -113,7 +96,7 @@ fn page(all: &[i64], offset: usize, limit: usize) -> Vec<i64> {
 }
 
 async fn name_searches_and_pages_match_the_oracle(app: TestApp) {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let streets = city(&mut rng, 1600);
     app.seed(&streets).await;
     let mut queries: Vec<String> = vec![
@@ -160,7 +143,7 @@ async fn name_searches_and_pages_match_the_oracle(app: TestApp) {
 }
 
 async fn radius_searches_match_the_oracle(app: TestApp) {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
     let mut streets = city(&mut rng, 1600);
     // Streets meeting at one point, so some distances tie exactly and order by number.
     let meet = [14.43, 50.06];

@@ -4,23 +4,7 @@
 use super::names::NameIndex;
 use super::radius::RadiusIndex;
 use domain::geo::{bbox_of_lines, distance_to_lines_estimate_m, distance_to_lines_m, LonLat};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+use test_support::XorShift;
 
 const WORDS: &[&str] = &[
     "nova",
@@ -46,7 +30,7 @@ const WORDS: &[&str] = &[
     "abc",
 ];
 
-fn names(rng: &mut Rng, n: usize) -> Vec<String> {
+fn names(rng: &mut XorShift, n: usize) -> Vec<String> {
     (0..n)
         .map(|_| {
             let words = 1 + rng.below(5);
@@ -84,7 +68,7 @@ fn oracle(names: &[String], q: &str) -> Vec<u32> {
 
 #[test]
 fn name_search_yields_the_rank_order_of_brute_force() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = XorShift(0x1234_5678_9abc_def1);
     let all = names(&mut rng, 12_000);
     let index = NameIndex::new(all.iter().map(|s| s.clone().into_boxed_str()).collect());
     let mut queries: Vec<String> = [
@@ -164,7 +148,7 @@ fn the_distance_estimate_stays_within_its_bound_of_the_geodesic() {
 
 #[test]
 fn radius_search_orders_like_the_exact_distances() {
-    let mut rng = Rng(0x0ddb_a11c_afe5_eed5);
+    let mut rng = XorShift(0x0ddb_a11c_afe5_eed5);
     let mut lines: Vec<Vec<Vec<[f64; 2]>>> = (0..20_000)
         .map(|_| {
             let (lon, lat) = (14.2 + rng.unit() * 0.4, 49.9 + rng.unit() * 0.3);
