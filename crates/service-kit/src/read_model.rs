@@ -379,11 +379,12 @@ async fn build_until_current<S: ModelSource>(shared: &Arc<Shared<S>>) -> anyhow:
         };
         shared.builds.fetch_add(1, Ordering::Relaxed);
         shared.first_built.store(true, Ordering::Release);
-        tracing::info!(
+        // The source logs what it built (counts) at info.
+        tracing::debug!(
             model = shared.source.name(),
             generation,
             build_ms = started.elapsed().as_millis() as u64,
-            "read model built"
+            "read model installed"
         );
         return Ok(());
     }

@@ -71,6 +71,12 @@ impl StoreError {
         Self::Other(cause.into())
     }
 
+    /// A store error carried through an `anyhow::Error` (e.g. by `read_model`) back out as
+    /// itself, so an unreachable database still answers 503; anything else is `Other`.
+    pub fn from_anyhow(err: anyhow::Error) -> Self {
+        err.downcast::<Self>().unwrap_or_else(Self::Other)
+    }
+
     /// `true` when the database is not there right now and a retry may succeed.
     pub fn is_unavailable(&self) -> bool {
         matches!(self, Self::Unavailable(_))

@@ -116,10 +116,11 @@ impl CachedNews {
     /// The model to answer from, or `None` (counted as a database read) for the database.
     async fn current(&self) -> StoreResult<Option<Arc<NewsModel>>> {
         // A failed generation check keeps its class (an unreachable database answers 503).
-        let current = self.model.current().await.map_err(|err| {
-            err.downcast::<StoreError>()
-                .unwrap_or_else(StoreError::Other)
-        })?;
+        let current = self
+            .model
+            .current()
+            .await
+            .map_err(StoreError::from_anyhow)?;
         if current.is_none() {
             self.model.count_database_read();
         }

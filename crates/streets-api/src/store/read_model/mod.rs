@@ -120,7 +120,7 @@ impl ReadModelStreets {
     /// Builds a model of the database's current generation now, unless one is held.
     pub async fn build_now(&self) -> StoreResult<()> {
         match &self.model {
-            Some(model) => model.build_now().await.map_err(store_error),
+            Some(model) => model.build_now().await.map_err(StoreError::from_anyhow),
             None => Ok(()),
         }
     }
@@ -162,18 +162,12 @@ impl ReadModelStreets {
         let Some(model) = &self.model else {
             return Ok(None);
         };
-        let current = model.current().await.map_err(store_error)?;
+        let current = model.current().await.map_err(StoreError::from_anyhow)?;
         if current.is_none() {
             model.count_database_read();
         }
         Ok(current)
     }
-}
-
-/// A store error back from the holder's `anyhow` (an unreachable database stays a 503).
-fn store_error(err: anyhow::Error) -> StoreError {
-    err.downcast::<StoreError>()
-        .unwrap_or_else(StoreError::Other)
 }
 
 #[async_trait]
