@@ -8,6 +8,7 @@ on_both_backends!(crate::helpers::spawn_app;
     bad_parameters_are_400_naming_them,
     parameters_at_their_edges_are_accepted,
     location_pages_follow_the_full_order_under_ties,
+    location_pages_stay_exact_when_a_tie_outgrows_the_first_read,
     nearest_first_reaches_from_metres_to_far_away,
 );
 
@@ -168,4 +169,52 @@ async fn nearest_first_reaches_from_metres_to_far_away(app: TestApp) {
     assert_eq!(column(&wide, "title").len(), 5, "{wide}");
     let by_date = app.get_ok("/reports?location=14.42,50.08,2200").await;
     assert_eq!(column(&by_date, "title"), ["East 4", "East 3", "East 1"]);
+}
+
+async fn location_pages_stay_exact_when_a_tie_outgrows_the_first_read(app: TestApp) {
+    // PostgreSQL first reads the page and 20 rows more by distance alone; 24 reports at one
+    // point make a tie that outgrows that read for the first pages, which must then be read
+    // again within a bound. Two nearer reports and one without a location around them.
+    for i in 0..24 {
+        app.file(Filing::new(&format!("Stack {i}"), i).at(14.42, 50.081))
+            .await;
+    }
+    for i in 24..26 {
+        app.file(Filing::new(&format!("Near {i}"), i).at(14.42, 50.0805))
+            .await;
+    }
+    app.file(Filing::new("Nowhere", 26)).await;
+    let order = "location=14.42,50.08&orderBy=location";
+    let all = app.get_ok(&format!("/reports?{order}")).await;
+    let titles = column(&all, "title");
+    assert_eq!(titles.len(), 27);
+    assert!(
+        titles[..2].iter().all(|t| t.starts_with("Near")),
+        "{titles:?}"
+    );
+    assert!(
+        titles[2..26].iter().all(|t| t.starts_with("Stack")),
+        "{titles:?}"
+    );
+    assert_eq!(titles[26], "Nowhere");
+    // Within the tie, by issue id.
+    let tied = column(&all, "issue_id")[2..26].to_vec();
+    let mut sorted = tied.clone();
+    sorted.sort();
+    assert_eq!(tied, sorted);
+    for limit in [1, 7] {
+        let mut seen = Vec::new();
+        let mut offset = 0;
+        loop {
+            let body = app
+                .get_ok(&format!("/reports?{order}&limit={limit}&offset={offset}"))
+                .await;
+            seen.extend(column(&body, "issue_id"));
+            if body["hasNextOffset"] == false {
+                break;
+            }
+            offset += limit;
+        }
+        assert_eq!(seen, column(&all, "issue_id"), "limit {limit}");
+    }
 }

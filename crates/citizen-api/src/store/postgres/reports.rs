@@ -98,12 +98,22 @@ pub(super) fn push_order(
 /// the issue with the copies of its report's columns and media it carries (migration 0014), so a
 /// page reads `issues` alone.
 pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
+    push_select_with(q, now, |_| {});
+}
+
+/// [`push_select`] with more columns, pushed by `extra` (`<expression> AS <name>, `).
+pub(super) fn push_select_with<'a>(
+    q: &mut QueryBuilder<'a, Postgres>,
+    now: Instant,
+    extra: impl FnOnce(&mut QueryBuilder<'a, Postgres>),
+) {
     q.push(
         "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
          i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
          i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
          i.media, ",
     );
+    extra(q);
     push_votes(q, "i.report_id", now);
     q.push(" AS votes_count FROM issues i WHERE i.status <> 'moved'");
 }
