@@ -4,6 +4,7 @@
 
 use async_trait::async_trait;
 use domain::duplicates::DuplicateRule;
+use domain::reports::OrderBy;
 use uuid::Uuid;
 
 use super::StoreResult;
@@ -61,6 +62,21 @@ impl AdminFilter {
             || !self.list.categories.is_empty()
             || !self.list.statuses.is_empty()
             || self.overdue.is_some()
+    }
+
+    /// The one category the list is confined to, when it is exactly one (a `category` filter of
+    /// one id the officer may see, or an officer of one category) and the order is by date:
+    /// both backends then walk that category's issues in their reports' order instead of every
+    /// report (`admin/one_category.rs`).
+    pub fn confined_to_one_category(&self) -> Option<Uuid> {
+        if self.list.order.by != OrderBy::Date {
+            return None;
+        }
+        match (self.list.categories.as_slice(), self.access.categories()) {
+            ([only], _) if self.access.allows(*only) => Some(*only),
+            ([], Some([only])) => Some(*only),
+            _ => None,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! `GET /admin/reports` confined to one category: a `category` filter of one id, or an officer
-//! of one category. PostgreSQL serves these from a walk of the category's issues
-//! (store/postgres/admin/one_category.rs); every other list from the general query. The
+//! of one category. Both backends serve these from a walk of the category's issues
+//! (store/{postgres,sqlite}/admin/one_category.rs); every other list from the general query. The
 //! confined list must equal the general one, which the same category given twice
 //! (`category=X&category=X`) still takes, over ties in the filing time, a report with two
 //! issues of the category, every issue filter, both directions and paging.

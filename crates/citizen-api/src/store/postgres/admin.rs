@@ -167,7 +167,7 @@ impl AdminStore for PgStore {
     async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>> {
         let list = &filter.list;
         let mut q = QueryBuilder::<Postgres>::new("");
-        if let Some(category) = one_category::confined_to(filter) {
+        if let Some(category) = filter.confined_to_one_category() {
             one_category::push_page(&mut q, filter, category);
             push_select(&mut q, filter.now);
             let dir = direction(list.order.direction);

@@ -3,14 +3,14 @@
 
 mod categories;
 mod duplicates;
+mod general;
+mod one_category;
 mod records;
 
 use std::collections::HashMap;
 
 use async_trait::async_trait;
 use domain::duplicates::DuplicateRule;
-use domain::geo::LonLat;
-use domain::reports::{Direction, OrderBy};
 use sqlx::sqlite::SqliteRow;
 use sqlx::types::Json;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
@@ -29,7 +29,7 @@ pub(super) const ADMIN_ISSUE_COLUMNS: &str =
     "i.id, i.report_id, i.category_id, i.status, i.parent_id, i.has_possible_duplicates, \
      i.inserted_at, c.name AS category_name, c.statement_deadline_days";
 
-const DAY_MICROS: i64 = 86_400_000_000;
+pub(super) const DAY_MICROS: i64 = 86_400_000_000;
 
 pub(super) fn admin_issue(row: &SqliteRow) -> StoreResult<AdminIssue> {
     let days: Option<i64> = row.try_get("statement_deadline_days")?;
@@ -40,85 +40,11 @@ pub(super) fn admin_issue(row: &SqliteRow) -> StoreResult<AdminIssue> {
     })
 }
 
-fn push_access(q: &mut QueryBuilder<'_, Sqlite>, access: &Access) {
+pub(super) fn push_access(q: &mut QueryBuilder<'_, Sqlite>, access: &Access) {
     if let Some(ids) = access.categories() {
         q.push(" AND i.category_id");
         push_in(q, ids);
     }
-}
-
-/// The squared local-plane distance in m² from `point` to `r.longitude/latitude` (see
-/// `reports.rs`: within a city this orders as the geodesic distance does).
-fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat) {
-    const A: f64 = 6_378_137.0;
-    const E2: f64 = 0.006_694_379_990_14;
-    let phi = point.lat.to_radians();
-    let w = 1.0 - E2 * phi.sin().powi(2);
-    let per_radian = std::f64::consts::PI / 180.0;
-    let kx = A / w.sqrt() * phi.cos() * per_radian;
-    let ky = A * (1.0 - E2) / w.powf(1.5) * per_radian;
-    q.push("((r.longitude - ")
-        .push_bind(point.lon)
-        .push(") * ")
-        .push_bind(kx)
-        .push(") * ((r.longitude - ")
-        .push_bind(point.lon)
-        .push(") * ")
-        .push_bind(kx)
-        .push(") + ((r.latitude - ")
-        .push_bind(point.lat)
-        .push(") * ")
-        .push_bind(ky)
-        .push(") * ((r.latitude - ")
-        .push_bind(point.lat)
-        .push(") * ")
-        .push_bind(ky)
-        .push(")");
-}
-
-/// Whether issue `i` of category `c` is past its statement deadline at `now` (see the
-/// PostgreSQL backend).
-fn push_overdue(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
-    q.push(
-        "(i.status IN ('open', 'accepted') AND c.statement_deadline_days IS NOT NULL \
-         AND i.inserted_at + c.statement_deadline_days * ",
-    )
-    .push_bind(DAY_MICROS)
-    .push(" <= ")
-    .push_bind(micros(now))
-    .push(")");
-}
-
-fn push_issue_match(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
-    q.push(
-        " AND EXISTS (SELECT 1 FROM issues i JOIN report_categories c ON c.id = i.category_id \
-         WHERE i.report_id = r.id AND i.status <> 'moved'",
-    );
-    push_access(q, &filter.access);
-    if !filter.list.categories.is_empty() {
-        q.push(" AND i.category_id");
-        push_in(q, &filter.list.categories);
-    }
-    if !filter.list.statuses.is_empty() {
-        q.push(" AND i.status IN (");
-        let mut list = q.separated(", ");
-        for s in &filter.list.statuses {
-            list.push_bind(s.as_str());
-        }
-        q.push(")");
-    }
-    match filter.overdue {
-        Some(true) => {
-            q.push(" AND ");
-            push_overdue(q, filter.now);
-        }
-        Some(false) => {
-            q.push(" AND NOT ");
-            push_overdue(q, filter.now);
-        }
-        None => {}
-    }
-    q.push(")");
 }
 
 /// The issues of each of `reports` that `access` shows (oldest first, moved ones left out), with
@@ -182,55 +108,28 @@ async fn report_exists(pool: &SqlitePool, report_id: Uuid) -> StoreResult<bool> 
 impl AdminStore for SqliteStore {
     async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>> {
         let list = &filter.list;
-        let mut q = QueryBuilder::<Sqlite>::new(format!(
+        let mut q = QueryBuilder::<Sqlite>::new("");
+        let confined = filter.confined_to_one_category();
+        if let Some(category) = confined {
+            one_category::push_page(&mut q, filter, category);
+        }
+        q.push(format!(
             "SELECT {REPORT_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
              WHERE v.target_id = r.id AND v.revoked_at IS NULL \
              AND (v.expires_at IS NULL OR v.expires_at > "
         ));
         q.push_bind(micros(filter.now))
-            .push(")) AS votes_count FROM reports r WHERE 1");
-        if filter.matches_issues() {
-            push_issue_match(&mut q, filter);
+            .push(")) AS votes_count FROM ");
+        if confined.is_some() {
+            let dir = super::reports::direction(list.order.direction);
+            q.push(format!(
+                "page p JOIN reports r ON r.id = p.report_id \
+                 ORDER BY r.inserted_at {dir}, r.id {dir}"
+            ));
+        } else {
+            q.push("reports r WHERE 1");
+            general::push_filters(&mut q, filter);
         }
-        if let Some(text) = &list.q {
-            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
-        }
-        if let Some(from) = list.date_from {
-            q.push(" AND r.inserted_at >= ").push_bind(micros(from));
-        }
-        if let Some(to) = list.date_to {
-            q.push(" AND r.inserted_at <= ").push_bind(micros(to));
-        }
-        if let Some(near) = &list.near {
-            if let Some(radius) = near.radius_m {
-                q.push(" AND r.longitude IS NOT NULL AND (");
-                push_distance2(&mut q, near.point);
-                q.push(") <= ").push_bind(radius * radius);
-            }
-        }
-        let dir = match list.order.direction {
-            Direction::Asc => "ASC",
-            Direction::Desc => "DESC",
-        };
-        match (list.order.by, &list.near) {
-            (OrderBy::Location, Some(near)) => {
-                q.push(" ORDER BY (r.longitude IS NULL), (");
-                push_distance2(&mut q, near.point);
-                q.push(format!(") {dir}, r.id {dir}"));
-            }
-            (OrderBy::Votes, _) => {
-                q.push(format!(
-                    " ORDER BY votes_count {dir}, r.inserted_at {dir}, r.id {dir}"
-                ));
-            }
-            _ => {
-                q.push(format!(" ORDER BY r.inserted_at {dir}, r.id {dir}"));
-            }
-        }
-        q.push(" LIMIT ")
-            .push_bind(i64::from(list.page.limit) + 1)
-            .push(" OFFSET ")
-            .push_bind(i64::from(list.page.offset));
         let rows = q.build().fetch_all(&self.pool).await?;
         let mut reports = Vec::with_capacity(rows.len());
         for row in &rows {

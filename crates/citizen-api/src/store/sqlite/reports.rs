@@ -56,7 +56,7 @@ pub(super) fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, poin
 
 /// The radius filter: through the R*Tree for the public list (`alias` `i`), by distance alone for
 /// a citizen's own reports (few rows).
-fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter, alias: &str) {
+pub(super) fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter, alias: &str) {
     if let Some(near) = &filter.near {
         if let Some(radius) = near.radius_m {
             if alias == "i" {
@@ -81,6 +81,13 @@ fn push_votes(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
     .push("))");
 }
 
+pub(super) fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Asc => "ASC",
+        Direction::Desc => "DESC",
+    }
+}
+
 /// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
 fn push_order(
     q: &mut QueryBuilder<'_, Sqlite>,
@@ -89,10 +96,7 @@ fn push_order(
     date: &str,
     id: &str,
 ) {
-    let dir = match filter.order.direction {
-        Direction::Asc => "ASC",
-        Direction::Desc => "DESC",
-    };
+    let dir = direction(filter.order.direction);
     match (filter.order.by, &filter.near) {
         (OrderBy::Location, Some(near)) => {
             q.push(format!(" ORDER BY ({alias}.longitude IS NULL), ("));

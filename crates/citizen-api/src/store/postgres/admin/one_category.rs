@@ -8,26 +8,12 @@
 //! 0014). `DISTINCT ON` keeps one row per report: a report can hold two issues of one category
 //! (a move into a category it is already handled in).
 
-use domain::reports::OrderBy;
 use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use super::super::page_sql;
 use super::super::reports::{direction, push_list_filters};
 use crate::store::admin::AdminFilter;
-
-/// The category the list is confined to, when it is exactly one and the order is by date.
-pub(super) fn confined_to(filter: &AdminFilter) -> Option<Uuid> {
-    let list = &filter.list;
-    if list.order.by != OrderBy::Date {
-        return None;
-    }
-    match (list.categories.as_slice(), filter.access.categories()) {
-        ([only], _) if filter.access.allows(*only) => Some(*only),
-        ([], Some([only])) => Some(*only),
-        _ => None,
-    }
-}
 
 /// `WITH page AS (…)`: the ids of the page's reports, `limit` + 1 of them after `offset`, in
 /// the list's order. The filters are the public list's, on the issue's copies.

@@ -1,0 +1,132 @@
+//! The general admin list's conditions, order and page (SQLite): every report newest first
+//! (or by votes or distance), probing its issues when the filter can leave a report out. The
+//! list of one category has its own walk (`one_category.rs`).
+
+use domain::geo::LonLat;
+use domain::reports::OrderBy;
+use sqlx::{QueryBuilder, Sqlite};
+
+use super::super::micros;
+use super::super::reports::direction;
+use super::super::rows::push_in;
+use super::{push_access, DAY_MICROS};
+use crate::store::admin::AdminFilter;
+use crate::store::Instant;
+
+/// The conditions after `FROM reports r WHERE 1`, the order and the page.
+pub(super) fn push_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
+    let list = &filter.list;
+    if filter.matches_issues() {
+        push_issue_match(q, filter);
+    }
+    if let Some(text) = &list.q {
+        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+    }
+    if let Some(from) = list.date_from {
+        q.push(" AND r.inserted_at >= ").push_bind(micros(from));
+    }
+    if let Some(to) = list.date_to {
+        q.push(" AND r.inserted_at <= ").push_bind(micros(to));
+    }
+    if let Some(near) = &list.near {
+        if let Some(radius) = near.radius_m {
+            q.push(" AND r.longitude IS NOT NULL AND (");
+            push_distance2(q, near.point);
+            q.push(") <= ").push_bind(radius * radius);
+        }
+    }
+    let dir = direction(list.order.direction);
+    match (list.order.by, &list.near) {
+        (OrderBy::Location, Some(near)) => {
+            q.push(" ORDER BY (r.longitude IS NULL), (");
+            push_distance2(q, near.point);
+            q.push(format!(") {dir}, r.id {dir}"));
+        }
+        (OrderBy::Votes, _) => {
+            q.push(format!(
+                " ORDER BY votes_count {dir}, r.inserted_at {dir}, r.id {dir}"
+            ));
+        }
+        _ => {
+            q.push(format!(" ORDER BY r.inserted_at {dir}, r.id {dir}"));
+        }
+    }
+    q.push(" LIMIT ")
+        .push_bind(i64::from(list.page.limit) + 1)
+        .push(" OFFSET ")
+        .push_bind(i64::from(list.page.offset));
+}
+
+/// The squared local-plane distance in m² from `point` to `r.longitude/latitude` (see
+/// `reports.rs`: within a city this orders as the geodesic distance does).
+fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat) {
+    const A: f64 = 6_378_137.0;
+    const E2: f64 = 0.006_694_379_990_14;
+    let phi = point.lat.to_radians();
+    let w = 1.0 - E2 * phi.sin().powi(2);
+    let per_radian = std::f64::consts::PI / 180.0;
+    let kx = A / w.sqrt() * phi.cos() * per_radian;
+    let ky = A * (1.0 - E2) / w.powf(1.5) * per_radian;
+    q.push("((r.longitude - ")
+        .push_bind(point.lon)
+        .push(") * ")
+        .push_bind(kx)
+        .push(") * ((r.longitude - ")
+        .push_bind(point.lon)
+        .push(") * ")
+        .push_bind(kx)
+        .push(") + ((r.latitude - ")
+        .push_bind(point.lat)
+        .push(") * ")
+        .push_bind(ky)
+        .push(") * ((r.latitude - ")
+        .push_bind(point.lat)
+        .push(") * ")
+        .push_bind(ky)
+        .push(")");
+}
+
+/// Whether issue `i` of category `c` is past its statement deadline at `now` (see the
+/// PostgreSQL backend).
+fn push_overdue(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
+    q.push(
+        "(i.status IN ('open', 'accepted') AND c.statement_deadline_days IS NOT NULL \
+         AND i.inserted_at + c.statement_deadline_days * ",
+    )
+    .push_bind(DAY_MICROS)
+    .push(" <= ")
+    .push_bind(micros(now))
+    .push(")");
+}
+
+fn push_issue_match(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
+    q.push(
+        " AND EXISTS (SELECT 1 FROM issues i JOIN report_categories c ON c.id = i.category_id \
+         WHERE i.report_id = r.id AND i.status <> 'moved'",
+    );
+    push_access(q, &filter.access);
+    if !filter.list.categories.is_empty() {
+        q.push(" AND i.category_id");
+        push_in(q, &filter.list.categories);
+    }
+    if !filter.list.statuses.is_empty() {
+        q.push(" AND i.status IN (");
+        let mut list = q.separated(", ");
+        for s in &filter.list.statuses {
+            list.push_bind(s.as_str());
+        }
+        q.push(")");
+    }
+    match filter.overdue {
+        Some(true) => {
+            q.push(" AND ");
+            push_overdue(q, filter.now);
+        }
+        Some(false) => {
+            q.push(" AND NOT ");
+            push_overdue(q, filter.now);
+        }
+        None => {}
+    }
+    q.push(")");
+}
