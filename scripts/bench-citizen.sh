@@ -157,6 +157,10 @@ for backend in $BACKENDS; do
       url=$(pg_url "$db"); target="$url"
       if [ "$reuse" != 1 ] || ! psql "$url" -Atc "SELECT 1" >/dev/null 2>&1; then
         reuse=0; generate_postgres "$size" "$db"
+      else
+        # A kept database from an older build: bring it to this build's schema (SQLite
+        # migrates on start by itself).
+        CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" migrate >/dev/null
       fi
     fi
     load_s=$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.0f", a - b }')
