@@ -250,6 +250,6 @@ done
     done
     echo "$line"
   done
-  [ -s "$plans" ] && echo && echo "PostgreSQL plans at $largest reports: $plans"
+  if [ -s "$plans" ]; then echo; echo "PostgreSQL plans at $largest reports: $plans"; fi
 } | tee -a "$report"
 echo "Written to $report"
