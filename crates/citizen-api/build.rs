@@ -1,0 +1,5 @@
+//! Rebuilds when a migration is added or changed: `sqlx::migrate!` embeds the files of
+//! migrations/citizen-api, but cargo does not know to look there (sqlx's recommended build script).
+fn main() {
+    println!("cargo:rerun-if-changed=../../migrations/citizen-api");
+}
