@@ -24,8 +24,13 @@ knn="WITH knn AS MATERIALIZED (SELECT k.location <-> $geo AS d FROM (SELECT i.lo
 AND i.location IS NOT NULL ORDER BY i.location::public.geometry <-> $planar LIMIT 101) k), \
 reach AS (SELECT max(d) AS d FROM knn)"
 # The located rows only: rows without a location are read by a second statement only when
-# these do not fill the page (store/postgres/nearest.rs).
-explain "location=$point&orderBy=location" "$knn SELECT $cols $from AND i.location IS NOT NULL \
+# these do not fill the page (store/postgres/nearest.rs). First the usual statement: the page
+# and 20 rows more by distance alone, ordered by distance and id.
+explain "location=$point&orderBy=location (one KNN walk)" "SELECT * FROM (SELECT $cols, \
+i.location <-> $geo AS knn_distance $from AND i.location IS NOT NULL \
+ORDER BY i.location <-> $geo LIMIT 121) k ORDER BY k.knn_distance, k.issue_id"
+# Then the bounded read, taken only when a tie crosses the rows the first one read.
+explain "location=$point&orderBy=location (bounded, after a tie)" "$knn SELECT $cols $from AND i.location IS NOT NULL \
 AND public.ST_DWithin(i.location, $geo, (SELECT d FROM reach) * 1.001 + 1, false) \
 AND i.location <-> $geo <= (SELECT d FROM reach) ORDER BY i.location <-> $geo, i.id LIMIT 101"
 explain "category=$category" "SELECT $cols $from AND i.category_id = '$category' $by_date"
