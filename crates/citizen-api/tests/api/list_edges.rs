@@ -105,19 +105,24 @@ async fn location_pages_follow_the_full_order_under_ties(app: TestApp) {
     let all = column(&app.get_ok(&format!("/reports?{order}")).await, "id");
     assert_eq!(all.len(), 8);
     for limit in [1, 3] {
-        let mut seen = Vec::new();
-        let mut offset = 0;
-        loop {
-            let body = app
-                .get_ok(&format!("/reports?{order}&limit={limit}&offset={offset}"))
-                .await;
-            seen.extend(column(&body, "id"));
-            if body["hasNextOffset"] == false {
-                break;
-            }
-            offset += limit;
-        }
+        let seen = walk(&app, order, limit, "id").await;
         assert_eq!(seen, all, "limit {limit}: pages follow the full order");
+    }
+}
+
+/// `field` of every row of `/reports?{query}`, page after page of `limit` rows.
+async fn walk(app: &TestApp, query: &str, limit: usize, field: &str) -> Vec<String> {
+    let mut seen = Vec::new();
+    let mut offset = 0;
+    loop {
+        let body = app
+            .get_ok(&format!("/reports?{query}&limit={limit}&offset={offset}"))
+            .await;
+        seen.extend(column(&body, field));
+        if body["hasNextOffset"] == false {
+            return seen;
+        }
+        offset += limit;
     }
 }
 
@@ -203,18 +208,7 @@ async fn location_pages_stay_exact_when_a_tie_outgrows_the_first_read(app: TestA
     sorted.sort();
     assert_eq!(tied, sorted);
     for limit in [1, 7] {
-        let mut seen = Vec::new();
-        let mut offset = 0;
-        loop {
-            let body = app
-                .get_ok(&format!("/reports?{order}&limit={limit}&offset={offset}"))
-                .await;
-            seen.extend(column(&body, "issue_id"));
-            if body["hasNextOffset"] == false {
-                break;
-            }
-            offset += limit;
-        }
+        let seen = walk(&app, order, limit, "issue_id").await;
         assert_eq!(seen, column(&all, "issue_id"), "limit {limit}");
     }
 }
