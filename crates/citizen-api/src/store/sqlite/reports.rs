@@ -89,7 +89,7 @@ pub(super) fn direction(d: Direction) -> &'static str {
 }
 
 /// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
-fn push_order(
+pub(super) fn push_order(
     q: &mut QueryBuilder<'_, Sqlite>,
     filter: &ReportFilter,
     alias: &str,

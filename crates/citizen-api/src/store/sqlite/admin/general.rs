@@ -2,12 +2,10 @@
 //! (or by votes or distance), probing its issues when the filter can leave a report out. The
 //! list of one category has its own walk (`one_category.rs`).
 
-use domain::geo::LonLat;
-use domain::reports::OrderBy;
 use sqlx::{QueryBuilder, Sqlite};
 
 use super::super::micros;
-use super::super::reports::direction;
+use super::super::reports::{push_near, push_order};
 use super::super::rows::push_in;
 use super::{push_access, DAY_MICROS};
 use crate::store::admin::AdminFilter;
@@ -28,62 +26,8 @@ pub(super) fn push_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilte
     if let Some(to) = list.date_to {
         q.push(" AND r.inserted_at <= ").push_bind(micros(to));
     }
-    if let Some(near) = &list.near {
-        if let Some(radius) = near.radius_m {
-            q.push(" AND r.longitude IS NOT NULL AND (");
-            push_distance2(q, near.point);
-            q.push(") <= ").push_bind(radius * radius);
-        }
-    }
-    let dir = direction(list.order.direction);
-    match (list.order.by, &list.near) {
-        (OrderBy::Location, Some(near)) => {
-            q.push(" ORDER BY (r.longitude IS NULL), (");
-            push_distance2(q, near.point);
-            q.push(format!(") {dir}, r.id {dir}"));
-        }
-        (OrderBy::Votes, _) => {
-            q.push(format!(
-                " ORDER BY votes_count {dir}, r.inserted_at {dir}, r.id {dir}"
-            ));
-        }
-        _ => {
-            q.push(format!(" ORDER BY r.inserted_at {dir}, r.id {dir}"));
-        }
-    }
-    q.push(" LIMIT ")
-        .push_bind(i64::from(list.page.limit) + 1)
-        .push(" OFFSET ")
-        .push_bind(i64::from(list.page.offset));
-}
-
-/// The squared local-plane distance in m² from `point` to `r.longitude/latitude` (see
-/// `reports.rs`: within a city this orders as the geodesic distance does).
-fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat) {
-    const A: f64 = 6_378_137.0;
-    const E2: f64 = 0.006_694_379_990_14;
-    let phi = point.lat.to_radians();
-    let w = 1.0 - E2 * phi.sin().powi(2);
-    let per_radian = std::f64::consts::PI / 180.0;
-    let kx = A / w.sqrt() * phi.cos() * per_radian;
-    let ky = A * (1.0 - E2) / w.powf(1.5) * per_radian;
-    q.push("((r.longitude - ")
-        .push_bind(point.lon)
-        .push(") * ")
-        .push_bind(kx)
-        .push(") * ((r.longitude - ")
-        .push_bind(point.lon)
-        .push(") * ")
-        .push_bind(kx)
-        .push(") + ((r.latitude - ")
-        .push_bind(point.lat)
-        .push(") * ")
-        .push_bind(ky)
-        .push(") * ((r.latitude - ")
-        .push_bind(point.lat)
-        .push(") * ")
-        .push_bind(ky)
-        .push(")");
+    push_near(q, list, "r");
+    push_order(q, list, "r", "r.inserted_at", "r.id");
 }
 
 /// Whether issue `i` of category `c` is past its statement deadline at `now` (see the
