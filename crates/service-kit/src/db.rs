@@ -32,6 +32,10 @@ pub struct DatabaseSettings {
     pub acquire_timeout_seconds: u64,
 }
 
+/// Rows an SQLite connection's thread may hand over before it waits for the reader: more than a
+/// list's page plus its overfetched row.
+const ROW_BUFFER: usize = 256;
+
 impl std::fmt::Debug for DatabaseSettings {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DatabaseSettings")
@@ -132,7 +136,11 @@ impl Database {
                     // with 256 MiB the nearest-first list over 1 000 000 reports (a 1.9 GB
                     // file) spent half the machine copying pages in pread(2).
                     .pragma("mmap_size", "2147418112")
-                    .pragma("cache_size", "-16384");
+                    .pragma("cache_size", "-16384")
+                    // A page of a list (101 rows) passes from the connection's thread to the
+                    // request's task without the thread stopping half way: with sqlx's default
+                    // of 50 it filled the channel, slept, and was woken again per page.
+                    .row_buffer_size(ROW_BUFFER);
                 if let Some(parent) = options.get_filename().parent() {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).with_context(|| {
