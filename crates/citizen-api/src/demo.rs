@@ -9,7 +9,7 @@ use domain::limits::Page;
 use domain::reports::{Direction, Order, OrderBy};
 use uuid::Uuid;
 
-use crate::store::{Instant, NewCategory, NewReport, ReportFilter, Stores};
+use crate::store::{Instant, ListRead, NewCategory, NewReport, ReportFilter, Stores};
 
 /// The officer the demo statements are written by (`dev-token --sub demo-officer`).
 pub const DEMO_OFFICER: &str = "demo-officer";
@@ -80,7 +80,7 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
     };
     if !stores
         .reports
-        .public_reports(&probe, now)
+        .public_reports(&probe, now, ListRead::Keys)
         .await?
         .rows
         .is_empty()

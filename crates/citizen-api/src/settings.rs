@@ -55,6 +55,9 @@ pub struct ReportSettings {
     /// Name of the default category, created at start when the database has none: new reports
     /// get their first issue there.
     pub default_category_name: String,
+    /// Public list rows each replica keeps written out (the row cache, docs/citizen-api.md);
+    /// 0 writes every row at every request.
+    pub row_cache_entries: usize,
 }
 
 /// `duplicates.*`: when a newly opened issue gets another issue as a possible duplicate.

@@ -17,6 +17,7 @@ use crate::city::City;
 use crate::media::MediaStore;
 use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
+use crate::routes::RowCache;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, Stores};
@@ -106,10 +107,13 @@ impl Application {
             stores.clone(),
             clock.clone(),
         )?;
+        let row_cache = RowCache::new(settings.reports.row_cache_entries);
+        row_cache.watch(&metrics)?;
         let state = AppState {
             stores: stores.clone(),
             city,
             media: MediaStore::new(&settings.media)?,
+            row_cache,
             form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
             max_media_total: settings.media.max_total_bytes,
             captcha,

@@ -13,6 +13,7 @@ pub mod projects;
 mod reports;
 mod vote_list;
 mod votes;
+pub use reports::rows::RowCache;
 
 use std::sync::Arc;
 
@@ -39,6 +40,8 @@ pub struct AppState {
     pub stores: Stores,
     pub city: Arc<City>,
     pub media: MediaStore,
+    /// `reports.row_cache_entries`: the public list rows this replica keeps written.
+    pub row_cache: reports::rows::RowCache,
     /// The limits of the filing form (`media.*` plus the text fields).
     pub form_limits: MultipartLimits,
     /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's

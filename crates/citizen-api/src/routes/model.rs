@@ -77,8 +77,6 @@ pub struct Report {
     pub media: Vec<Media>,
     /// True when an officer marked the report's media unsuitable for the public.
     pub explicit: bool,
-    /// Vote tokens on the report that still count (not revoked, not expired).
-    pub votes_count: i64,
     /// Where the problem is, when the citizen gave it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Point>,
@@ -91,6 +89,10 @@ pub struct Report {
     /// duplicate or resolved). Kept for older clients.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<bool>,
+    /// Vote tokens on the report that still count (not revoked, not expired). Written after
+    /// every field but `distance`: the public list keeps each row written up to here
+    /// (routes/reports/rows.rs).
+    pub votes_count: i64,
     /// Metres from the `location` parameter (only when it is given, and the report has a location).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
@@ -168,7 +170,7 @@ impl Report {
 }
 
 /// Distances to the centimetre: more digits would only be noise.
-fn round_cm(metres: f64) -> f64 {
+pub(crate) fn round_cm(metres: f64) -> f64 {
     (metres * 100.0).round() / 100.0
 }
 

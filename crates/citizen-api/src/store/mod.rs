@@ -74,12 +74,18 @@ pub trait ReportStore: Send + Sync + 'static {
     async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>>;
 
     /// The public list: one row per issue that is not moved, filtered, ordered and paged; each
-    /// row's `votes_count` is the report's active vote tokens at `now`.
+    /// row's `votes_count` is the report's active vote tokens at `now`. `read` says whether
+    /// the rows' content is read too ([`ListRead`]).
     async fn public_reports(
         &self,
         filter: &ReportFilter,
         now: Instant,
-    ) -> StoreResult<ListPage<IssueRow>>;
+        read: ListRead,
+    ) -> StoreResult<ListPage<ListRow>>;
+
+    /// The content of the public list rows of these issues, each with the version of the row it
+    /// was read from (in no particular order; an unknown id has no row).
+    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>>;
 
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.

@@ -99,13 +99,49 @@ impl ReportWithIssues {
     }
 }
 
-/// A row of the public list: one issue with its report.
+/// A row of the public list: one issue with its report (`votes_count` left at 0: the page's
+/// [`IssueRowKey`] carries it).
 #[derive(Debug, Clone, PartialEq)]
 pub struct IssueRow {
     pub report: Report,
     pub issue_id: Uuid,
     pub category_id: Uuid,
     pub status: IssueStatus,
+    /// The issue row's `row_version` (migration 0021) this content is of.
+    pub version: i64,
+}
+
+/// What a public list page's statement reads of each row besides its [`IssueRowKey`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListRead {
+    /// The keys alone: the caller writes most rows from its row cache and reads the others by
+    /// [`ReportStore::public_rows`].
+    Keys,
+    /// Each row's content too, in the same statement: for pages whose rows are rarely kept
+    /// (nearest first from a point anywhere), where a second statement would cost more than
+    /// the cache saves.
+    Rows,
+}
+
+/// A row of a public list page: its key, and its content when read with [`ListRead::Rows`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListRow {
+    pub key: IssueRowKey,
+    pub content: Option<IssueRow>,
+}
+
+/// A row of a public list page as the page's statement finds it: which issue, the version of
+/// its row, and what is counted or measured at each request. The row's content is written from
+/// the replica's row cache when it holds this version, else read ([`ListRead`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IssueRowKey {
+    pub issue_id: Uuid,
+    /// The issue row's `row_version`: it moves with every change of the row (a trigger).
+    pub version: i64,
+    /// The report's active vote tokens at the request's instant.
+    pub votes_count: i64,
+    /// The report's point, for the row's `distance`.
+    pub point: Option<LonLat>,
 }
 
 /// The filters and order of a report list (validated by the handler).

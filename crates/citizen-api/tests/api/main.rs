@@ -20,6 +20,7 @@ mod helpers;
 mod list;
 mod list_copies;
 mod list_edges;
+mod list_row_cache;
 mod me;
 mod news;
 mod news_admin;

@@ -81,7 +81,7 @@ async fn every_news_write_moves_the_generation(app: TestApp) {
 }
 
 /// A pool of its own on the app's database, for writes outside the API (as bulk loads make).
-async fn raw_execute(app: &TestApp, sql: &str) {
+pub(crate) async fn raw_execute(app: &TestApp, sql: &str) {
     let settings = DatabaseSettings {
         max_connections: 1,
         ..app.settings.database.clone()

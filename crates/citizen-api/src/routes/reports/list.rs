@@ -1,13 +1,17 @@
 //! `GET /reports`: the public list, one row per issue.
 
-use actix_web::{web, HttpRequest};
+use actix_web::http::header::ContentType;
+use actix_web::{web, HttpRequest, HttpResponse};
 use service_kit::auth::MaybeAuth;
-use service_kit::extract::Json;
 use service_kit::ApiError;
+use uuid::Uuid;
 
-use super::super::model::{Report, ReportList, View};
+use super::super::model::ReportList;
 use super::super::params::RawListParams;
 use super::super::AppState;
+use super::rows;
+use crate::store::ListRead;
+use domain::reports::OrderBy;
 
 /// The list parameters (documentation; the handler reads the raw query string because
 /// `category` and `status` repeat).
@@ -72,24 +76,53 @@ pub async fn list(
     req: HttpRequest,
     state: web::Data<AppState>,
     _auth: MaybeAuth,
-) -> Result<Json<ReportList>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let filter = RawListParams::parse(req.query_string())?.to_filter()?;
-    let page = state
-        .stores
-        .reports
-        .public_reports(&filter, state.clock.now())
+    let reports = &state.stores.reports;
+    // Nearest first from a point anywhere: the rows of a random place are rarely kept, so they
+    // are read with the page; every other page reads its rows' keys and writes the rows the
+    // cache holds from it (rows.rs).
+    let read = match filter.order.by {
+        OrderBy::Location => ListRead::Rows,
+        OrderBy::Date | OrderBy::Votes => ListRead::Keys,
+    };
+    let page = reports
+        .public_reports(&filter, state.clock.now(), read)
         .await?;
-    let reports = page
+    let (keys, contents): (Vec<_>, Vec<_>) = page
         .rows
         .into_iter()
-        .map(|row| {
-            let mut report =
-                Report::from_store(row.report, &state.media, View::Public, filter.near.as_ref());
-            report.issue_id = Some(row.issue_id);
-            report.category_id = Some(row.category_id);
-            report.status = Some(row.status);
-            report
-        })
-        .collect();
-    Ok(Json(ReportList::new(reports, page.has_next, filter.page)))
+        .map(|row| (row.key, row.content))
+        .unzip();
+    let cache = &state.row_cache;
+    let heads = match read {
+        ListRead::Rows => cache.written(contents.into_iter().flatten(), &state.media, &keys),
+        ListRead::Keys => {
+            let heads = cache.heads(&keys);
+            let missing: Vec<Uuid> = keys
+                .iter()
+                .zip(&heads)
+                .filter(|(_, head)| head.is_none())
+                .map(|(key, _)| key.issue_id)
+                .collect();
+            if !missing.is_empty() {
+                let rows = reports.public_rows(&missing).await?;
+                cache.fill(&keys, heads, rows, &state.media)
+            } else {
+                Ok(heads)
+            }
+        }
+    }
+    .map_err(ApiError::internal)?;
+    let body = rows::page_body(
+        &keys,
+        &heads,
+        filter.near.as_ref(),
+        page.has_next,
+        filter.page,
+    )
+    .map_err(ApiError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }

@@ -3,6 +3,7 @@
 pub mod create;
 pub mod detail;
 pub mod list;
+pub mod rows;
 pub mod status;
 
 use domain::error_code::ErrorCode;

@@ -21,7 +21,7 @@ use super::page_sql;
 use super::reports::{
     push_list_filters, push_planar_point, push_point, push_select, push_select_with,
 };
-use crate::store::{Instant, ReportFilter, StoreResult};
+use crate::store::{Instant, ListRead, ReportFilter, StoreResult};
 use domain::geo::LocationParam;
 
 /// Rows the first KNN read takes beyond the page's `needed`: a tie in distance would have to
@@ -34,11 +34,12 @@ pub(super) async fn nearest_rows(
     filter: &ReportFilter,
     near: &LocationParam,
     now: Instant,
+    read: ListRead,
 ) -> StoreResult<Vec<PgRow>> {
     let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
-    let mut rows = match knn_rows(pool, filter, near, needed, now).await? {
+    let mut rows = match knn_rows(pool, filter, near, needed, now, read).await? {
         Some(rows) => rows,
-        None => bounded_rows(pool, filter, near, needed, now).await?,
+        None => bounded_rows(pool, filter, near, needed, now, read).await?,
     };
     let missing = usize::try_from(needed)
         .unwrap_or(usize::MAX)
@@ -47,7 +48,7 @@ pub(super) async fn nearest_rows(
         // The page size stays a literal of the few values the API allows (a generic plan per
         // size); the surplus is cut here.
         let mut q = QueryBuilder::<Postgres>::new("");
-        push_select(&mut q, now);
+        push_select(&mut q, now, read);
         q.push(" AND i.location IS NULL");
         push_list_filters(&mut q, filter);
         q.push(" ORDER BY i.id");
@@ -83,11 +84,12 @@ async fn knn_rows(
     near: &LocationParam,
     needed: i64,
     now: Instant,
+    content: ListRead,
 ) -> StoreResult<Option<Vec<PgRow>>> {
     let (lon, lat) = (near.point.lon, near.point.lat);
     let read = needed + KNN_MARGIN;
     let mut q = QueryBuilder::<Postgres>::new("SELECT * FROM (");
-    push_select_with(&mut q, now, |q| {
+    push_select_with(&mut q, now, content, |q| {
         q.push("i.location <-> ");
         push_point(q, lon, lat);
         q.push(" AS knn_distance, ");
@@ -122,6 +124,7 @@ async fn bounded_rows(
     near: &LocationParam,
     needed: i64,
     now: Instant,
+    read: ListRead,
 ) -> StoreResult<Vec<PgRow>> {
     let (lon, lat) = (near.point.lon, near.point.lat);
     // The bound: the greatest geodesic distance among `needed` issues that a planar KNN walk
@@ -138,7 +141,7 @@ async fn bounded_rows(
     push_planar_point(&mut q, lon, lat);
     q.push(page_sql(needed, 0));
     q.push(") k), reach AS (SELECT max(d) AS d FROM knn) ");
-    push_select(&mut q, now);
+    push_select(&mut q, now, read);
     q.push(" AND i.location IS NOT NULL");
     push_list_filters(&mut q, filter);
     q.push(" AND public.ST_DWithin(i.location, ");

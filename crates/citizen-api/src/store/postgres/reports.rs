@@ -3,16 +3,17 @@
 use async_trait::async_trait;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
-use sqlx::types::Json;
 use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
 use super::nearest::nearest_rows;
-use super::rows::{report, with_issues, REPORT_COLUMNS};
+use super::rows::{
+    list_row, list_row_of, report, with_issues, CONTENT_COLUMNS, KEY_COLUMNS, REPORT_COLUMNS,
+};
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, Media, NewReport, Report, ReportFilter,
-    ReportStore, ReportWithIssues, StoreResult, TimelineData,
+    search_text, status, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport, Report,
+    ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -94,25 +95,25 @@ pub(super) fn push_order(
     ));
 }
 
-/// `SELECT <the list's row>, votes_count FROM issues i WHERE i.status <> 'moved'`: the row is
-/// the issue with the copies of its report's columns and media it carries (migration 0014), so a
-/// page reads `issues` alone.
-pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
-    push_select_with(q, now, |_| {});
+/// `SELECT <row key>[, <row content>], votes_count FROM issues i WHERE i.status <> 'moved'`:
+/// which issue, its row's version and point, the row's content when `read` asks for it, and the
+/// report's active vote tokens at `now`. The list's row is the issue with the copies of its
+/// report's columns and media it carries (migration 0014), so a page reads `issues` alone.
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant, read: ListRead) {
+    push_select_with(q, now, read, |_| {});
 }
 
 /// [`push_select`] with more columns, pushed by `extra` (`<expression> AS <name>, `).
 pub(super) fn push_select_with<'a>(
     q: &mut QueryBuilder<'a, Postgres>,
     now: Instant,
+    read: ListRead,
     extra: impl FnOnce(&mut QueryBuilder<'a, Postgres>),
 ) {
-    q.push(
-        "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
-         i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
-         i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
-         i.media, ",
-    );
+    q.push(format!("SELECT {KEY_COLUMNS}, "));
+    if read == ListRead::Rows {
+        q.push(format!("{CONTENT_COLUMNS}, "));
+    }
     extra(q);
     push_votes(q, "i.report_id", now);
     q.push(" AS votes_count FROM issues i WHERE i.status <> 'moved'");
@@ -247,33 +248,36 @@ impl ReportStore for PgStore {
         &self,
         filter: &ReportFilter,
         now: Instant,
-    ) -> StoreResult<ListPage<IssueRow>> {
+        read: ListRead,
+    ) -> StoreResult<ListPage<ListRow>> {
         let rows = match (filter.order.by, &filter.near, filter.order.direction) {
             (OrderBy::Location, Some(near), Direction::Asc) => {
-                nearest_rows(&self.pool, filter, near, now).await?
+                nearest_rows(&self.pool, filter, near, now, read).await?
             }
             _ => {
                 let mut q = QueryBuilder::<Postgres>::new("");
-                push_select(&mut q, now);
+                push_select(&mut q, now, read);
                 push_list_filters(&mut q, filter);
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
                 q.build().fetch_all(&self.pool).await?
             }
         };
-        let mut out = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut report = report(row)?;
-            report.votes_count = row.try_get("votes_count")?;
-            let Json(media): Json<Vec<Media>> = row.try_get("media")?;
-            report.media = media;
-            out.push(IssueRow {
-                report,
-                issue_id: row.try_get("issue_id")?,
-                category_id: row.try_get("issue_category")?,
-                status: status(row.try_get("issue_status")?)?,
-            });
-        }
-        Ok(ListPage::from_overfetch(out, filter.page.limit))
+        let rows = rows
+            .iter()
+            .map(|row| list_row_of(row, read))
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(ListPage::from_overfetch(rows, filter.page.limit))
+    }
+
+    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
+        let rows = sqlx::query(&format!(
+            "SELECT {KEY_COLUMNS}, {CONTENT_COLUMNS}, 0::bigint AS votes_count FROM issues i \
+             WHERE i.id = ANY($1)"
+        ))
+        .bind(issue_ids)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(list_row).collect()
     }
 
     async fn own_reports(

@@ -12,8 +12,8 @@ use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 use super::micros;
 use super::reports::push_distance2;
-use super::rows::push_in;
-use crate::store::{Instant, ReportFilter, StoreResult};
+use super::rows::{push_in, CONTENT_COLUMNS, KEY_COLUMNS};
+use crate::store::{Instant, ListRead, ReportFilter, StoreResult};
 
 /// The first reach, in metres. Every issue in a reach's box is read (to test the filters and
 /// order by distance), so the reach starts small and doubles: at 1 000 000 reports in a city
@@ -26,15 +26,22 @@ const GROWTH: f64 = 2.0;
 /// Beyond this reach (metres; a city is far smaller) the located rows are read without the index.
 const MAX_REACH_M: f64 = 128_000.0;
 
-/// `SELECT <row columns>, votes_count FROM issues i`: the list's row is the issue with the
-/// copies of its report's columns and media it carries (migration 0014), so a page reads
-/// `issues` alone.
-pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: &str) {
+/// `SELECT <row key>[, <row content>], votes_count FROM issues i`: which issue, its row's
+/// version and point, the row's content when `read` asks for it, and the report's active vote
+/// tokens at `now`. The list's row is the issue with the copies of its report's columns and
+/// media it carries (migration 0014), so a page reads `issues` alone.
+pub(super) fn push_select(
+    q: &mut QueryBuilder<'_, Sqlite>,
+    now: Instant,
+    read: ListRead,
+    from: &str,
+) {
+    q.push(format!("SELECT {KEY_COLUMNS}, "));
+    if read == ListRead::Rows {
+        q.push(format!("{CONTENT_COLUMNS}, "));
+    }
     q.push(
-        "SELECT i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
-         i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
-         i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
-         i.media, (SELECT count(*) FROM vote_tokens v WHERE v.target_id = i.report_id \
+        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = i.report_id \
          AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
     )
     .push_bind(micros(now))
@@ -101,6 +108,7 @@ pub(super) async fn nearest_rows(
     filter: &ReportFilter,
     point: LonLat,
     now: Instant,
+    read: ListRead,
 ) -> StoreResult<Vec<SqliteRow>> {
     let needed = u64::from(filter.page.limit) + 1 + u64::from(filter.page.offset);
     let radius = filter.near.as_ref().and_then(|n| n.radius_m);
@@ -114,12 +122,13 @@ pub(super) async fn nearest_rows(
         let reach_m = radius.map_or(reach, |r| reach.min(r));
         let mut q = QueryBuilder::<Sqlite>::new("");
         if last && radius.is_none() {
-            push_select(&mut q, now, "FROM issues i");
+            push_select(&mut q, now, read, "FROM issues i");
             q.push(" AND i.longitude IS NOT NULL");
         } else {
             push_select(
                 &mut q,
                 now,
+                read,
                 "FROM issue_locations l JOIN issues i ON i.id = l.issue_id",
             );
             push_box(&mut q, point, reach_m);
@@ -141,7 +150,7 @@ pub(super) async fn nearest_rows(
     let missing = needed.saturating_sub(rows.len() as u64);
     if radius.is_none() && missing > 0 {
         let mut q = QueryBuilder::<Sqlite>::new("");
-        push_select(&mut q, now, "FROM issues i");
+        push_select(&mut q, now, read, "FROM issues i");
         q.push(" AND i.longitude IS NULL");
         push_list_filters(&mut q, filter);
         q.push(" ORDER BY i.id LIMIT ")

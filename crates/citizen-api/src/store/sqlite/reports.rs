@@ -9,16 +9,18 @@ use async_trait::async_trait;
 use domain::geo::LonLat;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
-use sqlx::types::Json;
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
 use super::nearest::{nearest_rows, push_list_filters, push_select, push_within};
-use super::rows::{media_of, report, with_issues, REPORT_COLUMNS};
+use super::rows::{
+    list_row, list_row_of, media_of, push_in, report, with_issues, CONTENT_COLUMNS, KEY_COLUMNS,
+    REPORT_COLUMNS,
+};
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, Media, NewReport, Report, ReportFilter,
-    ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
+    search_text, status, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport, Report,
+    ReportFilter, ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
 };
 
 /// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
@@ -197,34 +199,35 @@ impl ReportStore for SqliteStore {
         &self,
         filter: &ReportFilter,
         now: Instant,
-    ) -> StoreResult<ListPage<IssueRow>> {
+        read: ListRead,
+    ) -> StoreResult<ListPage<ListRow>> {
         let rows = match (filter.order.by, &filter.near, filter.order.direction) {
             (OrderBy::Location, Some(near), Direction::Asc) => {
-                nearest_rows(&self.pool, filter, near.point, now).await?
+                nearest_rows(&self.pool, filter, near.point, now, read).await?
             }
             _ => {
                 let mut q = QueryBuilder::<Sqlite>::new("");
-                push_select(&mut q, now, "FROM issues i");
+                push_select(&mut q, now, read, "FROM issues i");
                 push_list_filters(&mut q, filter);
                 push_near(&mut q, filter, "i");
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
                 q.build().fetch_all(&self.pool).await?
             }
         };
-        let mut out = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut report = report(row)?;
-            report.votes_count = row.try_get("votes_count")?;
-            let Json(media): Json<Vec<Media>> = row.try_get("media")?;
-            report.media = media;
-            out.push(IssueRow {
-                report,
-                issue_id: get_uuid(row, "issue_id")?,
-                category_id: get_uuid(row, "issue_category")?,
-                status: status(row.try_get("issue_status")?)?,
-            });
-        }
-        Ok(ListPage::from_overfetch(out, filter.page.limit))
+        let rows = rows
+            .iter()
+            .map(|row| list_row_of(row, read))
+            .collect::<StoreResult<Vec<_>>>()?;
+        Ok(ListPage::from_overfetch(rows, filter.page.limit))
+    }
+
+    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
+        let mut q = QueryBuilder::<Sqlite>::new(format!(
+            "SELECT {KEY_COLUMNS}, {CONTENT_COLUMNS}, 0 AS votes_count FROM issues i WHERE i.id"
+        ));
+        push_in(&mut q, issue_ids);
+        let rows = q.build().fetch_all(&self.pool).await?;
+        rows.iter().map(list_row).collect()
     }
 
     async fn own_reports(

@@ -1,0 +1,155 @@
+//! The public list's row cache (routes/reports/rows.rs, migration 0021): a replica writes a
+//! row from what it kept only while the row's version in the database is unchanged, so a change
+//! made through another replica, or by SQL alone, shows in the very next page, and a page
+//! written from the cache is byte for byte the page written afresh.
+
+use serde_json::{json, Value};
+use test_support::on_both_backends;
+
+use crate::admin_helpers::id;
+use crate::helpers::{spawn_on, Filing, TestApp};
+use crate::news_generation::raw_execute;
+
+on_both_backends!(crate::helpers::spawn_app;
+    a_change_through_another_replica_shows_in_the_next_page,
+    a_change_by_sql_alone_shows_in_the_next_page,
+    pages_from_the_cache_equal_pages_written_afresh,
+);
+
+/// Another replica of `app`'s database; `entries` 0: no row cache.
+async fn replica(app: &TestApp, entries: usize) -> TestApp {
+    spawn_on(app.db.clone(), |s| s.reports.row_cache_entries = entries).await
+}
+
+/// The body of `GET /reports{query}`, as sent.
+async fn page_text(app: &TestApp, query: &str) -> String {
+    let response = app
+        .http
+        .get(format!("{}/reports{query}", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{query}");
+    response.text().await.unwrap()
+}
+
+async fn rows_from(app: &TestApp, source: &str) -> f64 {
+    let text = app
+        .http
+        .get(format!("{}/metrics", app.root))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let prefix = format!("report_list_rows_total{{source=\"{source}\"");
+    test_support::metric_value(&text, &prefix).unwrap_or(0.0)
+}
+
+/// The row of `issue` in the first page of the list.
+async fn row(app: &TestApp, issue: uuid::Uuid) -> Value {
+    let page = app.get_ok("/reports").await;
+    page["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["issue_id"] == issue.to_string())
+        .cloned()
+        .unwrap_or_else(|| panic!("no row of {issue} in {page}"))
+}
+
+async fn a_change_through_another_replica_shows_in_the_next_page(app: TestApp) {
+    let filed = app.file(Filing::new("Pothole", 1).at(14.43, 50.07)).await;
+    app.file(Filing::new("Graffiti", 2)).await;
+    let other = replica(&app, 20_000).await;
+    // The second page read comes from the cache.
+    let first = page_text(&app, "").await;
+    let (hits, misses) = (
+        rows_from(&app, "cache").await,
+        rows_from(&app, "database").await,
+    );
+    assert_eq!(page_text(&app, "").await, first);
+    assert_eq!(rows_from(&app, "cache").await, hits + 2.0);
+    assert_eq!(rows_from(&app, "database").await, misses);
+    assert_eq!(row(&app, filed.issue).await["status"], "open");
+
+    // An officer accepts the issue and marks the report explicit through the other replica.
+    let boss = other.boss();
+    let (status, body) = other.step(filed.issue, "accept", &boss).await;
+    assert_eq!(status, 200, "{body}");
+    let changed = row(&app, filed.issue).await;
+    assert_eq!(changed["status"], "accepted");
+    assert!(changed["processed_at"].is_string(), "{changed}");
+    let (status, body) = other
+        .send_json(
+            reqwest::Method::PUT,
+            &format!("/admin/reports/{}/explicit", filed.report),
+            &boss,
+            &json!({ "explicit": true }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(row(&app, filed.issue).await["explicit"], true);
+    // Both replicas now write the same page.
+    assert_eq!(page_text(&app, "").await, page_text(&other, "").await);
+}
+
+async fn a_change_by_sql_alone_shows_in_the_next_page(app: TestApp) {
+    let filed = app.file(Filing::new("Broken bench", 1)).await;
+    assert_eq!(row(&app, filed.issue).await["title"], "Broken bench");
+    assert_eq!(row(&app, filed.issue).await["title"], "Broken bench");
+    raw_execute(
+        &app,
+        &format!(
+            "UPDATE issues SET title = 'Bench, repaired by SQL' WHERE id = '{}'",
+            filed.issue
+        ),
+    )
+    .await;
+    assert_eq!(
+        row(&app, filed.issue).await["title"],
+        "Bench, repaired by SQL"
+    );
+}
+
+async fn pages_from_the_cache_equal_pages_written_afresh(app: TestApp) {
+    let roads = app.admin_category("Roads", None).await;
+    let boss = app.boss();
+    for (i, (lon, lat)) in [(14.42, 50.08), (14.43, 50.07), (14.44, 50.09)]
+        .into_iter()
+        .enumerate()
+    {
+        let second = i64::try_from(i).unwrap();
+        let title = format!("Report \"{i}\" – ščř\nline");
+        let filed = app.file(Filing::new(&title, second).at(lon, lat)).await;
+        if i == 1 {
+            let (status, body) = app.move_to(filed.issue, roads, &boss).await;
+            assert_eq!(status, 200, "{body}");
+            let moved = id(&body, "issue_id");
+            let (status, body) = app.step(moved, "accept", &boss).await;
+            assert_eq!(status, 200, "{body}");
+        }
+    }
+    app.file(Filing::new("No location", 9)).await;
+    let fresh = replica(&app, 0).await;
+    let queries = [
+        "",
+        "?limit=2&offset=1",
+        "?location=14.43,50.08",
+        "?location=14.43,50.08&orderBy=location",
+        "?location=14.43,50.08,2000&orderBy=location&orderDirection=desc",
+        "?q=report",
+        "?status=accepted",
+        &format!("?category={roads}"),
+        "?orderBy=votes&orderDirection=asc",
+    ];
+    for query in queries {
+        let want = page_text(&fresh, query).await;
+        // Once to fill the cache, once from it.
+        assert_eq!(page_text(&app, query).await, want, "{query}");
+        assert_eq!(page_text(&app, query).await, want, "{query}");
+    }
+    assert!(rows_from(&app, "cache").await > 0.0);
+    assert_eq!(rows_from(&fresh, "cache").await, 0.0);
+}
