@@ -58,6 +58,9 @@ pub struct ReportSettings {
     /// Public list rows each replica keeps written out (the row cache, docs/citizen-api.md);
     /// 0 writes every row at every request.
     pub row_cache_entries: usize,
+    /// Public report details each replica keeps written (docs/citizen-api.md); 0 writes every
+    /// detail at every request.
+    pub detail_cache_entries: usize,
 }
 
 /// `duplicates.*`: when a newly opened issue gets another issue as a possible duplicate.

@@ -17,7 +17,7 @@ use crate::city::City;
 use crate::media::MediaStore;
 use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
-use crate::routes::RowCache;
+use crate::routes::KeptJson;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, Stores};
@@ -107,13 +107,24 @@ impl Application {
             stores.clone(),
             clock.clone(),
         )?;
-        let row_cache = RowCache::new(settings.reports.row_cache_entries);
-        row_cache.watch(&metrics)?;
+        let list_rows = KeptJson::new(settings.reports.row_cache_entries);
+        list_rows.watch(
+            &metrics,
+            "report_list_rows_total",
+            "Rows of public report list pages by where their content was read from",
+        )?;
+        let details = KeptJson::new(settings.reports.detail_cache_entries);
+        details.watch(
+            &metrics,
+            "report_details_total",
+            "Public report details by where their content was read from",
+        )?;
         let state = AppState {
             stores: stores.clone(),
             city,
             media: MediaStore::new(&settings.media)?,
-            row_cache,
+            list_rows,
+            details,
             form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
             max_media_total: settings.media.max_total_bytes,
             captcha,

@@ -13,7 +13,7 @@ pub mod projects;
 mod reports;
 mod vote_list;
 mod votes;
-pub use reports::rows::RowCache;
+pub use reports::kept::KeptJson;
 
 use std::sync::Arc;
 
@@ -41,7 +41,9 @@ pub struct AppState {
     pub city: Arc<City>,
     pub media: MediaStore,
     /// `reports.row_cache_entries`: the public list rows this replica keeps written.
-    pub row_cache: reports::rows::RowCache,
+    pub list_rows: KeptJson,
+    /// `reports.detail_cache_entries`: the public details this replica keeps written.
+    pub details: KeptJson,
     /// The limits of the filing form (`media.*` plus the text fields).
     pub form_limits: MultipartLimits,
     /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's

@@ -73,6 +73,16 @@ pub trait ReportStore: Send + Sync + 'static {
     /// statement (the public detail, the hottest read).
     async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>>;
 
+    /// The version of a report's public detail and its vote count at `now`, with its author
+    /// when `with_author`, in one statement; `None`: no such report. The detail itself is read
+    /// by `report_detail` when it is not kept.
+    async fn report_detail_key(
+        &self,
+        id: Uuid,
+        now: Instant,
+        with_author: bool,
+    ) -> StoreResult<Option<DetailKey>>;
+
     /// The public list: one row per issue that is not moved, filtered, ordered and paged; each
     /// row's `votes_count` is the report's active vote tokens at `now`. `read` says whether
     /// the rows' content is read too ([`ListRead`]).

@@ -111,6 +111,20 @@ pub struct IssueRow {
     pub version: i64,
 }
 
+/// What the public detail of a report shows besides its content, and the version of that
+/// content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetailKey {
+    /// The sum of `row_version + 1` over the report's issue rows: every insert or update of one
+    /// (the copies of the report's changed columns and media included, migration 0014) moves it
+    /// up, so one number names one content of the detail.
+    pub version: i64,
+    /// Read only when asked for (`ReportStore::report_detail_key`).
+    pub author: Option<String>,
+    /// The report's active vote tokens at the request's instant.
+    pub votes_count: i64,
+}
+
 /// What a public list page's statement reads of each row besides its [`IssueRowKey`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListRead {

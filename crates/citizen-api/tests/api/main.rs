@@ -17,10 +17,11 @@ mod filing;
 mod filing_anonymous;
 mod filing_limits;
 mod helpers;
+mod kept_json;
 mod list;
 mod list_copies;
 mod list_edges;
-mod list_row_cache;
+
 mod me;
 mod news;
 mod news_admin;

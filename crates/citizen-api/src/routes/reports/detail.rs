@@ -1,13 +1,16 @@
 //! `GET /reports/{reportId}`: one report with the status derived from all its issues.
 
-use actix_web::web;
+use std::sync::Arc;
+
+use actix_web::http::header::ContentType;
+use actix_web::{web, HttpResponse};
 use service_kit::auth::MaybeAuth;
-use service_kit::extract::{Json, Path};
+use service_kit::extract::Path;
 use service_kit::ApiError;
 
 use super::super::model::{Report, View};
 use super::super::AppState;
-use super::{report_id, report_not_found};
+use super::{kept, report_id, report_not_found};
 
 /// A report.
 ///
@@ -34,21 +37,51 @@ pub async fn detail(
     path: Path<String>,
     state: web::Data<AppState>,
     auth: MaybeAuth,
-) -> Result<Json<Report>, ApiError> {
+) -> Result<HttpResponse, ApiError> {
     let id = report_id(&path)?;
-    let found = state
-        .stores
-        .reports
-        .report_detail(id, state.clock.now())
-        .await?;
-    let found = found.ok_or_else(report_not_found)?;
-    let status = found.status();
-    let own = match (&auth.0, &found.report.author) {
+    let now = state.clock.now();
+    let reports = &state.stores.reports;
+    // The version of what the detail shows is read first: a kept detail of that version is
+    // still what the database holds (kept.rs). The author's own view (media shown while
+    // `explicit`) is never kept.
+    let key = reports
+        .report_detail_key(id, now, auth.0.is_some())
+        .await?
+        .ok_or_else(report_not_found)?;
+    let own = match (&auth.0, &key.author) {
         (Some(principal), Some(author)) => principal.subject == *author,
         _ => false,
     };
-    let view = if own { View::Trusted } else { View::Public };
-    let mut report = Report::from_store(found.report, &state.media, view, None);
-    report.status = status;
-    Ok(Json(report))
+    let cached = if own {
+        state.details.count_reads(1);
+        None
+    } else {
+        state.details.get(id, key.version)
+    };
+    let head = match cached {
+        Some(head) => head,
+        None => {
+            let found = reports
+                .report_detail(id, now)
+                .await?
+                .ok_or_else(report_not_found)?;
+            let status = found.status();
+            let view = if own { View::Trusted } else { View::Public };
+            let mut report = Report::from_store(found.report, &state.media, view, None);
+            report.status = status;
+            let head: Arc<str> = kept::head(report).map_err(ApiError::internal)?.into();
+            if !own {
+                // Read after the version, so at least as new as it: kept under it, it is
+                // replaced at the next version a request reads.
+                state.details.put(id, key.version, head.clone());
+            }
+            head
+        }
+    };
+    let mut body = Vec::with_capacity(head.len() + 32);
+    body.extend_from_slice(head.as_bytes());
+    kept::finish(&mut body, key.votes_count, None).map_err(ApiError::internal)?;
+    Ok(HttpResponse::Ok()
+        .content_type(ContentType::json())
+        .body(body))
 }

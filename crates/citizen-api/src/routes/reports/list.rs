@@ -94,11 +94,11 @@ pub async fn list(
         .into_iter()
         .map(|row| (row.key, row.content))
         .unzip();
-    let cache = &state.row_cache;
+    let kept = &state.list_rows;
     let heads = match read {
-        ListRead::Rows => cache.written(contents.into_iter().flatten(), &state.media, &keys),
+        ListRead::Rows => rows::written(kept, contents.into_iter().flatten(), &state.media, &keys),
         ListRead::Keys => {
-            let heads = cache.heads(&keys);
+            let heads = rows::kept_heads(kept, &keys);
             let missing: Vec<Uuid> = keys
                 .iter()
                 .zip(&heads)
@@ -106,8 +106,8 @@ pub async fn list(
                 .map(|(key, _)| key.issue_id)
                 .collect();
             if !missing.is_empty() {
-                let rows = reports.public_rows(&missing).await?;
-                cache.fill(&keys, heads, rows, &state.media)
+                let read = reports.public_rows(&missing).await?;
+                rows::fill(kept, &keys, heads, read, &state.media)
             } else {
                 Ok(heads)
             }

@@ -2,6 +2,7 @@
 
 pub mod create;
 pub mod detail;
+pub mod kept;
 pub mod list;
 pub mod rows;
 pub mod status;

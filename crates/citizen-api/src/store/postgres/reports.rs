@@ -12,8 +12,8 @@ use super::rows::{
 };
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport, Report,
-    ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
+    search_text, status, DetailKey, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport,
+    Report, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -242,6 +242,15 @@ impl ReportStore for PgStore {
 
     async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
         self.detail(id, now).await
+    }
+
+    async fn report_detail_key(
+        &self,
+        id: Uuid,
+        now: Instant,
+        with_author: bool,
+    ) -> StoreResult<Option<DetailKey>> {
+        self.detail_key(id, now, with_author).await
     }
 
     async fn public_reports(

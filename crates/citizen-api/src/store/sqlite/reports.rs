@@ -19,8 +19,8 @@ use super::rows::{
 };
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport, Report,
-    ReportFilter, ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
+    search_text, status, DetailKey, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport,
+    Report, ReportFilter, ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
 };
 
 /// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
@@ -193,6 +193,15 @@ impl ReportStore for SqliteStore {
 
     async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
         self.detail(id, now).await
+    }
+
+    async fn report_detail_key(
+        &self,
+        id: Uuid,
+        now: Instant,
+        with_author: bool,
+    ) -> StoreResult<Option<DetailKey>> {
+        self.detail_key(id, now, with_author).await
     }
 
     async fn public_reports(

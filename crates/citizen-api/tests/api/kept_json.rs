@@ -1,7 +1,7 @@
-//! The public list's row cache (routes/reports/rows.rs, migration 0021): a replica writes a
-//! row from what it kept only while the row's version in the database is unchanged, so a change
-//! made through another replica, or by SQL alone, shows in the very next page, and a page
-//! written from the cache is byte for byte the page written afresh.
+//! Kept JSON (routes/reports/kept.rs, migration 0021): a replica writes a public list row or a
+//! public detail from what it kept only while its version in the database is unchanged, so a
+//! change made through another replica, or by SQL alone, shows in the very next answer, and an
+//! answer written from what was kept is byte for byte the answer written afresh.
 
 use serde_json::{json, Value};
 use test_support::on_both_backends;
@@ -14,26 +14,36 @@ on_both_backends!(crate::helpers::spawn_app;
     a_change_through_another_replica_shows_in_the_next_page,
     a_change_by_sql_alone_shows_in_the_next_page,
     pages_from_the_cache_equal_pages_written_afresh,
+    a_detail_follows_changes_through_another_replica_and_by_sql,
+    details_from_the_cache_equal_details_written_afresh,
 );
 
-/// Another replica of `app`'s database; `entries` 0: no row cache.
+/// Another replica of `app`'s database; `entries` 0: nothing kept.
 async fn replica(app: &TestApp, entries: usize) -> TestApp {
-    spawn_on(app.db.clone(), |s| s.reports.row_cache_entries = entries).await
+    spawn_on(app.db.clone(), |s| {
+        s.reports.row_cache_entries = entries;
+        s.reports.detail_cache_entries = entries;
+    })
+    .await
 }
 
 /// The body of `GET /reports{query}`, as sent.
 async fn page_text(app: &TestApp, query: &str) -> String {
-    let response = app
-        .http
-        .get(format!("{}/reports{query}", app.base))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200, "{query}");
+    text(app, &format!("/reports{query}"), None).await
+}
+
+/// The body of `GET {path}`, as sent.
+async fn text(app: &TestApp, path: &str, token: Option<&str>) -> String {
+    let mut request = app.http.get(format!("{}{path}", app.base));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    assert_eq!(response.status(), 200, "{path}");
     response.text().await.unwrap()
 }
 
-async fn rows_from(app: &TestApp, source: &str) -> f64 {
+async fn counted(app: &TestApp, metric: &str, source: &str) -> f64 {
     let text = app
         .http
         .get(format!("{}/metrics", app.root))
@@ -43,8 +53,12 @@ async fn rows_from(app: &TestApp, source: &str) -> f64 {
         .text()
         .await
         .unwrap();
-    let prefix = format!("report_list_rows_total{{source=\"{source}\"");
+    let prefix = format!("{metric}{{source=\"{source}\"");
     test_support::metric_value(&text, &prefix).unwrap_or(0.0)
+}
+
+async fn rows_from(app: &TestApp, source: &str) -> f64 {
+    counted(app, "report_list_rows_total", source).await
 }
 
 /// The row of `issue` in the first page of the list.
@@ -152,4 +166,87 @@ async fn pages_from_the_cache_equal_pages_written_afresh(app: TestApp) {
     }
     assert!(rows_from(&app, "cache").await > 0.0);
     assert_eq!(rows_from(&fresh, "cache").await, 0.0);
+}
+
+/// A report by `citizen-1` with a photo and a location (filed through the API).
+async fn photo_report(app: &TestApp) -> (uuid::Uuid, uuid::Uuid) {
+    let (jpeg, _) = crate::media_images::images::jpeg();
+    let f = crate::helpers::form("Broken lamp", "Dark \"since\" Monday\n– ščř")
+        .text("location", "14.4378,50.0755,30")
+        .part("media", crate::helpers::file(jpeg, "lamp.jpg"));
+    let (status, _, body) = app.post_report(f, Some(&app.token("citizen-1", &[]))).await;
+    assert_eq!(status, 201, "{body}");
+    let report = id(&body, "id");
+    let found = app.stores.reports.report(report).await.unwrap().unwrap();
+    (report, found.issues[0].id)
+}
+
+async fn a_detail_follows_changes_through_another_replica_and_by_sql(app: TestApp) {
+    let (report, issue) = photo_report(&app).await;
+    let path = format!("/reports/{report}");
+    let first = text(&app, &path, None).await;
+    let kept = counted(&app, "report_details_total", "cache").await;
+    assert_eq!(text(&app, &path, None).await, first);
+    assert_eq!(
+        counted(&app, "report_details_total", "cache").await,
+        kept + 1.0
+    );
+
+    let other = replica(&app, 20_000).await;
+    let boss = other.boss();
+    let (status, body) = other.step(issue, "accept", &boss).await;
+    assert_eq!(status, 200, "{body}");
+    let detail = app.get_ok(&path).await;
+    assert_eq!(detail["status"], "accepted");
+    assert!(detail["processed_at"].is_string(), "{detail}");
+    let (status, body) = other
+        .send_json(
+            reqwest::Method::PUT,
+            &format!("/admin/reports/{report}/explicit"),
+            &boss,
+            &json!({ "explicit": true }),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let detail = app.get_ok(&path).await;
+    assert_eq!(detail["explicit"], true);
+    assert_eq!(detail["media"], json!([]));
+    // The author still sees the photo: their view is never the kept public one.
+    let author = app.token("citizen-1", &[]);
+    let own: Value = serde_json::from_str(&text(&app, &path, Some(&author)).await).unwrap();
+    assert_eq!(own["media"].as_array().map(Vec::len), Some(1));
+
+    raw_execute(
+        &app,
+        &format!("UPDATE issues SET status = 'resolved' WHERE id = '{issue}'"),
+    )
+    .await;
+    assert_eq!(app.get_ok(&path).await["status"], "resolved");
+    assert_eq!(
+        text(&app, &path, None).await,
+        text(&other, &path, None).await
+    );
+}
+
+async fn details_from_the_cache_equal_details_written_afresh(app: TestApp) {
+    let (report, issue) = photo_report(&app).await;
+    let plain = app.file(Filing::new("No location", 3)).await;
+    let boss = app.boss();
+    let roads = app.admin_category("Roads", None).await;
+    let (status, body) = app.move_to(issue, roads, &boss).await;
+    assert_eq!(status, 200, "{body}");
+    let fresh = replica(&app, 0).await;
+    let author = app.token("citizen-1", &[]);
+    for path in [
+        format!("/reports/{report}"),
+        format!("/reports/{}", plain.report),
+    ] {
+        for token in [None, Some(author.as_str())] {
+            let want = text(&fresh, &path, token).await;
+            assert_eq!(text(&app, &path, token).await, want, "{path}");
+            assert_eq!(text(&app, &path, token).await, want, "{path}");
+        }
+    }
+    assert!(counted(&app, "report_details_total", "cache").await > 0.0);
+    assert_eq!(counted(&fresh, "report_details_total", "cache").await, 0.0);
 }

@@ -1,0 +1,133 @@
+//! JSON a replica keeps by id and by the version of what it was written from: the public list's
+//! rows (by issue, `issues.row_version`) and the public detail (by report, the sum of its issue
+//! rows' versions). A version moves with every change of what the JSON shows (triggers,
+//! migration 0021), and a request reads the current version before it looks here, so kept JSON
+//! is used only while it is still what the database holds; nothing needs to be told of a
+//! write. What changes with the request (the vote count, whose expiry is against the request's
+//! instant, and a list row's distance) is never kept: a kept head is a report's JSON up to,
+//! without, its `votes_count`, and [`finish`] writes the rest.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use quick_cache::sync::Cache;
+use service_kit::metrics::Metrics;
+use uuid::Uuid;
+
+use super::super::model::Report;
+
+/// What [`head`] leaves off the end of a report's JSON: the vote count the serialisation ends
+/// with when written with no votes and no distance (`votes_count` is the last field of the
+/// model that is always there, `distance` the only one after it).
+const TAIL: &str = ",\"votes_count\":0}";
+
+#[derive(Debug)]
+struct Entry {
+    version: i64,
+    head: Arc<str>,
+}
+
+/// Heads kept by id (at most the configured number; none when 0), and how many lookups found
+/// their version and how many read the database.
+pub struct KeptJson {
+    entries: Option<Cache<Uuid, Arc<Entry>>>,
+    hits: Arc<AtomicU64>,
+    misses: Arc<AtomicU64>,
+}
+
+impl KeptJson {
+    /// At most `entries` heads (0: none kept).
+    pub fn new(entries: usize) -> Self {
+        Self {
+            entries: (entries > 0).then(|| Cache::new(entries)),
+            hits: Arc::default(),
+            misses: Arc::default(),
+        }
+    }
+
+    /// Registers the counter `name{source="cache"|"database"}`, filled at every scrape.
+    pub fn watch(&self, metrics: &Metrics, name: &str, help: &str) -> anyhow::Result<()> {
+        let counters =
+            prometheus::IntCounterVec::new(prometheus::Opts::new(name, help), &["source"])?;
+        metrics.registry().register(Box::new(counters.clone()))?;
+        let (hits, misses) = (self.hits.clone(), self.misses.clone());
+        metrics.add_collector(move |_| {
+            for (label, total) in [("cache", &hits), ("database", &misses)] {
+                let counter = counters.with_label_values(&[label]);
+                counter.inc_by(total.load(Ordering::Relaxed).saturating_sub(counter.get()));
+            }
+        });
+        Ok(())
+    }
+
+    /// The head kept for `id` if it was written from `version` (counted as a hit or a miss).
+    pub fn get(&self, id: Uuid, version: i64) -> Option<Arc<str>> {
+        let found = self
+            .entries
+            .as_ref()
+            .and_then(|entries| entries.get(&id))
+            .filter(|entry| entry.version == version)
+            .map(|entry| entry.head.clone());
+        let counter = if found.is_some() {
+            &self.hits
+        } else {
+            &self.misses
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        found
+    }
+
+    /// Keeps `head`, written from `version`, for `id`.
+    pub fn put(&self, id: Uuid, version: i64, head: Arc<str>) {
+        if let Some(entries) = &self.entries {
+            entries.insert(id, Arc::new(Entry { version, head }));
+        }
+    }
+
+    /// Counts `n` reads that did not look here (their JSON was read with the request).
+    pub fn count_reads(&self, n: usize) {
+        self.misses.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    #[cfg(test)]
+    pub(super) fn counts(&self) -> (u64, u64) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.misses.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// `report` as JSON up to, without, its vote count (an open object: [`finish`] closes it).
+/// `votes_count` and `distance` of `report` are not written.
+pub fn head(mut report: Report) -> Result<String, serde_json::Error> {
+    report.votes_count = 0;
+    report.distance = None;
+    let mut json = serde_json::to_string(&report)?;
+    match json.strip_suffix(TAIL) {
+        Some(head) => {
+            json.truncate(head.len());
+            Ok(json)
+        }
+        None => Err(serde::ser::Error::custom(
+            "a report's JSON does not end with its vote count",
+        )),
+    }
+}
+
+/// Writes the rest of a report after its [`head`]: the vote count, the distance when there is
+/// one, and the closing brace.
+pub fn finish(
+    out: &mut Vec<u8>,
+    votes_count: i64,
+    distance: Option<f64>,
+) -> Result<(), serde_json::Error> {
+    out.extend_from_slice(b",\"votes_count\":");
+    serde_json::to_writer(&mut *out, &votes_count)?;
+    if let Some(distance) = distance {
+        out.extend_from_slice(b",\"distance\":");
+        serde_json::to_writer(&mut *out, &distance)?;
+    }
+    out.push(b'}');
+    Ok(())
+}
