@@ -5,9 +5,14 @@
 # Usage: bench-citizen-explain.sh DATABASE_URL Q_WORD LON,LAT CATEGORY_ID
 set -euo pipefail
 url=$1 word=$2 point=$3 category=$4
-cols="i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, i.report_id AS id, \
-i.author, i.title, i.description, i.longitude, i.latitude, i.location_radius_m, i.explicit, \
-i.report_inserted_at AS inserted_at, i.processed_at, i.media"
+# A page by date, category or status reads each row's key (its content comes from the row
+# cache, or by id: "rows of a page by id" below); nearest first reads the rows with the page.
+votes="(SELECT count(*) FROM vote_tokens v WHERE v.target_id = i.report_id AND v.revoked_at IS NULL \
+AND (v.expires_at IS NULL OR v.expires_at > now())) AS votes_count"
+keys="i.id AS issue_id, i.row_version, i.longitude, i.latitude, $votes"
+cols="i.id AS issue_id, i.row_version, i.longitude, i.latitude, i.category_id AS issue_category, \
+i.status AS issue_status, i.report_id AS id, i.author, i.title, i.description, i.location_radius_m, \
+i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, i.media, $votes"
 from="FROM issues i WHERE i.status <> 'moved'"
 by_date="ORDER BY i.report_inserted_at DESC, i.id DESC LIMIT 101 OFFSET 0"
 geo="public.ST_SetSRID(public.ST_MakePoint(${point%,*}, ${point#*,}), 4326)::public.geography"
@@ -17,8 +22,8 @@ explain() { # title sql
   psql "$url" -Atq -c "SET search_path = citizen_api, public" -c "EXPLAIN (ANALYZE, BUFFERS) $2"
   echo
 }
-explain "default" "SELECT $cols $from $by_date"
-explain "q=$word" "SELECT $cols $from AND i.search LIKE '%$word%' $by_date"
+explain "default" "SELECT $keys $from $by_date"
+explain "q=$word" "SELECT $keys $from AND i.search LIKE '%$word%' $by_date"
 planar="public.ST_SetSRID(public.ST_MakePoint(${point%,*}, ${point#*,}), 4326)"
 knn="WITH knn AS MATERIALIZED (SELECT k.location <-> $geo AS d FROM (SELECT i.location $from \
 AND i.location IS NOT NULL ORDER BY i.location::public.geometry <-> $planar LIMIT 101) k), \
@@ -33,5 +38,17 @@ ORDER BY i.location <-> $geo LIMIT 121) k ORDER BY k.knn_distance, k.issue_id"
 explain "location=$point&orderBy=location (bounded, after a tie)" "$knn SELECT $cols $from AND i.location IS NOT NULL \
 AND public.ST_DWithin(i.location, $geo, (SELECT d FROM reach) * 1.001 + 1, false) \
 AND i.location <-> $geo <= (SELECT d FROM reach) ORDER BY i.location <-> $geo, i.id LIMIT 101"
-explain "category=$category" "SELECT $cols $from AND i.category_id = '$category' $by_date"
-explain "status=accepted" "SELECT $cols $from AND i.status = 'accepted' $by_date"
+explain "category=$category" "SELECT $keys $from AND i.category_id = '$category' $by_date"
+explain "status=accepted" "SELECT $keys $from AND i.status = 'accepted' $by_date"
+# The rows of a page the replica does not hold, by id (ReportStore::public_rows; the ids of the
+# default page written in).
+ids=$(psql "$url" -Atq -c "SET search_path = citizen_api, public" \
+  -c "SELECT string_agg(id::text, ',') FROM (SELECT i.id $from $by_date) p")
+explain "rows of a page by id" "SELECT ${cols%"$votes"} 0::bigint AS votes_count $from \
+AND i.id = ANY('{$ids}'::uuid[])"
+# The public detail's version and vote count, read before a kept detail is written.
+report=$(psql "$url" -Atq -c "SET search_path = citizen_api, public" -c "SELECT id FROM reports LIMIT 1")
+explain "detail version" "SELECT coalesce(sum(i.row_version + 1), 0)::bigint AS version, NULL::text \
+AS author, (SELECT count(*) FROM vote_tokens v WHERE v.target_id = '$report' AND \
+v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > now())) AS votes_count \
+FROM issues i WHERE i.report_id = '$report'"
