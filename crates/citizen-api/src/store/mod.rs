@@ -69,13 +69,13 @@ pub trait ReportStore: Send + Sync + 'static {
     /// A report with all its issues.
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
 
-    /// A report with all its issues, its media and its `votes_count` at `now`, read in one
-    /// statement (the public detail, the hottest read).
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>>;
+    /// A report with all its issues, its media and its `votes_count` at `now`, and the version
+    /// of that content, read in one statement (the public detail, the hottest read).
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>>;
 
     /// The version of a report's public detail and its vote count at `now`, with its author
-    /// when `with_author`, in one statement; `None`: no such report. The detail itself is read
-    /// by `report_detail` when it is not kept.
+    /// when `with_author`, in one statement; `None`: no such report. Read before a kept detail
+    /// is written; the detail itself is read by `report_detail` when it is not kept.
     async fn report_detail_key(
         &self,
         id: Uuid,

@@ -125,6 +125,13 @@ pub struct DetailKey {
     pub votes_count: i64,
 }
 
+/// A report's public detail as read, with its [`DetailKey`] read in the same statement.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportDetail {
+    pub key: DetailKey,
+    pub found: ReportWithIssues,
+}
+
 /// What a public list page's statement reads of each row besides its [`IssueRowKey`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ListRead {

@@ -11,6 +11,7 @@ use service_kit::ApiError;
 use super::super::model::{Report, View};
 use super::super::AppState;
 use super::{kept, report_id, report_not_found};
+use crate::store::{DetailKey, ReportDetail};
 
 /// A report.
 ///
@@ -41,46 +42,48 @@ pub async fn detail(
     let id = report_id(&path)?;
     let now = state.clock.now();
     let reports = &state.stores.reports;
-    // The version of what the detail shows is read first: a kept detail of that version is
-    // still what the database holds (kept.rs). The author's own view (media shown while
-    // `explicit`) is never kept.
-    let key = reports
-        .report_detail_key(id, now, auth.0.is_some())
-        .await?
-        .ok_or_else(report_not_found)?;
-    let own = match (&auth.0, &key.author) {
+    let details = &state.details;
+    let signed_in = auth.0.is_some();
+    let is_author = |key: &DetailKey| match (&auth.0, &key.author) {
         (Some(principal), Some(author)) => principal.subject == *author,
         _ => false,
     };
-    let cached = if own {
-        state.details.count_reads(1);
-        None
-    } else {
-        state.details.get(id, key.version)
-    };
-    let head = match cached {
-        Some(head) => head,
-        None => {
-            let found = reports
-                .report_detail(id, now)
-                .await?
-                .ok_or_else(report_not_found)?;
-            let status = found.status();
-            let view = if own { View::Trusted } else { View::Public };
-            let mut report = Report::from_store(found.report, &state.media, view, None);
-            report.status = status;
-            let head: Arc<str> = kept::head(report).map_err(ApiError::internal)?.into();
-            if !own {
-                // Read after the version, so at least as new as it: kept under it, it is
-                // replaced at the next version a request reads.
-                state.details.put(id, key.version, head.clone());
-            }
-            head
+    // With a detail kept, its version is read first (with the vote count): a kept detail of
+    // that version is still what the database holds (kept.rs). With none, the detail is read
+    // with its version in one statement. The author's own view (media shown while `explicit`)
+    // is never kept.
+    if let Some((version, head)) = details.peek(id) {
+        let key = reports
+            .report_detail_key(id, now, signed_in)
+            .await?
+            .ok_or_else(report_not_found)?;
+        if key.version == version && !is_author(&key) {
+            details.count(true);
+            return respond(&head, key.votes_count);
         }
-    };
+    }
+    details.count(false);
+    let ReportDetail { key, found } = reports
+        .report_detail(id, now)
+        .await?
+        .ok_or_else(report_not_found)?;
+    let own = is_author(&key);
+    let status = found.status();
+    let view = if own { View::Trusted } else { View::Public };
+    let mut report = Report::from_store(found.report, &state.media, view, None);
+    report.status = status;
+    let head: Arc<str> = kept::head(report).map_err(ApiError::internal)?.into();
+    if !own {
+        details.put(id, key.version, head.clone());
+    }
+    respond(&head, key.votes_count)
+}
+
+/// The detail: its head and the vote count.
+fn respond(head: &str, votes_count: i64) -> Result<HttpResponse, ApiError> {
     let mut body = Vec::with_capacity(head.len() + 32);
     body.extend_from_slice(head.as_bytes());
-    kept::finish(&mut body, key.votes_count, None).map_err(ApiError::internal)?;
+    kept::finish(&mut body, votes_count, None).map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(body))

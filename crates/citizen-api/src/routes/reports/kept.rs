@@ -77,6 +77,19 @@ impl KeptJson {
         found
     }
 
+    /// The head kept for `id` and the version it was written from, whatever that is (not
+    /// counted: the caller says what it served with [`KeptJson::count`]).
+    pub fn peek(&self, id: Uuid) -> Option<(i64, Arc<str>)> {
+        let entry = self.entries.as_ref()?.get(&id)?;
+        Some((entry.version, entry.head.clone()))
+    }
+
+    /// Counts one answer written from kept JSON (`kept`) or read from the database.
+    pub fn count(&self, kept: bool) {
+        let counter = if kept { &self.hits } else { &self.misses };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Keeps `head`, written from `version`, for `id`.
     pub fn put(&self, id: Uuid, version: i64, head: Arc<str>) {
         if let Some(entries) = &self.entries {

@@ -13,7 +13,7 @@ use super::rows::{
 use super::{page_sql, PgStore};
 use crate::store::{
     search_text, status, DetailKey, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport,
-    Report, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
+    Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -240,7 +240,7 @@ impl ReportStore for PgStore {
         Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
     }
 
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>> {
         self.detail(id, now).await
     }
 

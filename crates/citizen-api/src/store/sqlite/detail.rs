@@ -8,7 +8,9 @@ use uuid::Uuid;
 
 use super::rows::{report, REPORT_COLUMNS};
 use super::{instant, micros, SqliteStore};
-use crate::store::{status, DetailKey, Instant, Issue, Media, ReportWithIssues, StoreResult};
+use crate::store::{
+    status, DetailKey, Instant, Issue, Media, ReportDetail, ReportWithIssues, StoreResult,
+};
 
 /// Instants are INTEGER microseconds and flags 0/1 in SQLite.
 #[derive(Deserialize)]
@@ -30,7 +32,9 @@ const DETAIL: &str = "SELECT {REPORT_COLUMNS}, \
      (SELECT json_group_array(json_object('id', i.id, 'category_id', i.category_id, \
         'status', i.status, 'parent_id', i.parent_id, \
         'has_possible_duplicates', i.has_possible_duplicates, 'inserted_at', i.inserted_at) \
-        ORDER BY i.inserted_at, i.id) FROM issues i WHERE i.report_id = r.id) AS issues \
+        ORDER BY i.inserted_at, i.id) FROM issues i WHERE i.report_id = r.id) AS issues, \
+     (SELECT coalesce(sum(i.row_version + 1), 0) FROM issues i \
+        WHERE i.report_id = r.id) AS version \
      FROM reports r WHERE r.id = ?1";
 
 /// The content's version of a detail and its vote count (`DetailKey`): from the index of issues
@@ -82,11 +86,7 @@ impl SqliteStore {
         }))
     }
 
-    pub(super) async fn detail(
-        &self,
-        id: Uuid,
-        now: Instant,
-    ) -> StoreResult<Option<ReportWithIssues>> {
+    pub(super) async fn detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>> {
         let sql = DETAIL.replace("{REPORT_COLUMNS}", REPORT_COLUMNS);
         let Some(row) = sqlx::query(&sql)
             .bind(id.to_string())
@@ -115,9 +115,17 @@ impl SqliteStore {
                 })
             })
             .collect::<StoreResult<Vec<_>>>()?;
-        Ok(Some(ReportWithIssues {
-            report: found,
-            issues,
+        let key = DetailKey {
+            version: row.try_get("version")?,
+            author: found.author.clone(),
+            votes_count: found.votes_count,
+        };
+        Ok(Some(ReportDetail {
+            key,
+            found: ReportWithIssues {
+                report: found,
+                issues,
+            },
         }))
     }
 }

@@ -20,7 +20,8 @@ use super::rows::{
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
     search_text, status, DetailKey, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport,
-    Report, ReportFilter, ReportStore, ReportWithIssues, Statement, StoreResult, TimelineData,
+    Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, Statement, StoreResult,
+    TimelineData,
 };
 
 /// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
@@ -191,7 +192,7 @@ impl ReportStore for SqliteStore {
         Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
     }
 
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>> {
         self.detail(id, now).await
     }
 
