@@ -326,6 +326,21 @@ impl TestApp {
         assert_eq!(status, 200, "{path}: {body}");
         body
     }
+
+    /// The value of the first sample of `/metrics` whose line starts with `prefix` (0 when
+    /// there is none yet).
+    pub async fn metric(&self, prefix: &str) -> f64 {
+        let text = self
+            .http
+            .get(format!("{}/metrics", self.root))
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        test_support::metric_value(&text, prefix).unwrap_or(0.0)
+    }
 }
 
 /// The `field` of each report row, as strings.

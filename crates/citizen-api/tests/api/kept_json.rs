@@ -44,17 +44,7 @@ async fn text(app: &TestApp, path: &str, token: Option<&str>) -> String {
 }
 
 async fn counted(app: &TestApp, metric: &str, source: &str) -> f64 {
-    let text = app
-        .http
-        .get(format!("{}/metrics", app.root))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let prefix = format!("{metric}{{source=\"{source}\"");
-    test_support::metric_value(&text, &prefix).unwrap_or(0.0)
+    app.metric(&format!("{metric}{{source=\"{source}\"")).await
 }
 
 async fn rows_from(app: &TestApp, source: &str) -> f64 {

@@ -34,16 +34,7 @@ async fn replica(app: &TestApp, max_items: usize, staleness_millis: u64) -> Test
 }
 
 async fn memory_reads(app: &TestApp) -> u64 {
-    let text = app
-        .http
-        .get(format!("{}/metrics", app.root))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    test_support::metric_value(&text, "news_reads_total{source=\"memory\"").map_or(0, |v| v as u64)
+    app.metric("news_reads_total{source=\"memory\"").await as u64
 }
 
 /// Ids and distances of a walk.
