@@ -58,11 +58,11 @@ pub async fn detail(
             .await?
             .ok_or_else(report_not_found)?;
         if key.version == version && !is_author(&key) {
-            details.count(true);
+            details.count(true, 1);
             return respond(&head, key.votes_count);
         }
     }
-    details.count(false);
+    details.count(false, 1);
     let ReportDetail { key, found } = reports
         .report_detail(id, now)
         .await?

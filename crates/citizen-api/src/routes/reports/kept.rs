@@ -68,12 +68,7 @@ impl KeptJson {
             .and_then(|entries| entries.get(&id))
             .filter(|entry| entry.version == version)
             .map(|entry| entry.head.clone());
-        let counter = if found.is_some() {
-            &self.hits
-        } else {
-            &self.misses
-        };
-        counter.fetch_add(1, Ordering::Relaxed);
+        self.count(found.is_some(), 1);
         found
     }
 
@@ -84,10 +79,10 @@ impl KeptJson {
         Some((entry.version, entry.head.clone()))
     }
 
-    /// Counts one answer written from kept JSON (`kept`) or read from the database.
-    pub fn count(&self, kept: bool) {
+    /// Counts `n` answers written from kept JSON (`kept`) or read from the database.
+    pub fn count(&self, kept: bool, n: usize) {
         let counter = if kept { &self.hits } else { &self.misses };
-        counter.fetch_add(1, Ordering::Relaxed);
+        counter.fetch_add(n as u64, Ordering::Relaxed);
     }
 
     /// Keeps `head`, written from `version`, for `id`.
@@ -95,11 +90,6 @@ impl KeptJson {
         if let Some(entries) = &self.entries {
             entries.insert(id, Arc::new(Entry { version, head }));
         }
-    }
-
-    /// Counts `n` reads that did not look here (their JSON was read with the request).
-    pub fn count_reads(&self, n: usize) {
-        self.misses.fetch_add(n as u64, Ordering::Relaxed);
     }
 
     #[cfg(test)]

@@ -96,7 +96,7 @@ pub async fn list(
         .unzip();
     let kept = &state.list_rows;
     let heads = match read {
-        ListRead::Rows => rows::written(kept, contents.into_iter().flatten(), &state.media, &keys),
+        ListRead::Rows => rows::written(kept, contents, &state.media),
         ListRead::Keys => {
             let heads = rows::kept_heads(kept, &keys);
             let missing: Vec<Uuid> = keys

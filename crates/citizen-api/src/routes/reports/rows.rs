@@ -17,7 +17,6 @@ use std::sync::Arc;
 
 use domain::geo::{distance_m, LocationParam};
 use domain::limits::Page;
-use uuid::Uuid;
 
 use super::super::model::{round_cm, Report, View};
 use super::kept::{finish, head, KeptJson};
@@ -100,9 +99,13 @@ pub fn fill(
     rows: Vec<IssueRow>,
     media: &MediaStore,
 ) -> Result<Vec<Option<Arc<str>>>, serde_json::Error> {
-    let written = write_all(rows, media, |issue_id, version, head| {
+    let mut written = HashMap::with_capacity(rows.len());
+    for row in rows {
+        let (issue_id, version) = (row.issue_id, row.version);
+        let head: Arc<str> = row_head(row, media)?.into();
         kept.put(issue_id, version, head.clone());
-    })?;
+        written.insert(issue_id, head);
+    }
     for (key, slot) in keys.iter().zip(heads.iter_mut()) {
         if slot.is_none() {
             *slot = written.get(&key.issue_id).cloned();
@@ -111,36 +114,22 @@ pub fn fill(
     Ok(heads)
 }
 
-/// The heads of a page whose rows were read with it, in the order of `keys`, written without
-/// keeping them (they are rarely asked for again: [`crate::store::ListRead`]).
+/// The heads of a page whose rows were read with it (each key's content, in the page's
+/// order), written without keeping them (they are rarely asked for again:
+/// [`crate::store::ListRead`]).
 pub fn written(
     kept: &KeptJson,
-    rows: impl IntoIterator<Item = IssueRow>,
+    contents: Vec<Option<IssueRow>>,
     media: &MediaStore,
-    keys: &[IssueRowKey],
 ) -> Result<Vec<Option<Arc<str>>>, serde_json::Error> {
-    kept.count_reads(keys.len());
-    let written = write_all(rows, media, |_, _, _| {})?;
-    Ok(keys
-        .iter()
-        .map(|key| written.get(&key.issue_id).cloned())
-        .collect())
-}
-
-/// The heads of `rows` by issue id; `each` sees every row's issue id and version with its head.
-fn write_all(
-    rows: impl IntoIterator<Item = IssueRow>,
-    media: &MediaStore,
-    mut each: impl FnMut(Uuid, i64, &Arc<str>),
-) -> Result<HashMap<Uuid, Arc<str>>, serde_json::Error> {
-    let mut written = HashMap::new();
-    for row in rows {
-        let (issue_id, version) = (row.issue_id, row.version);
-        let json: Arc<str> = row_head(row, media)?.into();
-        each(issue_id, version, &json);
-        written.insert(issue_id, json);
-    }
-    Ok(written)
+    kept.count(false, contents.len());
+    contents
+        .into_iter()
+        .map(|row| {
+            row.map(|row| row_head(row, media).map(Arc::from))
+                .transpose()
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -149,6 +138,7 @@ mod tests {
     use chrono::{TimeZone, Utc};
     use domain::geo::LonLat;
     use domain::issues::IssueStatus;
+    use uuid::Uuid;
 
     use super::*;
     use crate::media::MediaSettings;
