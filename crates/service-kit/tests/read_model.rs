@@ -49,7 +49,7 @@ fn model(staleness: Duration) -> (Arc<Source>, ReadModel<Db>) {
     (source.clone(), ReadModel::new(Db(source), staleness))
 }
 
-async fn current(model: &ReadModel<Db>) -> Option<i64> {
+async fn current<S: ModelSource<Model = i64>>(model: &ReadModel<S>) -> Option<i64> {
     model.current().await.unwrap().map(|m| *m)
 }
 
@@ -118,4 +118,123 @@ async fn too_large_or_failing_data_is_left_to_the_database() {
     source.failing.store(false, Ordering::SeqCst);
     model.build_now().await.unwrap();
     assert_eq!(current(&model).await, Some(1));
+}
+
+/// Where a held call stops: it signals `reached` once it has read the database, and answers
+/// when `open` fires (a read that started before a write committed, answered after it).
+struct Gate {
+    reached: tokio::sync::oneshot::Sender<()>,
+    open: tokio::sync::oneshot::Receiver<()>,
+}
+
+/// The test's end of a [`Gate`].
+struct Held {
+    reached: tokio::sync::oneshot::Receiver<()>,
+    open: tokio::sync::oneshot::Sender<()>,
+}
+
+fn gate() -> (Gate, Held) {
+    let (reached_tx, reached_rx) = tokio::sync::oneshot::channel();
+    let (open_tx, open_rx) = tokio::sync::oneshot::channel();
+    (
+        Gate {
+            reached: reached_tx,
+            open: open_rx,
+        },
+        Held {
+            reached: reached_rx,
+            open: open_tx,
+        },
+    )
+}
+
+/// A source whose next `generation` or `build` call can be held at a gate.
+#[derive(Default)]
+struct Gated {
+    generation: AtomicI64,
+    next_generation: std::sync::Mutex<Option<Gate>>,
+    next_build: std::sync::Mutex<Option<Gate>>,
+}
+
+impl Gated {
+    async fn pass(slot: &std::sync::Mutex<Option<Gate>>) {
+        let gate = slot.lock().unwrap().take();
+        if let Some(Gate { reached, open }) = gate {
+            let _ = reached.send(());
+            let _ = open.await;
+        }
+    }
+
+    fn hold(slot: &std::sync::Mutex<Option<Gate>>) -> Held {
+        let (gate, held) = gate();
+        *slot.lock().unwrap() = Some(gate);
+        held
+    }
+}
+
+struct GatedDb(Arc<Gated>);
+
+#[async_trait]
+impl ModelSource for GatedDb {
+    type Model = i64;
+
+    fn name(&self) -> &'static str {
+        "gated"
+    }
+
+    async fn generation(&self) -> anyhow::Result<i64> {
+        let generation = self.0.generation.load(Ordering::SeqCst);
+        Gated::pass(&self.0.next_generation).await;
+        Ok(generation)
+    }
+
+    async fn build(&self) -> anyhow::Result<(i64, Option<i64>)> {
+        let generation = self.0.generation.load(Ordering::SeqCst);
+        Gated::pass(&self.0.next_build).await;
+        Ok((generation, Some(generation)))
+    }
+}
+
+/// A check that read the generation before a write committed, and answers after the write's
+/// `written`, must not take the model back to that older generation: otherwise a build of the
+/// older snapshot finishing next would be installed as current, and the writer's next read,
+/// within the bound, would not see its own write.
+#[tokio::test]
+async fn a_check_answered_after_a_write_does_not_bring_back_the_older_generation() {
+    let source = Arc::new(Gated::default());
+    source.generation.store(1, Ordering::SeqCst);
+    let model = ReadModel::new(GatedDb(source.clone()), Duration::from_secs(3600));
+
+    // A build of generation 1, held before it installs its model.
+    let build = Gated::hold(&source.next_build);
+    let builder = tokio::spawn({
+        let model = model.clone();
+        async move { model.build_now().await }
+    });
+    build.reached.await.unwrap();
+
+    // A read checks (none has yet) and reads generation 1; its answer is held.
+    let check = Gated::hold(&source.next_generation);
+    let reader = tokio::spawn({
+        let model = model.clone();
+        async move { model.current().await.map(|m| m.map(|m| *m)) }
+    });
+    check.reached.await.unwrap();
+
+    // A write through this process commits generation 2.
+    source.generation.store(2, Ordering::SeqCst);
+    model.written().await;
+
+    // The check answers with the generation it read, then the held build installs.
+    check.open.send(()).unwrap();
+    assert_eq!(reader.await.unwrap().unwrap(), None, "no model yet");
+    build.open.send(()).unwrap();
+    builder.await.unwrap().unwrap();
+    model.build_now().await.unwrap();
+
+    assert_eq!(
+        current(&model).await,
+        Some(2),
+        "the writer's next read sees its write"
+    );
 }

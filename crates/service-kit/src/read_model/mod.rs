@@ -251,11 +251,18 @@ impl<S: ModelSource> ReadModel<S> {
         let generation = s.source.generation().await?;
         let current = {
             let mut state = s.write_state()?;
-            state.latest = Some(generation);
-            state.checked_at = Some(started);
+            // A write through this process (`written`) may have seen a newer generation while
+            // this read was under way: what it read then is older news and changes nothing
+            // (taking `latest` back would let a build of the older snapshot be installed as
+            // current, and the writer would not see its write).
+            if state.latest.is_none_or(|latest| generation >= latest) {
+                state.latest = Some(generation);
+                state.checked_at = Some(started);
+            }
+            let latest = state.latest;
             match &state.held {
-                Held::Model(held, model) if *held == generation => Some(Some(model.clone())),
-                Held::TooLarge(held) if *held == generation => Some(None),
+                Held::Model(held, model) if Some(*held) == latest => Some(Some(model.clone())),
+                Held::TooLarge(held) if Some(*held) == latest => Some(None),
                 _ => {
                     state.held = Held::Nothing;
                     None
