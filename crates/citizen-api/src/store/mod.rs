@@ -97,6 +97,13 @@ pub trait ReportStore: Send + Sync + 'static {
     /// was read from (in no particular order; an unknown id has no row).
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>>;
 
+    /// The issue feed (migration 0024, docs/citizen-api.md): the state of every issue that
+    /// changed since feed position `since` (0: every issue), in one snapshot, and the position
+    /// to read from next. Whatever committed before this read is in this answer or in one read
+    /// from an earlier position, so a reader that applies every answer in turn holds each
+    /// issue as the database held it when its last read ran.
+    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges>;
+
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.
     async fn own_reports(

@@ -236,3 +236,26 @@ pub(crate) fn location(
         _ => None,
     }
 }
+
+/// An issue as the public list selects and orders it, as the issue feed reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IssueState {
+    pub issue_id: Uuid,
+    pub report_id: Uuid,
+    pub category_id: Uuid,
+    pub status: IssueStatus,
+    /// When its report was filed (the list's date order).
+    pub filed_at: Instant,
+    /// Its report's point.
+    pub point: Option<LonLat>,
+    /// The row's `row_version` (the row cache's key).
+    pub version: i64,
+}
+
+/// One read of the issue feed: every issue changed since the position asked for (some perhaps
+/// seen before), and the position to ask from next.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IssueChanges {
+    pub next: i64,
+    pub issues: Vec<IssueState>,
+}

@@ -17,6 +17,7 @@ mod filing;
 mod filing_anonymous;
 mod filing_limits;
 mod helpers;
+mod issue_feed;
 mod kept_json;
 mod list;
 mod list_copies;

@@ -4,6 +4,7 @@ mod admin;
 mod deliveries;
 mod detail;
 mod digests;
+mod feed;
 mod issues;
 mod nearest;
 mod news;

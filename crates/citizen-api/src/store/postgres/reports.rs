@@ -12,8 +12,9 @@ use super::rows::{
 };
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, DetailKey, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport,
-    Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
+    search_text, status, DetailKey, Instant, IssueChanges, IssueRow, ListPage, ListRead, ListRow,
+    NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
+    TimelineData,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -276,6 +277,10 @@ impl ReportStore for PgStore {
             .map(|row| list_row_of(row, read))
             .collect::<StoreResult<Vec<_>>>()?;
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
+    }
+
+    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges> {
+        super::feed::issue_changes(&self.pool, since).await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {

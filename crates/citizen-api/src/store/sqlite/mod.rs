@@ -6,6 +6,7 @@ mod admin;
 mod deliveries;
 mod detail;
 mod digests;
+mod feed;
 mod issues;
 mod nearest;
 mod news;

@@ -19,9 +19,9 @@ use super::rows::{
 };
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
-    search_text, status, DetailKey, Instant, IssueRow, ListPage, ListRead, ListRow, NewReport,
-    Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, Statement, StoreResult,
-    TimelineData,
+    search_text, status, DetailKey, Instant, IssueChanges, IssueRow, ListPage, ListRead, ListRow,
+    NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, Statement,
+    StoreResult, TimelineData,
 };
 
 /// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
@@ -229,6 +229,10 @@ impl ReportStore for SqliteStore {
             .map(|row| list_row_of(row, read))
             .collect::<StoreResult<Vec<_>>>()?;
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
+    }
+
+    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges> {
+        super::feed::issue_changes(&self.pool, since).await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {

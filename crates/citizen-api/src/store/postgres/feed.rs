@@ -1,0 +1,43 @@
+//! The issue feed (PostgreSQL, migration 0024): the issues whose `changed_xid` is at or above a
+//! reader's position, and the next position, the `xmin` of the same statement's snapshot.
+
+use domain::geo::LonLat;
+use sqlx::{PgPool, Row};
+use uuid::Uuid;
+
+use crate::store::{status, IssueChanges, IssueState, StoreResult};
+
+/// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
+/// (the join's one row of NULLs) when nothing changed. Positions are `xid8` values, below 2^63
+/// for as long as PostgreSQL can run.
+pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<IssueChanges> {
+    let rows = sqlx::query(
+        "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
+         i.longitude, i.latitude, i.row_version \
+         FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next) h \
+         LEFT JOIN issues i ON i.changed_xid >= $1::text::xid8",
+    )
+    .bind(since)
+    .fetch_all(pool)
+    .await?;
+    let mut next = since;
+    let mut issues = Vec::with_capacity(rows.len());
+    for row in &rows {
+        next = row.try_get("next")?;
+        let Some(issue_id) = row.try_get::<Option<Uuid>, _>("id")? else {
+            continue;
+        };
+        let lon: Option<f64> = row.try_get("longitude")?;
+        let lat: Option<f64> = row.try_get("latitude")?;
+        issues.push(IssueState {
+            issue_id,
+            report_id: row.try_get("report_id")?,
+            category_id: row.try_get("category_id")?,
+            status: status(row.try_get("status")?)?,
+            filed_at: row.try_get("report_inserted_at")?,
+            point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
+            version: row.try_get("row_version")?,
+        });
+    }
+    Ok(IssueChanges { next, issues })
+}

@@ -1,0 +1,42 @@
+//! The issue feed (SQLite, migration 0024): the issues whose `change_seq` is above a reader's
+//! position, and the largest position in the same statement's snapshot as the next one.
+
+use domain::geo::LonLat;
+use sqlx::{Row, SqlitePool};
+
+use super::{get_instant, get_uuid};
+use crate::store::{status, IssueChanges, IssueState, StoreResult};
+
+/// The feed from `since` (module docs). The largest position comes with every row, and alone
+/// (the join's one row of NULLs) when nothing changed.
+pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<IssueChanges> {
+    let rows = sqlx::query(
+        "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
+         i.longitude, i.latitude, i.row_version \
+         FROM (SELECT coalesce(max(change_seq), 0) AS next FROM issues) h \
+         LEFT JOIN issues i ON i.change_seq > ?1",
+    )
+    .bind(since)
+    .fetch_all(pool)
+    .await?;
+    let mut next = since;
+    let mut issues = Vec::with_capacity(rows.len());
+    for row in &rows {
+        next = row.try_get("next")?;
+        if row.try_get::<Option<String>, _>("id")?.is_none() {
+            continue;
+        }
+        let lon: Option<f64> = row.try_get("longitude")?;
+        let lat: Option<f64> = row.try_get("latitude")?;
+        issues.push(IssueState {
+            issue_id: get_uuid(row, "id")?,
+            report_id: get_uuid(row, "report_id")?,
+            category_id: get_uuid(row, "category_id")?,
+            status: status(row.try_get("status")?)?,
+            filed_at: get_instant(row, "report_inserted_at")?,
+            point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
+            version: row.try_get("row_version")?,
+        });
+    }
+    Ok(IssueChanges { next, issues })
+}

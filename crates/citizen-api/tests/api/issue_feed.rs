@@ -1,0 +1,301 @@
+//! The issue feed (migration 0024): every write of an issue, through the API, a trigger or SQL
+//! alone, is in the next read from the reader's position, with the state the list shows; reads
+//! and refused writes add nothing; and a reader polling while two replicas write misses nothing
+//! that committed before its read.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use citizen_api::store::{IssueChanges, IssueState};
+use domain::geo::LonLat;
+use domain::issues::IssueStatus;
+use futures::future::join_all;
+use reqwest::Method;
+use serde_json::json;
+use test_support::{on_both_backends, Backend};
+use uuid::Uuid;
+
+use citizen_api::store::SCHEMA;
+use service_kit::db::Database;
+
+use crate::helpers::{spawn_on, Filing, TestApp};
+use crate::news_generation::raw_execute;
+
+on_both_backends!(crate::helpers::spawn_app;
+    every_issue_write_is_in_the_next_read,
+);
+
+async fn read(app: &TestApp, since: i64) -> IssueChanges {
+    app.stores.reports.issue_changes(since).await.unwrap()
+}
+
+/// The issues of a read by id (a read may hold an issue once only).
+fn by_id(changes: &IssueChanges) -> HashMap<Uuid, IssueState> {
+    let map: HashMap<Uuid, IssueState> = changes
+        .issues
+        .iter()
+        .map(|issue| (issue.issue_id, issue.clone()))
+        .collect();
+    assert_eq!(map.len(), changes.issues.len(), "an issue read twice");
+    map
+}
+
+/// Reads from `since`: exactly `issues` changed; the read and its issues by id.
+async fn changed(
+    app: &TestApp,
+    since: i64,
+    issues: &[Uuid],
+    what: &str,
+) -> (IssueChanges, HashMap<Uuid, IssueState>) {
+    let changes = read(app, since).await;
+    let map = by_id(&changes);
+    let mut got: Vec<Uuid> = map.keys().copied().collect();
+    let mut want = issues.to_vec();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "{what}: the issues read");
+    assert!(changes.next >= since, "{what}: the position went back");
+    (changes, map)
+}
+
+async fn every_issue_write_is_in_the_next_read(app: TestApp) {
+    let start = read(&app, 0).await;
+    let a = app
+        .file(Filing::new("Díra v silnici", 1).at(14.42, 50.08))
+        .await;
+    let b = app.file(Filing::new("Lampa nesvítí", 2)).await;
+    let (first, issues) = changed(&app, start.next, &[a.issue, b.issue], "filed").await;
+    let default = app.stores.categories.categories().await.unwrap();
+    let default = default.iter().find(|c| c.is_default).unwrap().id;
+    let filed_a = &issues[&a.issue];
+    assert_eq!(
+        (
+            filed_a.report_id,
+            filed_a.category_id,
+            filed_a.status,
+            filed_a.filed_at,
+            filed_a.point
+        ),
+        (
+            a.report,
+            default,
+            IssueStatus::Open,
+            app.time(1),
+            Some(LonLat {
+                lon: 14.42,
+                lat: 50.08
+            })
+        )
+    );
+    assert_eq!(issues[&b.issue].point, None);
+    let mut at = first.next;
+
+    // Reads write nothing.
+    app.get_ok("/reports").await;
+    app.get_ok(&format!("/reports/{}", a.report)).await;
+    app.get_ok(&format!("/reports/{}/status", a.report)).await;
+    let (none, _) = changed(&app, at, &[], "reads").await;
+    at = none.next;
+
+    let boss = app.boss();
+    let (status, _) = app.step(a.issue, "accept", &boss).await;
+    assert_eq!(status, 200);
+    let (accepted, issues) = changed(&app, at, &[a.issue], "accepted").await;
+    assert_eq!(issues[&a.issue].status, IssueStatus::Accepted);
+    assert!(
+        issues[&a.issue].version > filed_a.version,
+        "the version moved"
+    );
+    at = accepted.next;
+
+    // A refused step is rolled back, and adds nothing.
+    let (status, _) = app.step(b.issue, "resolve", &boss).await;
+    assert_eq!(status, 409);
+    let (none, _) = changed(&app, at, &[], "refused").await;
+    at = none.next;
+
+    // A move: the moved issue and the one opened in the other category.
+    let lights = app.admin_category("Osvětlení", None).await;
+    let (status, body) = app.move_to(b.issue, lights, &boss).await;
+    assert_eq!(status, 200, "{body}");
+    let opened = app.stores.reports.report(b.report).await.unwrap().unwrap();
+    let opened = opened.issues.iter().find(|i| i.id != b.issue).unwrap().id;
+    let (moved, issues) = changed(&app, at, &[b.issue, opened], "moved").await;
+    assert_eq!(issues[&b.issue].status, IssueStatus::Moved);
+    assert_eq!(
+        (issues[&opened].status, issues[&opened].category_id),
+        (IssueStatus::Open, lights)
+    );
+    at = moved.next;
+
+    // A change of the report reaches its issues through the copy triggers (migration 0014).
+    let (status, _) = app
+        .send_json(
+            Method::PUT,
+            &format!("/admin/reports/{}/explicit", a.report),
+            &boss,
+            &json!({ "explicit": true }),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (flagged, _) = changed(&app, at, &[a.issue], "explicit").await;
+    at = flagged.next;
+
+    // SQL alone, whoever runs it.
+    raw_execute(
+        &app,
+        &format!("UPDATE issues SET title = 'Lampa u školy' WHERE id = '{opened}'"),
+    )
+    .await;
+    let (by_sql, _) = changed(&app, at, &[opened], "SQL").await;
+
+    // From the start, every issue once, as it is now.
+    let (_, all) = changed(&app, start.next, &[a.issue, b.issue, opened], "all").await;
+    let (_, last) = changed(&app, at, &[opened], "again").await;
+    assert_eq!(all[&opened], last[&opened]);
+    assert_eq!(all[&a.issue].status, IssueStatus::Accepted);
+    assert!(by_sql.next >= at);
+}
+
+/// PostgreSQL: a transaction that took its id first but commits after another one that a reader
+/// has already seen. Its change must be in the reader's next read all the same (a position past
+/// the larger id would skip it for good). SQLite has one writer at a time, so there the order
+/// of positions is the order of commits.
+#[tokio::test]
+async fn a_change_committed_after_a_later_one_is_in_the_next_read() {
+    let Some(app) = crate::helpers::spawn_app(Backend::Postgres).await else {
+        return;
+    };
+    let early = app.file(Filing::new("Rozbitý chodník", 1)).await;
+    let late = app.file(Filing::new("Graffiti", 2)).await;
+    let mut at = read(&app, 0).await.next;
+    let Database::Postgres(pool) = Database::connect(&app.settings.database, SCHEMA)
+        .await
+        .unwrap()
+    else {
+        unreachable!("a PostgreSQL app");
+    };
+    let mut held = pool.begin().await.unwrap();
+    sqlx::query("UPDATE issues SET title = 'Rozbitý chodník u školy' WHERE id = $1")
+        .bind(early.issue)
+        .execute(&mut *held)
+        .await
+        .unwrap();
+    let (status, _) = app.step(late.issue, "accept", &app.boss()).await;
+    assert_eq!(status, 200);
+    let (seen, _) = changed(&app, at, &[late.issue], "the later transaction").await;
+    at = seen.next;
+    held.commit().await.unwrap();
+    let changes = read(&app, at).await;
+    assert!(
+        changes.issues.iter().any(|i| i.issue_id == early.issue),
+        "the earlier transaction's change is missed: {changes:?}"
+    );
+}
+
+/// What a writer saw committed: the reader must hold it after any read that started later.
+#[derive(Debug, Clone, Copy)]
+enum Done {
+    Filed(Uuid),
+    Accepted(Uuid),
+}
+
+const OPEN: usize = 30;
+const WRITES: usize = 90;
+
+/// Whether write `i` accepts an open issue (each once) rather than filing a report.
+fn accepts(i: usize) -> bool {
+    i.is_multiple_of(3) && i / 3 < OPEN
+}
+
+/// Two replicas file reports and accept issues at once while a reader polls the feed from its
+/// position and applies each read: after each read, everything a writer had seen committed
+/// before the read started is there, and at the end the reader holds exactly what a read of
+/// every issue holds. On PostgreSQL, transactions commit in another order than they took their
+/// ids, which a feed of ever larger numbers would miss.
+async fn race(backend: Backend) {
+    let Some(db) = test_support::database(backend, "feed").await else {
+        return;
+    };
+    let db = Arc::new(db);
+    let one = spawn_on(db.clone(), |s| s.database.max_connections = 8).await;
+    let two = Arc::new(spawn_on(db, |s| s.database.max_connections = 8).await);
+    let mut open = Vec::new();
+    for i in 0..OPEN {
+        open.push(one.file(Filing::new("Výtluk", i as i64)).await.issue);
+    }
+    let first = read(&one, 0).await;
+    let mut held = by_id(&first);
+    let done: Arc<Mutex<Vec<Done>>> = Arc::default();
+    let stop = Arc::new(AtomicBool::new(false));
+
+    let reader = {
+        let (done, stop, app) = (done.clone(), stop.clone(), two.clone());
+        let mut at = first.next;
+        tokio::spawn(async move {
+            let mut reads = 0;
+            loop {
+                let last = stop.load(Ordering::SeqCst);
+                let before: Vec<Done> = done.lock().unwrap().clone();
+                let changes = read(&app, at).await;
+                at = changes.next;
+                for issue in changes.issues {
+                    held.insert(issue.issue_id, issue);
+                }
+                reads += 1;
+                for what in before {
+                    let found = match what {
+                        Done::Filed(report) => held.values().any(|i| i.report_id == report),
+                        Done::Accepted(issue) => {
+                            held.get(&issue).map(|i| i.status) == Some(IssueStatus::Accepted)
+                        }
+                    };
+                    assert!(found, "read {reads} misses {what:?}, committed before it");
+                }
+                if last {
+                    return (held, reads);
+                }
+            }
+        })
+    };
+
+    let boss = one.boss();
+    let writes = (0..WRITES).map(|i| {
+        let app = if i % 2 == 0 { &one } else { &*two };
+        let (done, boss, open) = (done.clone(), boss.clone(), open.clone());
+        async move {
+            let what = if accepts(i) {
+                let issue = open[i / 3];
+                let (status, body) = app.step(issue, "accept", &boss).await;
+                assert_eq!(status, 200, "{body}");
+                Done::Accepted(issue)
+            } else {
+                Done::Filed(
+                    app.file(Filing::new("Lavička", 100 + i as i64))
+                        .await
+                        .report,
+                )
+            };
+            done.lock().unwrap().push(what);
+        }
+    });
+    join_all(writes).await;
+    stop.store(true, Ordering::SeqCst);
+    let (held, reads) = reader.await.unwrap();
+    assert!(reads >= 2, "the reader read while the writers wrote");
+    let now = by_id(&read(&one, 0).await);
+    let filed = (0..WRITES).filter(|&i| !accepts(i)).count();
+    assert_eq!(held.len(), first.issues.len() + filed);
+    assert_eq!(held, now, "the reader holds every issue as it is");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reader_misses_nothing_while_two_replicas_write_on_postgres() {
+    race(Backend::Postgres).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reader_misses_nothing_while_two_replicas_write_on_sqlite() {
+    race(Backend::Sqlite).await;
+}
