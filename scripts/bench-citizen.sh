@@ -96,8 +96,9 @@ generate_sqlite() { # size file
   creates=$(sqlite3 "$file" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND $tables")
   # The triggers that copy report columns onto issues (migration 0014) would probe unindexed
   # tables row by row during the load: off, then the copies are filled in one pass (and the
-  # row version of 0021, which would write each issue a second time, stays at 0).
-  local copy="name IN ('issues_copy_report', 'reports_copy_to_issues', 'media_insert_copy_to_issues', 'media_delete_copy_to_issues', 'issues_row_version')"
+  # row version of 0021, which would write each issue a second time, stays at 0; so does the
+  # feed position of 0024, whose trigger would look up the largest position per row).
+  local copy="name IN ('issues_copy_report', 'reports_copy_to_issues', 'media_insert_copy_to_issues', 'media_delete_copy_to_issues', 'issues_row_version', 'issues_change_insert')"
   triggers=$(sqlite3 "$file" "SELECT sql || ';' FROM sqlite_master WHERE type = 'trigger' AND $copy")
   { echo "CREATE TEMP TABLE arg AS SELECT $1 AS n;"; echo "$drops"
     sqlite3 "$file" "SELECT 'DROP TRIGGER ' || name || ';' FROM sqlite_master WHERE type = 'trigger' AND $copy"
