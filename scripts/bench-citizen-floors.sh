@@ -48,7 +48,9 @@ tps() { # file [pgbench args...]
   pgbench -n -M prepared -c 2 -j 2 -T "$DURATION" "$@" -f "$file" "$pg" 2>&1 |
     awk '/^tps/ { printf "%d", $3 }'
 }
-if psql "$pg" -Atc "SELECT 1" >/dev/null 2>&1; then
+if ! command -v pgbench >/dev/null; then
+  echo "PostgreSQL: skipped (pgbench not found: it comes with apt-get install -y postgresql-15)" | tee -a "$out"
+elif psql "$pg" -Atc "SELECT 1" >/dev/null 2>&1; then
   # Random inputs, drawn once: report ids for the ceiling, and the 121 nearest issues of 200
   # random points for the pages named by id.
   psql "$pg" -q <<'SQL'

@@ -18,7 +18,8 @@
 # BENCH_CONNECTIONS (default 16), BENCH_BACKENDS ("sqlite postgres"), BENCH_CITIZEN_BIN_DIR (prebuilt
 # release binaries citizen-api and one_query instead of building), BENCH_CITIZEN_KEEP=1 keeps
 # the generated databases (bench-results/citizen-*.db, PostgreSQL bench_citizen_*),
-# BENCH_CITIZEN_REUSE=1 measures kept ones again instead of generating.
+# BENCH_CITIZEN_REUSE=1 measures kept ones again instead of generating; with KEEP, the statement
+# floors of the largest size follow (scripts/bench-citizen-floors.sh, bench-results/citizen-floors.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${BENCH_DURATION:-8}"
@@ -255,3 +256,7 @@ done
   if [ -s "$plans" ]; then echo; echo "PostgreSQL plans at $largest reports: $plans"; fi
 } | tee -a "$report"
 echo "Written to $report"
+# The statement floors need the kept databases (docs/benchmarks.md, "Floors").
+if [ "${BENCH_CITIZEN_KEEP:-0}" = 1 ]; then
+  bash scripts/bench-citizen-floors.sh "$largest"
+fi
