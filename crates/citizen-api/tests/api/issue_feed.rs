@@ -230,9 +230,12 @@ async fn race(backend: Backend) {
     let done: Arc<Mutex<Vec<Done>>> = Arc::default();
     let stop = Arc::new(AtomicBool::new(false));
 
+    // The writers start once the reader has read once, so it reads before, while and after.
+    let (started, reading) = tokio::sync::oneshot::channel();
     let reader = {
         let (done, stop, app) = (done.clone(), stop.clone(), two.clone());
         let mut at = first.next;
+        let mut started = Some(started);
         tokio::spawn(async move {
             let mut reads = 0;
             loop {
@@ -253,6 +256,9 @@ async fn race(backend: Backend) {
                     };
                     assert!(found, "read {reads} misses {what:?}, committed before it");
                 }
+                if let Some(started) = started.take() {
+                    let _ = started.send(());
+                }
                 if last {
                     return (held, reads);
                 }
@@ -260,6 +266,7 @@ async fn race(backend: Backend) {
         })
     };
 
+    reading.await.unwrap();
     let boss = one.boss();
     let writes = (0..WRITES).map(|i| {
         let app = if i % 2 == 0 { &one } else { &*two };
@@ -283,7 +290,7 @@ async fn race(backend: Backend) {
     join_all(writes).await;
     stop.store(true, Ordering::SeqCst);
     let (held, reads) = reader.await.unwrap();
-    assert!(reads >= 2, "the reader read while the writers wrote");
+    assert!(reads >= 2, "the reader read before and after the writes");
     let now = by_id(&read(&one, 0).await);
     let filed = (0..WRITES).filter(|&i| !accepts(i)).count();
     assert_eq!(held.len(), first.issues.len() + filed);
