@@ -4,8 +4,9 @@
 -- feed") must learn every change to them, whoever made it. Each issue row carries the feed's
 -- position of its last change (`change_seq`): one more than the largest in the table, set by
 -- trigger on insert and on every update (next to `row_version`). SQLite has one writer at a
--- time, so positions are taken in commit order and a reader that has seen every row up to
--- position p asks for `change_seq > p`. Rows written before this migration keep 0.
+-- time, so positions are taken in commit order: a reader that has seen every row below position
+-- p asks for `change_seq >= p` (p is one more than the largest it saw). Rows written before this
+-- migration keep 0, so a read from position 0 returns them with the rest.
 ALTER TABLE issues ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX issues_changes ON issues (change_seq);
 

@@ -24,6 +24,7 @@ use crate::news_generation::raw_execute;
 
 on_both_backends!(crate::helpers::spawn_app;
     every_issue_write_is_in_the_next_read,
+    issues_older_than_the_feed_are_in_the_read_from_the_start,
 );
 
 async fn read(app: &TestApp, since: i64) -> IssueChanges {
@@ -156,6 +157,43 @@ async fn every_issue_write_is_in_the_next_read(app: TestApp) {
     assert_eq!(all[&opened], last[&opened]);
     assert_eq!(all[&a.issue].status, IssueStatus::Accepted);
     assert!(by_sql.next >= at);
+}
+
+/// Puts every issue at the position rows written before migration 0024 hold (0), with the
+/// triggers off (PostgreSQL's would stamp the writing transaction).
+async fn as_before_the_feed(app: &TestApp) {
+    match Database::connect(&app.settings.database, SCHEMA)
+        .await
+        .unwrap()
+    {
+        Database::Postgres(pool) => {
+            let mut tx = pool.begin().await.unwrap();
+            for sql in [
+                "SET LOCAL session_replication_role = replica",
+                "UPDATE issues SET changed_xid = '0'",
+            ] {
+                sqlx::query(sql).execute(&mut *tx).await.unwrap();
+            }
+            tx.commit().await.unwrap();
+        }
+        Database::Sqlite(pool) => {
+            sqlx::query("UPDATE issues SET change_seq = 0")
+                .execute(&pool)
+                .await
+                .unwrap();
+        }
+    }
+}
+
+async fn issues_older_than_the_feed_are_in_the_read_from_the_start(app: TestApp) {
+    let a = app.file(Filing::new("Starý výtluk", 1)).await;
+    let b = app.file(Filing::new("Stará lampa", 2)).await;
+    as_before_the_feed(&app).await;
+    let (all, _) = changed(&app, 0, &[a.issue, b.issue], "from the start").await;
+    let (none, _) = changed(&app, all.next, &[], "nothing since").await;
+    let (status, _) = app.step(a.issue, "accept", &app.boss()).await;
+    assert_eq!(status, 200);
+    changed(&app, none.next, &[a.issue], "accepted").await;
 }
 
 /// PostgreSQL: a transaction that took its id first but commits after another one that a reader

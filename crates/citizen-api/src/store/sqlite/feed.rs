@@ -1,5 +1,6 @@
-//! The issue feed (SQLite, migration 0024): the issues whose `change_seq` is above a reader's
-//! position, and the largest position in the same statement's snapshot as the next one.
+//! The issue feed (SQLite, migration 0024): the issues whose `change_seq` is at or above a
+//! reader's position, and one more than the largest in the same statement's snapshot as the
+//! next position. Rows written before the migration hold 0, so position 0 reads them too.
 
 use domain::geo::LonLat;
 use sqlx::{Row, SqlitePool};
@@ -7,14 +8,14 @@ use sqlx::{Row, SqlitePool};
 use super::{get_instant, get_uuid};
 use crate::store::{status, IssueChanges, IssueState, StoreResult};
 
-/// The feed from `since` (module docs). The largest position comes with every row, and alone
-/// (the join's one row of NULLs) when nothing changed.
+/// The feed from `since` (module docs). The next position comes with every row, and alone (the
+/// join's one row of NULLs) when nothing changed.
 pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<IssueChanges> {
     let rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
          i.longitude, i.latitude, i.row_version \
-         FROM (SELECT coalesce(max(change_seq), 0) AS next FROM issues) h \
-         LEFT JOIN issues i ON i.change_seq > ?1",
+         FROM (SELECT coalesce(max(change_seq), 0) + 1 AS next FROM issues) h \
+         LEFT JOIN issues i ON i.change_seq >= ?1",
     )
     .bind(since)
     .fetch_all(pool)
