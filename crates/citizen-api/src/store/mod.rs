@@ -15,6 +15,8 @@ pub mod votes;
 
 use std::sync::Arc;
 
+use std::collections::HashMap;
+
 use async_trait::async_trait;
 use domain::issues::{IssueStatus, Transition, TransitionError};
 use service_kit::db::{Database, Migrations};
@@ -103,6 +105,14 @@ pub trait ReportStore: Send + Sync + 'static {
     /// from an earlier position, so a reader that applies every answer in turn holds each
     /// issue as the database held it when its last read ran.
     async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges>;
+
+    /// The active vote tokens at `now` of each of these reports that has any (a page served
+    /// from the list index reads its rows' counts here).
+    async fn vote_counts(
+        &self,
+        report_ids: &[Uuid],
+        now: Instant,
+    ) -> StoreResult<HashMap<Uuid, i64>>;
 
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.

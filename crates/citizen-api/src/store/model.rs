@@ -250,6 +250,8 @@ pub struct IssueState {
     pub point: Option<LonLat>,
     /// The row's `row_version` (the row cache's key).
     pub version: i64,
+    /// The folded text `q` is matched against (title, description and report id).
+    pub search: String,
 }
 
 /// One read of the issue feed: every issue changed since the position asked for (some perhaps

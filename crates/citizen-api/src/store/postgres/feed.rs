@@ -2,27 +2,31 @@
 //! reader's position, and the next position, the `xmin` of the same statement's snapshot.
 
 use domain::geo::LonLat;
+use futures::TryStreamExt;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
-use crate::store::{status, IssueChanges, IssueState, StoreResult};
+use std::collections::HashMap;
+
+use crate::store::{status, Instant, IssueChanges, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
 /// (the join's one row of NULLs) when nothing changed. Positions are `xid8` values, below 2^63
 /// for as long as PostgreSQL can run.
 pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<IssueChanges> {
-    let rows = sqlx::query(
+    let mut rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
-         i.longitude, i.latitude, i.row_version \
+         i.longitude, i.latitude, i.row_version, i.search \
          FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next) h \
          LEFT JOIN issues i ON i.changed_xid >= $1::text::xid8",
     )
     .bind(since)
-    .fetch_all(pool)
-    .await?;
+    .fetch(pool);
+    // Streamed: a read from position 0 holds every issue, decoded as it arrives.
     let mut next = since;
-    let mut issues = Vec::with_capacity(rows.len());
-    for row in &rows {
+    let mut issues = Vec::new();
+    while let Some(row) = rows.try_next().await? {
+        let row = &row;
         next = row.try_get("next")?;
         let Some(issue_id) = row.try_get::<Option<Uuid>, _>("id")? else {
             continue;
@@ -37,7 +41,28 @@ pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<Issu
             filed_at: row.try_get("report_inserted_at")?,
             point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
             version: row.try_get("row_version")?,
+            search: row.try_get("search")?,
         });
     }
     Ok(IssueChanges { next, issues })
+}
+
+/// The active vote tokens at `now` of each of `reports` that has any.
+pub(super) async fn vote_counts(
+    pool: &PgPool,
+    reports: &[Uuid],
+    now: Instant,
+) -> StoreResult<HashMap<Uuid, i64>> {
+    let rows = sqlx::query(
+        "SELECT v.target_id, count(*) AS votes FROM vote_tokens v \
+         WHERE v.target_id = ANY($1) AND v.revoked_at IS NULL \
+         AND (v.expires_at IS NULL OR v.expires_at > $2) GROUP BY v.target_id",
+    )
+    .bind(reports)
+    .bind(now)
+    .fetch_all(pool)
+    .await?;
+    rows.iter()
+        .map(|row| Ok((row.try_get("target_id")?, row.try_get("votes")?)))
+        .collect()
 }

@@ -283,6 +283,14 @@ impl ReportStore for PgStore {
         super::feed::issue_changes(&self.pool, since).await
     }
 
+    async fn vote_counts(
+        &self,
+        report_ids: &[Uuid],
+        now: Instant,
+    ) -> StoreResult<std::collections::HashMap<Uuid, i64>> {
+        super::feed::vote_counts(&self.pool, report_ids, now).await
+    }
+
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
         let rows = sqlx::query(&format!(
             "SELECT {KEY_COLUMNS}, {CONTENT_COLUMNS}, 0::bigint AS votes_count FROM issues i \

@@ -3,26 +3,34 @@
 //! next position. Rows written before the migration hold 0, so position 0 reads them too.
 
 use domain::geo::LonLat;
+use futures::TryStreamExt;
 use sqlx::{Row, SqlitePool};
 
-use super::{get_instant, get_uuid};
-use crate::store::{status, IssueChanges, IssueState, StoreResult};
+use std::collections::HashMap;
+
+use sqlx::{QueryBuilder, Sqlite};
+use uuid::Uuid;
+
+use super::rows::push_in;
+use super::{get_instant, get_uuid, micros};
+use crate::store::{status, Instant, IssueChanges, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
 /// join's one row of NULLs) when nothing changed.
 pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<IssueChanges> {
-    let rows = sqlx::query(
+    let mut rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
-         i.longitude, i.latitude, i.row_version \
+         i.longitude, i.latitude, i.row_version, i.search \
          FROM (SELECT coalesce(max(change_seq), 0) + 1 AS next FROM issues) h \
          LEFT JOIN issues i ON i.change_seq >= ?1",
     )
     .bind(since)
-    .fetch_all(pool)
-    .await?;
+    .fetch(pool);
+    // Streamed: a read from position 0 holds every issue, decoded as it arrives.
     let mut next = since;
-    let mut issues = Vec::with_capacity(rows.len());
-    for row in &rows {
+    let mut issues = Vec::new();
+    while let Some(row) = rows.try_next().await? {
+        let row = &row;
         next = row.try_get("next")?;
         if row.try_get::<Option<String>, _>("id")?.is_none() {
             continue;
@@ -37,7 +45,30 @@ pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<
             filed_at: get_instant(row, "report_inserted_at")?,
             point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
             version: row.try_get("row_version")?,
+            search: row.try_get("search")?,
         });
     }
     Ok(IssueChanges { next, issues })
+}
+
+/// The active vote tokens at `now` of each of `reports` that has any.
+pub(super) async fn vote_counts(
+    pool: &SqlitePool,
+    reports: &[Uuid],
+    now: Instant,
+) -> StoreResult<HashMap<Uuid, i64>> {
+    if reports.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let mut q = QueryBuilder::<Sqlite>::new(
+        "SELECT v.target_id, count(*) AS votes FROM vote_tokens v WHERE v.target_id",
+    );
+    push_in(&mut q, reports);
+    q.push(" AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ")
+        .push_bind(micros(now))
+        .push(") GROUP BY v.target_id");
+    let rows = q.build().fetch_all(pool).await?;
+    rows.iter()
+        .map(|row| Ok((get_uuid(row, "target_id")?, row.try_get("votes")?)))
+        .collect()
 }
