@@ -14,6 +14,7 @@ use service_kit::startup::{self, HttpApp};
 
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
+use crate::list_index::ListIndex;
 use crate::media::MediaStore;
 use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
@@ -119,12 +120,21 @@ impl Application {
             "report_details_total",
             "Public report details by where their content was read from",
         )?;
+        let list_index = ListIndex::new(stores.reports.clone(), settings.reports.index_max_items);
+        if let Some(index) = &list_index {
+            if !schema.is_behind() {
+                index.start();
+            }
+            index.watch(&metrics)?;
+            readiness = readiness.with(index.readiness());
+        }
         let state = AppState {
             stores: stores.clone(),
             city,
             media: MediaStore::new(&settings.media)?,
             list_rows,
             details,
+            list_index,
             form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
             max_media_total: settings.media.max_total_bytes,
             captcha,

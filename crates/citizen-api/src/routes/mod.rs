@@ -44,6 +44,8 @@ pub struct AppState {
     pub list_rows: KeptJson,
     /// `reports.detail_cache_entries`: the public details this replica keeps written.
     pub details: KeptJson,
+    /// `reports.index_max_items`: the list index (`None`: off).
+    pub list_index: Option<crate::list_index::ListIndex>,
     /// The limits of the filing form (`media.*` plus the text fields).
     pub form_limits: MultipartLimits,
     /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's

@@ -22,6 +22,7 @@ mod kept_json;
 mod list;
 mod list_copies;
 mod list_edges;
+mod list_index;
 
 mod me;
 mod news;

@@ -10,7 +10,8 @@ use super::super::model::ReportList;
 use super::super::params::RawListParams;
 use super::super::AppState;
 use super::rows;
-use crate::store::ListRead;
+use crate::list_index::IndexRow;
+use crate::store::{Instant, IssueRowKey, ListPage, ListRead, ListRow, ReportStore};
 use domain::reports::OrderBy;
 
 /// The list parameters (documentation; the handler reads the raw query string because
@@ -86,9 +87,15 @@ pub async fn list(
         OrderBy::Location => ListRead::Rows,
         OrderBy::Date | OrderBy::Votes => ListRead::Keys,
     };
-    let page = reports
-        .public_reports(&filter, state.clock.now(), read)
-        .await?;
+    let now = state.clock.now();
+    let indexed = match &state.list_index {
+        Some(index) => index.page(&filter).await?,
+        None => None,
+    };
+    let page = match indexed {
+        Some(found) => with_votes(found, reports.as_ref(), now).await?,
+        None => reports.public_reports(&filter, now, read).await?,
+    };
     let (keys, contents): (Vec<_>, Vec<_>) = page
         .rows
         .into_iter()
@@ -125,4 +132,34 @@ pub async fn list(
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())
         .body(body))
+}
+
+/// A page from the list index as the page's statement would have read it: each row's key with
+/// its report's vote count at `now`.
+async fn with_votes(
+    found: ListPage<IndexRow>,
+    reports: &dyn ReportStore,
+    now: Instant,
+) -> Result<ListPage<ListRow>, ApiError> {
+    let mut ids: Vec<Uuid> = found.rows.iter().map(|row| row.report_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let votes = reports.vote_counts(&ids, now).await?;
+    let rows = found
+        .rows
+        .into_iter()
+        .map(|row| ListRow {
+            key: IssueRowKey {
+                issue_id: row.issue_id,
+                version: row.version,
+                votes_count: votes.get(&row.report_id).copied().unwrap_or(0),
+                point: row.point,
+            },
+            content: None,
+        })
+        .collect();
+    Ok(ListPage {
+        rows,
+        has_next: found.has_next,
+    })
 }

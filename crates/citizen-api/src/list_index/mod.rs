@@ -1,0 +1,231 @@
+//! The list index: each replica holds every issue in memory, kept exact by the issue feed
+//! (migration 0024, `ReportStore::issue_changes`), and writes the public list's pages by date
+//! from it (docs/citizen-api.md, "The list index").
+//!
+//! **Never staler than the request.** Before a page is taken from the index, a read of the feed
+//! that *started after the request arrived* must have been applied: the request waits for one
+//! (reads are one at a time; a request that arrives while one is under way waits for the next).
+//! So a page holds everything committed before the request, whichever replica wrote it, as the
+//! database's statement would; only the walk is in memory. A read usually finds no change (one
+//! index probe). The row's content comes from the row cache under the version the index holds,
+//! and the vote counts are counted at the request's instant, as for every page.
+//!
+//! **Until loaded, when too large, or after a failed read** the database answers (`page`
+//! returns `None`): the first load reads every issue from position 0 in the background (the
+//! readiness check waits for it); above `reports.index_max_items` issues the replica drops the
+//! index for good and warns; a failed read drops it and the next request starts a new load.
+
+mod model;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use service_kit::health::ReadinessCheck;
+use service_kit::metrics::Metrics;
+use tokio::sync::{Mutex, RwLock};
+
+pub use model::{Index, IndexRow};
+
+use crate::store::{ListPage, ReportFilter, ReportStore, StoreResult};
+
+/// One replica's list index (module docs).
+#[derive(Clone)]
+pub struct ListIndex {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    store: Arc<dyn ReportStore>,
+    max_items: usize,
+    index: RwLock<Option<Index>>,
+    /// Held while the feed is read and applied, and while a loaded index is installed.
+    reading: Mutex<()>,
+    /// Held by a load for its duration (a second one waits for it, then finds the index).
+    load: Mutex<()>,
+    /// A background load is under way.
+    loading: AtomicBool,
+    /// Feed reads started and applied, numbered (a request needs one that started after it).
+    started: AtomicU64,
+    applied: AtomicU64,
+    /// The first load ended (however); a later load is due when the index is missing.
+    loaded: AtomicBool,
+    too_large: AtomicBool,
+    /// Pages served from the index and by the database, for metrics.
+    pages_index: AtomicU64,
+    pages_database: AtomicU64,
+}
+
+impl ListIndex {
+    /// `None` when `max_items` is 0 (the index is off).
+    pub fn new(store: Arc<dyn ReportStore>, max_items: usize) -> Option<Self> {
+        (max_items > 0).then(|| Self {
+            inner: Arc::new(Inner {
+                store,
+                max_items,
+                index: RwLock::new(None),
+                reading: Mutex::new(()),
+                load: Mutex::new(()),
+                loading: AtomicBool::new(false),
+                started: AtomicU64::new(0),
+                applied: AtomicU64::new(0),
+                loaded: AtomicBool::new(false),
+                too_large: AtomicBool::new(false),
+                pages_index: AtomicU64::new(0),
+                pages_database: AtomicU64::new(0),
+            }),
+        })
+    }
+
+    /// Starts a load in the background, unless one is under way.
+    pub fn start(&self) {
+        if self.inner.loading.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let this = self.clone();
+        tokio::spawn(async move {
+            this.load().await;
+            this.inner.loading.store(false, Ordering::Release);
+        });
+    }
+
+    /// Reads every issue (position 0) unless an index is held or the data is too large. Pages
+    /// keep coming from the database meanwhile; the next page after the install reads the feed
+    /// from the loaded position first.
+    async fn load(&self) {
+        let inner = &self.inner;
+        let _load = inner.load.lock().await;
+        if inner.index.read().await.is_none() && !inner.too_large.load(Ordering::Acquire) {
+            match inner.store.issue_changes(0).await {
+                Ok(changes) if changes.issues.len() > inner.max_items => self.drop_too_large(),
+                Ok(changes) => {
+                    let mut index = Index::default();
+                    index.apply(changes);
+                    tracing::info!(issues = index.len(), "list index loaded");
+                    let _reading = inner.reading.lock().await;
+                    *inner.index.write().await = Some(index);
+                }
+                Err(err) => tracing::warn!(
+                    error = format!("{err:#}"),
+                    "loading the list index failed; the database answers the lists"
+                ),
+            }
+        }
+        inner.loaded.store(true, Ordering::Release);
+    }
+
+    fn drop_too_large(&self) {
+        self.inner.too_large.store(true, Ordering::Release);
+        tracing::warn!(
+            max_items = self.inner.max_items,
+            "more issues than reports.index_max_items: the database answers the lists"
+        );
+    }
+
+    /// The page of `filter` from the index, after a read of the feed that started after this
+    /// call; `None` when the database is to answer (module docs).
+    pub async fn page(&self, filter: &ReportFilter) -> StoreResult<Option<ListPage<IndexRow>>> {
+        if !Index::serves(filter) {
+            return Ok(None);
+        }
+        let inner = &self.inner;
+        let arrived = inner.started.load(Ordering::SeqCst);
+        if !self.read_feed(arrived).await? {
+            inner.pages_database.fetch_add(1, Ordering::Relaxed);
+            return Ok(None);
+        }
+        let page = inner
+            .index
+            .read()
+            .await
+            .as_ref()
+            .and_then(|i| i.page(filter));
+        let counter = match page {
+            Some(_) => &inner.pages_index,
+            None => &inner.pages_database,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        Ok(page)
+    }
+
+    /// Makes sure a feed read numbered above `arrived` was applied; false when no index is
+    /// held (a load is started then, unless the data is too large).
+    async fn read_feed(&self, arrived: u64) -> StoreResult<bool> {
+        let inner = &self.inner;
+        let _reading = inner.reading.lock().await;
+        if inner.applied.load(Ordering::SeqCst) > arrived {
+            return Ok(inner.index.read().await.is_some());
+        }
+        let Some(position) = inner.index.read().await.as_ref().map(Index::position) else {
+            if inner.loaded.load(Ordering::Acquire) && !inner.too_large.load(Ordering::Acquire) {
+                self.start();
+            }
+            return Ok(false);
+        };
+        let number = inner.started.fetch_add(1, Ordering::SeqCst) + 1;
+        let changes = match inner.store.issue_changes(position).await {
+            Ok(changes) => changes,
+            Err(err) => {
+                // The index can no longer be brought up to date from its position.
+                *inner.index.write().await = None;
+                return Err(err);
+            }
+        };
+        let mut held = inner.index.write().await;
+        if let Some(index) = held.as_mut() {
+            index.apply(changes);
+            if index.len() > inner.max_items {
+                *held = None;
+                self.drop_too_large();
+                return Ok(false);
+            }
+        }
+        inner.applied.store(number, Ordering::SeqCst);
+        Ok(held.is_some())
+    }
+
+    /// Registers `report_list_pages_total{source="index"|"database"}`: public list pages by
+    /// date, by where their rows were found (filled at every scrape).
+    pub fn watch(&self, metrics: &Metrics) -> anyhow::Result<()> {
+        let counters = prometheus::IntCounterVec::new(
+            prometheus::Opts::new(
+                "report_list_pages_total",
+                "Public list pages by date, by where their rows were found",
+            ),
+            &["source"],
+        )?;
+        metrics.registry().register(Box::new(counters.clone()))?;
+        let inner = self.inner.clone();
+        metrics.add_collector(move |_| {
+            for (label, total) in [
+                ("index", &inner.pages_index),
+                ("database", &inner.pages_database),
+            ] {
+                let counter = counters.with_label_values(&[label]);
+                counter.inc_by(total.load(Ordering::Relaxed).saturating_sub(counter.get()));
+            }
+        });
+        Ok(())
+    }
+
+    /// Ready once the first load ended (a failed or too large one too: the database answers).
+    pub fn readiness(&self) -> Arc<dyn ReadinessCheck> {
+        Arc::new(FirstLoad(self.clone()))
+    }
+}
+
+struct FirstLoad(ListIndex);
+
+#[async_trait]
+impl ReadinessCheck for FirstLoad {
+    fn name(&self) -> &'static str {
+        "list_index"
+    }
+
+    async fn check(&self) -> anyhow::Result<()> {
+        if !self.0.inner.loaded.load(Ordering::Acquire) {
+            self.0.load().await;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,160 @@
+//! The list index (src/list_index): a page by date written from the index is byte for byte the
+//! page the database's statement gives, over ties, every filter, paging and both directions; a
+//! change made through another replica, or by SQL alone, is in the very next page; other orders
+//! and radius filters are left to the database.
+
+use chrono::SecondsFormat;
+use test_support::on_both_backends;
+
+use crate::admin_helpers::id;
+use crate::helpers::{spawn_on, Filing, TestApp};
+use crate::news_generation::raw_execute;
+
+on_both_backends!(crate::helpers::spawn_app;
+    pages_from_the_index_equal_the_database_pages,
+    a_change_elsewhere_is_in_the_next_page_from_the_index,
+);
+
+/// Another replica of `app`'s database with the index off: every page from the database.
+async fn without_index(app: &TestApp) -> TestApp {
+    spawn_on(app.db.clone(), |s| s.reports.index_max_items = 0).await
+}
+
+/// The body of `GET /reports{query}`, as sent.
+async fn page_text(app: &TestApp, query: &str) -> String {
+    let response = app
+        .http
+        .get(format!("{}/reports{query}", app.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{query}");
+    response.text().await.unwrap()
+}
+
+async fn pages(app: &TestApp, source: &str) -> f64 {
+    app.metric(&format!("report_list_pages_total{{source=\"{source}\""))
+        .await
+}
+
+/// Both replicas answer every query alike; how many pages came from `app`'s index.
+async fn alike(app: &TestApp, other: &TestApp, queries: &[String]) -> f64 {
+    let before = pages(app, "index").await;
+    for query in queries {
+        assert_eq!(
+            page_text(app, query).await,
+            page_text(other, query).await,
+            "{query}"
+        );
+    }
+    pages(app, "index").await - before
+}
+
+async fn pages_from_the_index_equal_the_database_pages(app: TestApp) {
+    let roads = app.admin_category("Silnice", None).await;
+    let lights = app.admin_category("Osvětlení", None).await;
+    let boss = app.boss();
+    let words = [
+        "lampa u skoly",
+        "vytluk",
+        "lampa v parku",
+        "lavicka",
+        "strom",
+    ];
+    for i in 0..24_i64 {
+        // Four reports a second: ties in filing time, broken by the issue's id.
+        let filing = Filing::new(&format!("{} {i}", words[i as usize % 5]), i / 4);
+        let filing = if i % 3 == 0 {
+            filing
+        } else {
+            filing.at(14.40 + i as f64 / 1000.0, 50.08)
+        };
+        let filed = app.file(filing).await;
+        match i % 6 {
+            1 => {
+                let (status, body) = app.move_to(filed.issue, roads, &boss).await;
+                assert_eq!(status, 200, "{body}");
+            }
+            2 => {
+                let (status, _) = app.step(filed.issue, "accept", &boss).await;
+                assert_eq!(status, 200);
+            }
+            4 => {
+                let (status, body) = app.move_to(filed.issue, lights, &boss).await;
+                assert_eq!(status, 200, "{body}");
+                let (status, _) = app.step(id(&body, "issue_id"), "accept", &boss).await;
+                assert_eq!(status, 200);
+            }
+            _ => {}
+        }
+    }
+    let plain = without_index(&app).await;
+    let t = |second: i64| {
+        app.time(second)
+            .to_rfc3339_opts(SecondsFormat::Micros, true)
+            .replace('+', "%2B")
+    };
+    let mut queries: Vec<String> = [
+        "",
+        "?orderDirection=asc",
+        "?limit=5",
+        "?limit=5&offset=3",
+        "?limit=3&offset=7&orderDirection=asc",
+        "?q=lampa",
+        "?q=lampa&limit=2&offset=1",
+        "?q=zzz",
+        "?status=open",
+        "?status=accepted&status=resolved",
+        "?status=moved",
+        "?location=14.41,50.08",
+        "?location=14.41,50.08&orderDirection=asc&limit=4",
+        // Left to the database.
+        "?location=14.41,50.08&orderBy=location",
+        "?location=14.41,50.08,800",
+        "?orderBy=votes",
+    ]
+    .iter()
+    .map(|q| q.to_string())
+    .collect();
+    for category in [roads, lights] {
+        queries.push(format!("?category={category}"));
+        queries.push(format!(
+            "?category={category}&status=accepted&orderDirection=asc"
+        ));
+    }
+    queries.push(format!("?category={roads}&category={lights}&q=lampa"));
+    queries.push(format!("?dateFrom={}&dateTo={}", t(1), t(3)));
+    queries.push(format!("?dateFrom={}&orderDirection=asc&limit=2", t(4)));
+    queries.push(format!("?dateTo={}&q=vytluk", t(2)));
+    let from_index = alike(&app, &plain, &queries).await;
+    // Every query but the three the database answers, each from the index.
+    assert_eq!(from_index, (queries.len() - 3) as f64);
+    assert_eq!(pages(&plain, "index").await, 0.0);
+}
+
+async fn a_change_elsewhere_is_in_the_next_page_from_the_index(app: TestApp) {
+    let first = app.file(Filing::new("Lampa", 1)).await;
+    let plain = without_index(&app).await;
+    let queries = ["".to_owned(), "?status=open".to_owned()];
+    assert_eq!(alike(&app, &plain, &queries).await, 2.0);
+    // Filed and stepped through the other replica: at once in this one's pages.
+    let second = plain.file(Filing::new("Výtluk", 2)).await;
+    let (status, _) = plain.step(first.issue, "accept", &plain.boss()).await;
+    assert_eq!(status, 200);
+    let page = app.get_ok("/reports?status=open").await;
+    assert_eq!(page["reports"][0]["issue_id"], second.issue.to_string());
+    assert_eq!(page["reports"].as_array().unwrap().len(), 1);
+    alike(&app, &plain, &queries).await;
+    // By SQL alone.
+    raw_execute(
+        &app,
+        &format!(
+            "UPDATE issues SET status = 'resolved' WHERE id = '{}'",
+            first.issue
+        ),
+    )
+    .await;
+    let page = app.get_ok("/reports?status=resolved").await;
+    assert_eq!(page["reports"][0]["issue_id"], first.issue.to_string());
+    assert_eq!(alike(&app, &plain, &queries).await, 2.0);
+}
