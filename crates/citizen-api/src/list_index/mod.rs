@@ -96,11 +96,20 @@ impl ListIndex {
         let inner = &self.inner;
         let _load = inner.load.lock().await;
         if inner.index.read().await.is_none() && !inner.too_large.load(Ordering::Acquire) {
-            match inner.store.issue_changes(0).await {
-                Ok(changes) if changes.issues.len() > inner.max_items => self.drop_too_large(),
-                Ok(changes) => {
-                    let mut index = Index::default();
-                    index.apply(changes);
+            // Each issue goes into the index as it arrives; past the cap the read stops.
+            let mut index = Index::default();
+            let max_items = inner.max_items;
+            let read = inner
+                .store
+                .issue_changes_each(0, &mut |issue| {
+                    index.put(issue);
+                    index.len() <= max_items
+                })
+                .await;
+            match read {
+                Ok(None) => self.drop_too_large(),
+                Ok(Some(position)) => {
+                    index.set_position(position);
                     tracing::info!(issues = index.len(), "list index loaded");
                     let _reading = inner.reading.lock().await;
                     *inner.index.write().await = Some(index);

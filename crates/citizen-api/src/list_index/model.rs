@@ -34,11 +34,13 @@ pub struct IndexRow {
 }
 
 /// Every issue, and the listed ones by (filing time, issue id): the list's order by date, ties
-/// by id in the same direction.
+/// by id in the same direction. Entries sit in one vector (a map of 1 000 000 whole entries
+/// would take twice the room in empty slots); the map and the order name their slot.
 #[derive(Default)]
 pub struct Index {
-    entries: HashMap<Uuid, Entry>,
-    by_date: BTreeSet<(i64, Uuid)>,
+    slots: HashMap<Uuid, u32>,
+    entries: Vec<Entry>,
+    by_date: BTreeSet<(i64, Uuid, u32)>,
     /// The feed position to read from next.
     position: i64,
 }
@@ -47,6 +49,11 @@ impl Index {
     /// The feed position to read from next.
     pub fn position(&self) -> i64 {
         self.position
+    }
+
+    /// After a read handed to [`Self::put`] issue by issue: the position it answered.
+    pub fn set_position(&mut self, position: i64) {
+        self.position = position;
     }
 
     /// Issues held (moved ones too).
@@ -66,7 +73,8 @@ impl Index {
         self.position = changes.next;
     }
 
-    fn put(&mut self, issue: IssueState) {
+    /// Holds `issue` as read, in place of what was held of it.
+    pub fn put(&mut self, issue: IssueState) {
         let IssueState {
             issue_id,
             report_id,
@@ -87,11 +95,24 @@ impl Index {
             version,
             search: search.into_boxed_str(),
         };
-        if let Some(old) = self.entries.insert(issue_id, entry) {
-            self.by_date.remove(&(old.filed, issue_id));
-        }
+        let slot = match self.slots.get(&issue_id) {
+            Some(&slot) => {
+                if let Some(old) = self.entries.get_mut(slot as usize) {
+                    self.by_date.remove(&(old.filed, issue_id, slot));
+                    *old = entry;
+                }
+                slot
+            }
+            None => {
+                // More than u32::MAX issues is far past any cap (`reports.index_max_items`).
+                let slot = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
+                self.entries.push(entry);
+                self.slots.insert(issue_id, slot);
+                slot
+            }
+        };
         if status != IssueStatus::Moved {
-            self.by_date.insert((filed, issue_id));
+            self.by_date.insert((filed, issue_id, slot));
         }
     }
 
@@ -112,14 +133,16 @@ impl Index {
         if from > to {
             return Some(ListPage::from_overfetch(Vec::new(), filter.page.limit));
         }
-        let range = self.by_date.range((from, Uuid::nil())..=(to, Uuid::max()));
-        let listed: Box<dyn Iterator<Item = &(i64, Uuid)>> = match filter.order.direction {
+        let range = self
+            .by_date
+            .range((from, Uuid::nil(), 0)..=(to, Uuid::max(), u32::MAX));
+        let listed: Box<dyn Iterator<Item = &(i64, Uuid, u32)>> = match filter.order.direction {
             Direction::Desc => Box::new(range.rev()),
             Direction::Asc => Box::new(range),
         };
         let q = filter.q.as_deref();
         let rows = listed
-            .filter_map(|(_, id)| self.entries.get(id).map(|entry| (*id, entry)))
+            .filter_map(|(_, id, slot)| self.entries.get(*slot as usize).map(|entry| (*id, entry)))
             .filter(|(_, e)| {
                 (filter.categories.is_empty() || filter.categories.contains(&e.category_id))
                     && (filter.statuses.is_empty() || filter.statuses.contains(&e.status))

@@ -61,6 +61,9 @@ pub trait CategoryStore: Send + Sync + 'static {
     async fn assign_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<()>;
 }
 
+/// Where [`ReportStore::issue_changes_each`] hands the issues it reads: false stops the read.
+pub type IssueSink<'a> = dyn FnMut(IssueState) -> bool + Send + 'a;
+
 /// Reports and the reads citizens make.
 #[async_trait]
 pub trait ReportStore: Send + Sync + 'static {
@@ -104,7 +107,28 @@ pub trait ReportStore: Send + Sync + 'static {
     /// to read from next. Whatever committed before this read is in this answer or in one read
     /// from an earlier position, so a reader that applies every answer in turn holds each
     /// issue as the database held it when its last read ran.
-    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges>;
+    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges> {
+        let mut issues = Vec::new();
+        let next = self
+            .issue_changes_each(since, &mut |issue| {
+                issues.push(issue);
+                true
+            })
+            .await?;
+        Ok(IssueChanges {
+            next: next.unwrap_or(since),
+            issues,
+        })
+    }
+
+    /// [`Self::issue_changes`] handing each issue to `each` as it arrives (a read from 0 holds
+    /// every issue); `each` answers false to stop the read, which then answers `None`, else the
+    /// next position.
+    async fn issue_changes_each(
+        &self,
+        since: i64,
+        each: &mut IssueSink<'_>,
+    ) -> StoreResult<Option<i64>>;
 
     /// The active vote tokens at `now` of each of these reports that has any (a page served
     /// from the list index reads its rows' counts here).

@@ -13,6 +13,7 @@ use crate::news_generation::raw_execute;
 on_both_backends!(crate::helpers::spawn_app;
     pages_from_the_index_equal_the_database_pages,
     a_change_elsewhere_is_in_the_next_page_from_the_index,
+    more_issues_than_the_cap_are_left_to_the_database,
 );
 
 /// Another replica of `app`'s database with the index off: every page from the database.
@@ -157,4 +158,21 @@ async fn a_change_elsewhere_is_in_the_next_page_from_the_index(app: TestApp) {
     let page = app.get_ok("/reports?status=resolved").await;
     assert_eq!(page["reports"][0]["issue_id"], first.issue.to_string());
     assert_eq!(alike(&app, &plain, &queries).await, 2.0);
+}
+
+async fn more_issues_than_the_cap_are_left_to_the_database(app: TestApp) {
+    app.file(Filing::new("Lampa", 1)).await;
+    app.file(Filing::new("Výtluk", 2)).await;
+    // Two issues, a cap of one: the first load stops and the replica keeps no index.
+    let capped = spawn_on(app.db.clone(), |s| s.reports.index_max_items = 1).await;
+    let queries = ["".to_owned(), "?q=lampa".to_owned()];
+    assert_eq!(alike(&capped, &app, &queries).await, 0.0);
+    assert_eq!(pages(&capped, "database").await, 2.0);
+    assert_eq!(
+        capped.get_ok("/reports").await["reports"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 }

@@ -8,12 +8,16 @@ use uuid::Uuid;
 
 use std::collections::HashMap;
 
-use crate::store::{status, Instant, IssueChanges, IssueState, StoreResult};
+use crate::store::{status, Instant, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
 /// (the join's one row of NULLs) when nothing changed. Positions are `xid8` values, below 2^63
 /// for as long as PostgreSQL can run.
-pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<IssueChanges> {
+pub(super) async fn issue_changes(
+    pool: &PgPool,
+    since: i64,
+    each: &mut IssueSink<'_>,
+) -> StoreResult<Option<i64>> {
     let mut rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
          i.longitude, i.latitude, i.row_version, i.search \
@@ -24,7 +28,6 @@ pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<Issu
     .fetch(pool);
     // Streamed: a read from position 0 holds every issue, decoded as it arrives.
     let mut next = since;
-    let mut issues = Vec::new();
     while let Some(row) = rows.try_next().await? {
         let row = &row;
         next = row.try_get("next")?;
@@ -33,7 +36,7 @@ pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<Issu
         };
         let lon: Option<f64> = row.try_get("longitude")?;
         let lat: Option<f64> = row.try_get("latitude")?;
-        issues.push(IssueState {
+        let issue = IssueState {
             issue_id,
             report_id: row.try_get("report_id")?,
             category_id: row.try_get("category_id")?,
@@ -42,9 +45,12 @@ pub(super) async fn issue_changes(pool: &PgPool, since: i64) -> StoreResult<Issu
             point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
             version: row.try_get("row_version")?,
             search: row.try_get("search")?,
-        });
+        };
+        if !each(issue) {
+            return Ok(None);
+        }
     }
-    Ok(IssueChanges { next, issues })
+    Ok(Some(next))
 }
 
 /// The active vote tokens at `now` of each of `reports` that has any.

@@ -12,7 +12,7 @@ use super::rows::{
 };
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, DetailKey, Instant, IssueChanges, IssueRow, ListPage, ListRead, ListRow,
+    search_text, status, DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow,
     NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
     TimelineData,
 };
@@ -279,8 +279,12 @@ impl ReportStore for PgStore {
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
     }
 
-    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges> {
-        super::feed::issue_changes(&self.pool, since).await
+    async fn issue_changes_each(
+        &self,
+        since: i64,
+        each: &mut IssueSink<'_>,
+    ) -> StoreResult<Option<i64>> {
+        super::feed::issue_changes(&self.pool, since, each).await
     }
 
     async fn vote_counts(

@@ -13,11 +13,15 @@ use uuid::Uuid;
 
 use super::rows::push_in;
 use super::{get_instant, get_uuid, micros};
-use crate::store::{status, Instant, IssueChanges, IssueState, StoreResult};
+use crate::store::{status, Instant, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
 /// join's one row of NULLs) when nothing changed.
-pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<IssueChanges> {
+pub(super) async fn issue_changes(
+    pool: &SqlitePool,
+    since: i64,
+    each: &mut IssueSink<'_>,
+) -> StoreResult<Option<i64>> {
     let mut rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
          i.longitude, i.latitude, i.row_version, i.search \
@@ -28,7 +32,6 @@ pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<
     .fetch(pool);
     // Streamed: a read from position 0 holds every issue, decoded as it arrives.
     let mut next = since;
-    let mut issues = Vec::new();
     while let Some(row) = rows.try_next().await? {
         let row = &row;
         next = row.try_get("next")?;
@@ -37,7 +40,7 @@ pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<
         }
         let lon: Option<f64> = row.try_get("longitude")?;
         let lat: Option<f64> = row.try_get("latitude")?;
-        issues.push(IssueState {
+        let issue = IssueState {
             issue_id: get_uuid(row, "id")?,
             report_id: get_uuid(row, "report_id")?,
             category_id: get_uuid(row, "category_id")?,
@@ -46,9 +49,12 @@ pub(super) async fn issue_changes(pool: &SqlitePool, since: i64) -> StoreResult<
             point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
             version: row.try_get("row_version")?,
             search: row.try_get("search")?,
-        });
+        };
+        if !each(issue) {
+            return Ok(None);
+        }
     }
-    Ok(IssueChanges { next, issues })
+    Ok(Some(next))
 }
 
 /// The active vote tokens at `now` of each of `reports` that has any.
