@@ -106,8 +106,11 @@ generate_sqlite() { # size file
   # feed position of 0024, whose trigger would look up the largest position per row).
   local copy="name IN ('issues_copy_report', 'reports_copy_to_issues', 'media_insert_copy_to_issues', 'media_delete_copy_to_issues', 'issues_row_version', 'issues_change_insert')"
   triggers=$(sqlite3 "$file" "SELECT sql || ';' FROM sqlite_master WHERE type = 'trigger' AND $copy")
-  { echo "CREATE TEMP TABLE arg AS SELECT $1 AS n;"; echo "$drops"
-    sqlite3 "$file" "SELECT 'DROP TRIGGER ' || name || ';' FROM sqlite_master WHERE type = 'trigger' AND $copy"
+  # Read before the load starts: a read inside the pipe below raced the load's first writes
+  # ("database is locked").
+  local untrigger
+  untrigger=$(sqlite3 "$file" "SELECT 'DROP TRIGGER ' || name || ';' FROM sqlite_master WHERE type = 'trigger' AND $copy")
+  { echo "CREATE TEMP TABLE arg AS SELECT $1 AS n;"; echo "$drops"; echo "$untrigger"
     cat bench/citizen_sqlite.sql; echo "$creates"; cat bench/citizen_sqlite_copies.sql
     echo "$triggers"; echo "ANALYZE;"; } | sqlite3 "$file" >/dev/null
 }
