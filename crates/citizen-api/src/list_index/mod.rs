@@ -13,7 +13,8 @@
 //! **Until loaded, when too large, or after a failed read** the database answers (`page`
 //! returns `None`): the first load reads every issue from position 0 in the background (the
 //! readiness check waits for it); above `reports.index_max_items` issues the replica drops the
-//! index for good and warns; a failed read drops it and the next request starts a new load.
+//! index for good and warns; a failed read of the feed drops it (warned), that page goes to
+//! the database, and the next request starts a new load.
 
 mod model;
 
@@ -27,7 +28,7 @@ use tokio::sync::{Mutex, RwLock};
 
 pub use model::{Index, IndexRow};
 
-use crate::store::{ListPage, ReportFilter, ReportStore, StoreResult};
+use crate::store::{ListPage, ReportFilter, ReportStore};
 
 /// One replica's list index (module docs).
 #[derive(Clone)]
@@ -133,15 +134,15 @@ impl ListIndex {
 
     /// The page of `filter` from the index, after a read of the feed that started after this
     /// call; `None` when the database is to answer (module docs).
-    pub async fn page(&self, filter: &ReportFilter) -> StoreResult<Option<ListPage<IndexRow>>> {
+    pub async fn page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
         if !Index::serves(filter) {
-            return Ok(None);
+            return None;
         }
         let inner = &self.inner;
         let arrived = inner.started.load(Ordering::SeqCst);
-        if !self.read_feed(arrived).await? {
+        if !self.read_feed(arrived).await {
             inner.pages_database.fetch_add(1, Ordering::Relaxed);
-            return Ok(None);
+            return None;
         }
         let page = inner
             .index
@@ -154,30 +155,35 @@ impl ListIndex {
             None => &inner.pages_database,
         };
         counter.fetch_add(1, Ordering::Relaxed);
-        Ok(page)
+        page
     }
 
     /// Makes sure a feed read numbered above `arrived` was applied; false when no index is
-    /// held (a load is started then, unless the data is too large).
-    async fn read_feed(&self, arrived: u64) -> StoreResult<bool> {
+    /// held (a load is started then, unless the data is too large) or the read failed.
+    async fn read_feed(&self, arrived: u64) -> bool {
         let inner = &self.inner;
         let _reading = inner.reading.lock().await;
         if inner.applied.load(Ordering::SeqCst) > arrived {
-            return Ok(inner.index.read().await.is_some());
+            return inner.index.read().await.is_some();
         }
         let Some(position) = inner.index.read().await.as_ref().map(Index::position) else {
             if inner.loaded.load(Ordering::Acquire) && !inner.too_large.load(Ordering::Acquire) {
                 self.start();
             }
-            return Ok(false);
+            return false;
         };
         let number = inner.started.fetch_add(1, Ordering::SeqCst) + 1;
         let changes = match inner.store.issue_changes(position).await {
             Ok(changes) => changes,
             Err(err) => {
-                // The index can no longer be brought up to date from its position.
+                // The index can no longer be brought up to date from its position: the
+                // database answers this page (or says why it cannot), the next starts a load.
+                tracing::warn!(
+                    error = format!("{err:#}"),
+                    "reading the issue feed failed; the list index is dropped"
+                );
                 *inner.index.write().await = None;
-                return Err(err);
+                return false;
             }
         };
         let mut held = inner.index.write().await;
@@ -186,11 +192,11 @@ impl ListIndex {
             if index.len() > inner.max_items {
                 *held = None;
                 self.drop_too_large();
-                return Ok(false);
+                return false;
             }
         }
         inner.applied.store(number, Ordering::SeqCst);
-        Ok(held.is_some())
+        held.is_some()
     }
 
     /// Registers `report_list_pages_total{source="index"|"database"}`: public list pages by

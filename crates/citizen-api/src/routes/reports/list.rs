@@ -89,7 +89,7 @@ pub async fn list(
     };
     let now = state.clock.now();
     let indexed = match &state.list_index {
-        Some(index) => index.page(&filter).await?,
+        Some(index) => index.page(&filter).await,
         None => None,
     };
     let page = match indexed {
