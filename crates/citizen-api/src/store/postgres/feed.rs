@@ -6,9 +6,7 @@ use futures::TryStreamExt;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
-use std::collections::HashMap;
-
-use crate::store::{status, Instant, IssueSink, IssueState, StoreResult};
+use crate::store::{status, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
 /// (the join's one row of NULLs) when nothing changed. Positions are `xid8` values, below 2^63
@@ -51,24 +49,4 @@ pub(super) async fn issue_changes(
         }
     }
     Ok(Some(next))
-}
-
-/// The active vote tokens at `now` of each of `reports` that has any.
-pub(super) async fn vote_counts(
-    pool: &PgPool,
-    reports: &[Uuid],
-    now: Instant,
-) -> StoreResult<HashMap<Uuid, i64>> {
-    let rows = sqlx::query(
-        "SELECT v.target_id, count(*) AS votes FROM vote_tokens v \
-         WHERE v.target_id = ANY($1) AND v.revoked_at IS NULL \
-         AND (v.expires_at IS NULL OR v.expires_at > $2) GROUP BY v.target_id",
-    )
-    .bind(reports)
-    .bind(now)
-    .fetch_all(pool)
-    .await?;
-    rows.iter()
-        .map(|row| Ok((row.try_get("target_id")?, row.try_get("votes")?)))
-        .collect()
 }

@@ -292,7 +292,7 @@ impl ReportStore for PgStore {
         report_ids: &[Uuid],
         now: Instant,
     ) -> StoreResult<std::collections::HashMap<Uuid, i64>> {
-        super::feed::vote_counts(&self.pool, report_ids, now).await
+        super::votes::vote_counts(&self.pool, report_ids, now).await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {

@@ -6,14 +6,8 @@ use domain::geo::LonLat;
 use futures::TryStreamExt;
 use sqlx::{Row, SqlitePool};
 
-use std::collections::HashMap;
-
-use sqlx::{QueryBuilder, Sqlite};
-use uuid::Uuid;
-
-use super::rows::push_in;
-use super::{get_instant, get_uuid, micros};
-use crate::store::{status, Instant, IssueSink, IssueState, StoreResult};
+use super::{get_instant, get_uuid};
+use crate::store::{status, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
 /// join's one row of NULLs) when nothing changed.
@@ -55,26 +49,4 @@ pub(super) async fn issue_changes(
         }
     }
     Ok(Some(next))
-}
-
-/// The active vote tokens at `now` of each of `reports` that has any.
-pub(super) async fn vote_counts(
-    pool: &SqlitePool,
-    reports: &[Uuid],
-    now: Instant,
-) -> StoreResult<HashMap<Uuid, i64>> {
-    if reports.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let mut q = QueryBuilder::<Sqlite>::new(
-        "SELECT v.target_id, count(*) AS votes FROM vote_tokens v WHERE v.target_id",
-    );
-    push_in(&mut q, reports);
-    q.push(" AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ")
-        .push_bind(micros(now))
-        .push(") GROUP BY v.target_id");
-    let rows = q.build().fetch_all(pool).await?;
-    rows.iter()
-        .map(|row| Ok((get_uuid(row, "target_id")?, row.try_get("votes")?)))
-        .collect()
 }
