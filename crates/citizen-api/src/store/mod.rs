@@ -18,6 +18,7 @@ use std::sync::Arc;
 use std::collections::HashMap;
 
 use async_trait::async_trait;
+use domain::geo::NearestOrder;
 use domain::issues::{IssueStatus, Transition, TransitionError};
 use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
@@ -129,6 +130,10 @@ pub trait ReportStore: Send + Sync + 'static {
         since: i64,
         each: &mut IssueSink<'_>,
     ) -> StoreResult<Option<i64>>;
+
+    /// How `public_reports` orders nearest first (`orderBy=location`), which the list index
+    /// repeats in memory (`domain::geo::nearest`).
+    fn nearest_order(&self) -> NearestOrder;
 
     /// The active vote tokens at `now` of each of these reports that has any (a page served
     /// from the list index reads its rows' counts here).

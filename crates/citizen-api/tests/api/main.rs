@@ -23,8 +23,8 @@ mod list;
 mod list_copies;
 mod list_edges;
 mod list_index;
-
 mod me;
+mod nearest_order;
 mod news;
 mod news_admin;
 mod news_categories;

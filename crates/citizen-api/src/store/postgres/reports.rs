@@ -1,6 +1,7 @@
 //! Filing and reading reports (PostgreSQL).
 
 use async_trait::async_trait;
+use domain::geo::NearestOrder;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
 use sqlx::{Postgres, QueryBuilder, Row};
@@ -277,6 +278,10 @@ impl ReportStore for PgStore {
             .map(|row| list_row_of(row, read))
             .collect::<StoreResult<Vec<_>>>()?;
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
+    }
+
+    fn nearest_order(&self) -> NearestOrder {
+        NearestOrder::Sphere
     }
 
     async fn issue_changes_each(

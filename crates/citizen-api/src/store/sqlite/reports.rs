@@ -6,7 +6,7 @@
 //! row carries is computed exactly by the service.
 
 use async_trait::async_trait;
-use domain::geo::LonLat;
+use domain::geo::{metres_per_degree, LonLat, NearestOrder};
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
 use sqlx::{QueryBuilder, Row, Sqlite};
@@ -24,19 +24,8 @@ use crate::store::{
     StoreResult, TimelineData,
 };
 
-/// Metres per degree of longitude and of latitude at `lat` on the WGS84 ellipsoid.
-fn metres_per_degree(lat: f64) -> (f64, f64) {
-    const A: f64 = 6_378_137.0;
-    const E2: f64 = 0.006_694_379_990_14;
-    let phi = lat.to_radians();
-    let w = 1.0 - E2 * phi.sin().powi(2);
-    let n = A / w.sqrt();
-    let m = A * (1.0 - E2) / w.powf(1.5);
-    let per_radian = std::f64::consts::PI / 180.0;
-    (n * phi.cos() * per_radian, m * per_radian)
-}
-
-/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`.
+/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`, in the
+/// order of operations `domain::geo::Nearness::key` repeats for the list index.
 pub(super) fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
     let (kx, ky) = metres_per_degree(point.lat);
     for (column, origin, k, tail) in [
@@ -229,6 +218,10 @@ impl ReportStore for SqliteStore {
             .map(|row| list_row_of(row, read))
             .collect::<StoreResult<Vec<_>>>()?;
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
+    }
+
+    fn nearest_order(&self) -> NearestOrder {
+        NearestOrder::LocalPlane
     }
 
     async fn issue_changes_each(
