@@ -18,8 +18,8 @@ use crate::list_index::ListIndex;
 use crate::media::MediaStore;
 use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
-use crate::routes::KeptJson;
 use crate::routes::{self, AppState};
+use crate::routes::{KeptJson, RowWarmer};
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, Stores};
 
@@ -108,7 +108,7 @@ impl Application {
             stores.clone(),
             clock.clone(),
         )?;
-        let list_rows = KeptJson::new(settings.reports.row_cache_entries);
+        let list_rows = Arc::new(KeptJson::new(settings.reports.row_cache_entries));
         list_rows.watch(
             &metrics,
             "report_list_rows_total",
@@ -120,8 +120,17 @@ impl Application {
             "report_details_total",
             "Public report details by where their content was read from",
         )?;
+        let media = MediaStore::new(&settings.media)?;
         let list_index = ListIndex::new(stores.reports.clone(), settings.reports.index_max_items);
         if let Some(index) = &list_index {
+            if settings.reports.row_cache_entries > 0 {
+                index.warm_with(Arc::new(RowWarmer {
+                    reports: stores.reports.clone(),
+                    kept: list_rows.clone(),
+                    media: media.clone(),
+                    capacity: settings.reports.row_cache_entries,
+                }));
+            }
             if !schema.is_behind() {
                 index.start();
             }
@@ -131,7 +140,7 @@ impl Application {
         let state = AppState {
             stores: stores.clone(),
             city,
-            media: MediaStore::new(&settings.media)?,
+            media,
             list_rows,
             details,
             list_index,

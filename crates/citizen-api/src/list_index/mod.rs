@@ -15,20 +15,36 @@
 //! readiness check waits for it); above `reports.index_max_items` issues the replica drops the
 //! index for good and warns; a failed read of the feed drops it (warned), that page goes to
 //! the database, and the next request starts a new load.
+//!
+//! **The rows' content** of a page from the index comes from the row cache or is read by id.
+//! A [`Warm`] given with [`ListIndex::warm_with`] is handed the newest listed issues after each
+//! load, before the replica reports ready: the row cache fills then, so that pages of random
+//! places (nearest first) find their rows in memory when the cache holds them all.
 
 mod model;
+mod nearest;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
 use service_kit::health::ReadinessCheck;
 use service_kit::metrics::Metrics;
 use tokio::sync::{Mutex, RwLock};
+use uuid::Uuid;
 
 pub use model::{Index, IndexRow};
 
 use crate::store::{ListPage, ReportFilter, ReportStore};
+
+/// What fills a cache from the index after a load (module docs).
+#[async_trait]
+pub trait Warm: Send + Sync {
+    /// At most how many issues to hand over.
+    fn capacity(&self) -> usize;
+    /// Takes the listed issues newest first, each with the version the index holds.
+    async fn warm(&self, issues: Vec<(Uuid, i64)>);
+}
 
 /// One replica's list index (module docs).
 #[derive(Clone)]
@@ -52,6 +68,7 @@ struct Inner {
     /// The first load ended (however); a later load is due when the index is missing.
     loaded: AtomicBool,
     too_large: AtomicBool,
+    warm: OnceLock<Arc<dyn Warm>>,
     /// Pages served from the index and by the database, for metrics.
     pages_index: AtomicU64,
     pages_database: AtomicU64,
@@ -72,10 +89,16 @@ impl ListIndex {
                 applied: AtomicU64::new(0),
                 loaded: AtomicBool::new(false),
                 too_large: AtomicBool::new(false),
+                warm: OnceLock::new(),
                 pages_index: AtomicU64::new(0),
                 pages_database: AtomicU64::new(0),
             }),
         })
+    }
+
+    /// Hands the newest listed issues to `warm` after each load (the first call counts).
+    pub fn warm_with(&self, warm: Arc<dyn Warm>) {
+        let _ = self.inner.warm.set(warm);
     }
 
     /// Starts a load in the background, unless one is under way.
@@ -98,7 +121,7 @@ impl ListIndex {
         let _load = inner.load.lock().await;
         if inner.index.read().await.is_none() && !inner.too_large.load(Ordering::Acquire) {
             // Each issue goes into the index as it arrives; past the cap the read stops.
-            let mut index = Index::default();
+            let mut index = Index::new(inner.store.nearest_order());
             let max_items = inner.max_items;
             let read = inner
                 .store
@@ -111,9 +134,21 @@ impl ListIndex {
                 Ok(None) => self.drop_too_large(),
                 Ok(Some(position)) => {
                     index.set_position(position);
+                    index.locate();
                     tracing::info!(issues = index.len(), "list index loaded");
-                    let _reading = inner.reading.lock().await;
-                    *inner.index.write().await = Some(index);
+                    let newest = inner
+                        .warm
+                        .get()
+                        .map(|w| (w.clone(), index.newest(w.capacity())));
+                    {
+                        let _reading = inner.reading.lock().await;
+                        *inner.index.write().await = Some(index);
+                    }
+                    if let Some((warm, issues)) = newest {
+                        let count = issues.len();
+                        warm.warm(issues).await;
+                        tracing::info!(rows = count, "list rows warmed");
+                    }
                 }
                 Err(err) => tracing::warn!(
                     error = format!("{err:#}"),

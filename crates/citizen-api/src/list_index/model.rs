@@ -1,26 +1,62 @@
 //! The index itself: every issue as the issue feed last read it, and the listed ones (not moved)
-//! in the public list's date order, so a page by date is a walk of memory with the same filters,
-//! order and ties as the database's statement (`store/*/reports.rs`).
+//! in the public list's date order and in space, so a page by date or nearest first is a walk of
+//! memory with the same filters, order and ties as the database's statement
+//! (`store/*/reports.rs`, `store/*/nearest.rs`; the walk nearest first is `nearest.rs`).
 
 use std::collections::{BTreeSet, HashMap};
 
-use domain::geo::LonLat;
+use domain::geo::{LonLat, NearestOrder};
 use domain::issues::IssueStatus;
 use domain::reports::{Direction, OrderBy};
+use rstar::primitives::GeomWithData;
+use rstar::RTree;
 use uuid::Uuid;
 
 use crate::store::{IssueChanges, IssueState, ListPage, ReportFilter};
 
+/// A listed issue with a point, at its place in the search space of the backend's order
+/// (`NearestOrder::position`), naming its slot.
+pub(super) type Located = GeomWithData<[f64; 3], u32>;
+
 /// One issue as the index keeps it.
-struct Entry {
-    report_id: Uuid,
+pub(super) struct Entry {
+    pub(super) issue_id: Uuid,
+    pub(super) report_id: Uuid,
     category_id: Uuid,
     status: IssueStatus,
     /// Its report's filing time, in microseconds (the list's date order).
     filed: i64,
-    point: Option<LonLat>,
-    version: i64,
+    pub(super) point: Option<LonLat>,
+    pub(super) version: i64,
     search: Box<str>,
+}
+
+impl Entry {
+    fn listed(&self) -> bool {
+        self.status != IssueStatus::Moved
+    }
+
+    /// Whether the list's filters other than the location select this issue.
+    pub(super) fn matches(&self, filter: &ReportFilter) -> bool {
+        (filter.categories.is_empty() || filter.categories.contains(&self.category_id))
+            && (filter.statuses.is_empty() || filter.statuses.contains(&self.status))
+            && filter.q.as_deref().is_none_or(|q| self.search.contains(q))
+            && filter
+                .date_from
+                .is_none_or(|from| self.filed >= from.timestamp_micros())
+            && filter
+                .date_to
+                .is_none_or(|to| self.filed <= to.timestamp_micros())
+    }
+
+    pub(super) fn row(&self) -> IndexRow {
+        IndexRow {
+            issue_id: self.issue_id,
+            report_id: self.report_id,
+            version: self.version,
+            point: self.point,
+        }
+    }
 }
 
 /// A row of a page served from the index: what the page's statement would have read, but the
@@ -34,18 +70,65 @@ pub struct IndexRow {
 }
 
 /// Every issue, and the listed ones by (filing time, issue id): the list's order by date, ties
-/// by id in the same direction. Entries sit in one vector (a map of 1 000 000 whole entries
-/// would take twice the room in empty slots); the map and the order name their slot.
-#[derive(Default)]
+/// by id in the same direction; the listed ones with a point in an R-tree, those without by id
+/// (they follow the located ones nearest first). Entries sit in one vector (a map of 1 000 000
+/// whole entries would take twice the room in empty slots); the map and the orders name their
+/// slot.
 pub struct Index {
     slots: HashMap<Uuid, u32>,
-    entries: Vec<Entry>,
+    pub(super) entries: Vec<Entry>,
     by_date: BTreeSet<(i64, Uuid, u32)>,
+    /// The backend's order nearest first, which places points in `located`.
+    pub(super) order: NearestOrder,
+    /// Built at the end of the first load ([`Self::locate`]; one bulk load is far faster than
+    /// a million insertions), kept up to date after it.
+    pub(super) located: Option<RTree<Located>>,
+    pub(super) unlocated: BTreeSet<(Uuid, u32)>,
     /// The feed position to read from next.
     position: i64,
 }
 
 impl Index {
+    /// An empty index of a backend that orders nearest first by `order`.
+    pub fn new(order: NearestOrder) -> Self {
+        Self {
+            slots: HashMap::new(),
+            entries: Vec::new(),
+            by_date: BTreeSet::new(),
+            order,
+            located: None,
+            unlocated: BTreeSet::new(),
+            position: 0,
+        }
+    }
+
+    /// The listed issues newest first, at most `limit`, with the version each is held at.
+    pub fn newest(&self, limit: usize) -> Vec<(Uuid, i64)> {
+        self.by_date
+            .iter()
+            .rev()
+            .filter_map(|(_, id, slot)| self.entries.get(*slot as usize).map(|e| (*id, e.version)))
+            .take(limit)
+            .collect()
+    }
+
+    /// Builds the R-tree of the listed issues with a point (after the first load).
+    pub fn locate(&mut self) {
+        let order = self.order;
+        let located = self
+            .entries
+            .iter()
+            .zip(0u32..)
+            .filter(|(entry, _)| entry.listed())
+            .filter_map(|(entry, slot)| {
+                entry
+                    .point
+                    .map(|point| Located::new(order.position(point), slot))
+            })
+            .collect();
+        self.located = Some(RTree::bulk_load(located));
+    }
+
     /// The feed position to read from next.
     pub fn position(&self) -> i64 {
         self.position
@@ -85,12 +168,12 @@ impl Index {
             version,
             search,
         } = issue;
-        let filed = filed_at.timestamp_micros();
         let entry = Entry {
+            issue_id,
             report_id,
             category_id,
             status,
-            filed,
+            filed: filed_at.timestamp_micros(),
             point,
             version,
             search: search.into_boxed_str(),
@@ -98,8 +181,8 @@ impl Index {
         let slot = match self.slots.get(&issue_id) {
             Some(&slot) => {
                 if let Some(old) = self.entries.get_mut(slot as usize) {
-                    self.by_date.remove(&(old.filed, issue_id, slot));
-                    *old = entry;
+                    let old = std::mem::replace(old, entry);
+                    self.unlist(&old, slot);
                 }
                 slot
             }
@@ -111,22 +194,61 @@ impl Index {
                 slot
             }
         };
-        if status != IssueStatus::Moved {
-            self.by_date.insert((filed, issue_id, slot));
+        if let Some(entry) = self.entries.get(slot as usize) {
+            if entry.listed() {
+                self.by_date.insert((entry.filed, issue_id, slot));
+                match entry.point {
+                    Some(point) => {
+                        if let Some(tree) = self.located.as_mut() {
+                            tree.insert(Located::new(self.order.position(point), slot));
+                        }
+                    }
+                    None => {
+                        self.unlocated.insert((issue_id, slot));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes what was held of an issue out of the orders.
+    fn unlist(&mut self, old: &Entry, slot: u32) {
+        if !old.listed() {
+            return;
+        }
+        self.by_date.remove(&(old.filed, old.issue_id, slot));
+        match old.point {
+            Some(point) => {
+                if let Some(tree) = self.located.as_mut() {
+                    tree.remove(&Located::new(self.order.position(point), slot));
+                }
+            }
+            None => {
+                self.unlocated.remove(&(old.issue_id, slot));
+            }
         }
     }
 
     /// Whether a page of `filter` is served from the index: the order by date (with or without
-    /// a point for the rows' distance), and no radius, which the database measures.
+    /// a point for the rows' distance) and nearest first, with no radius (which the database
+    /// measures on the ellipsoid).
     pub fn serves(filter: &ReportFilter) -> bool {
-        filter.order.by == OrderBy::Date
-            && filter.near.as_ref().is_none_or(|n| n.radius_m.is_none())
+        let no_radius = filter.near.as_ref().is_none_or(|n| n.radius_m.is_none());
+        let order = match filter.order.by {
+            OrderBy::Date => true,
+            OrderBy::Location => filter.near.is_some() && filter.order.direction == Direction::Asc,
+            OrderBy::Votes => false,
+        };
+        order && no_radius
     }
 
     /// The page of `filter` (`None` when the index does not serve it, [`Self::serves`]).
     pub fn page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
         if !Self::serves(filter) {
             return None;
+        }
+        if filter.order.by == OrderBy::Location {
+            return self.nearest_page(filter);
         }
         let from = filter.date_from.map_or(i64::MIN, |t| t.timestamp_micros());
         let to = filter.date_to.map_or(i64::MAX, |t| t.timestamp_micros());
@@ -140,22 +262,12 @@ impl Index {
             Direction::Desc => Box::new(range.rev()),
             Direction::Asc => Box::new(range),
         };
-        let q = filter.q.as_deref();
         let rows = listed
-            .filter_map(|(_, id, slot)| self.entries.get(*slot as usize).map(|entry| (*id, entry)))
-            .filter(|(_, e)| {
-                (filter.categories.is_empty() || filter.categories.contains(&e.category_id))
-                    && (filter.statuses.is_empty() || filter.statuses.contains(&e.status))
-                    && q.is_none_or(|q| e.search.contains(q))
-            })
+            .filter_map(|(_, _, slot)| self.entries.get(*slot as usize))
+            .filter(|e| e.matches(filter))
             .skip(filter.page.offset as usize)
             .take(filter.page.limit as usize + 1)
-            .map(|(issue_id, e)| IndexRow {
-                issue_id,
-                report_id: e.report_id,
-                version: e.version,
-                point: e.point,
-            })
+            .map(Entry::row)
             .collect();
         Some(ListPage::from_overfetch(rows, filter.page.limit))
     }

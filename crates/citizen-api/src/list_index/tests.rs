@@ -1,9 +1,10 @@
 //! The index's pages against a brute-force oracle: every issue as last written, filtered,
 //! sorted by (filing time, id) in the asked direction, skipped and cut, over random cities with
-//! ties in filing time, moves and changes applied in several reads.
+//! ties in filing time, moves and changes applied in several reads; nearest first, every point
+//! measured by the backend's key and sorted with its ties by id, then the rows without a point.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use domain::geo::{LocationParam, LonLat};
+use domain::geo::{LocationParam, LonLat, NearestOrder, Nearness};
 use domain::issues::IssueStatus;
 use domain::limits::Page;
 use domain::reports::{Direction, Order, OrderBy};
@@ -49,10 +50,7 @@ fn issue(rng: &mut Rng, categories: &[Uuid], n: u32) -> IssueState {
         status: STATUSES[rng.below(STATUSES.len())],
         // Few distinct instants: many ties, broken by id.
         filed_at: at(rng.below(40) as i64),
-        point: (rng.below(3) > 0).then_some(LonLat {
-            lon: 14.4,
-            lat: 50.1,
-        }),
+        point: point(rng),
         version: rng.below(5) as i64,
         search: format!(
             "{} {} {n}",
@@ -62,7 +60,19 @@ fn issue(rng: &mut Rng, categories: &[Uuid], n: u32) -> IssueState {
     }
 }
 
-fn oracle(issues: &[IssueState], filter: &ReportFilter) -> (Vec<IndexRow>, bool) {
+/// A third without a point; the others on a small grid, so that points repeat (ties by id).
+fn point(rng: &mut Rng) -> Option<LonLat> {
+    (rng.below(3) > 0).then(|| LonLat {
+        lon: 14.40 + 0.01 * rng.below(6) as f64,
+        lat: 50.05 + 0.007 * rng.below(6) as f64,
+    })
+}
+
+fn oracle(
+    order: NearestOrder,
+    issues: &[IssueState],
+    filter: &ReportFilter,
+) -> (Vec<IndexRow>, bool) {
     let mut rows: Vec<&IssueState> = issues
         .iter()
         .filter(|i| i.status != IssueStatus::Moved)
@@ -72,9 +82,23 @@ fn oracle(issues: &[IssueState], filter: &ReportFilter) -> (Vec<IndexRow>, bool)
         .filter(|i| filter.date_from.is_none_or(|from| i.filed_at >= from))
         .filter(|i| filter.date_to.is_none_or(|to| i.filed_at <= to))
         .collect();
-    rows.sort_by_key(|i| (i.filed_at, i.issue_id));
-    if filter.order.direction == Direction::Desc {
-        rows.reverse();
+    match (filter.order.by, &filter.near) {
+        (OrderBy::Location, Some(near)) => {
+            let nearness = Nearness::new(order, near.point);
+            let key = |i: &IssueState| i.point.map(|p| nearness.key(p));
+            rows.sort_by(|a, b| match (key(a), key(b)) {
+                (Some(x), Some(y)) => x.total_cmp(&y).then(a.issue_id.cmp(&b.issue_id)),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => a.issue_id.cmp(&b.issue_id),
+            });
+        }
+        _ => {
+            rows.sort_by_key(|i| (i.filed_at, i.issue_id));
+            if filter.order.direction == Direction::Desc {
+                rows.reverse();
+            }
+        }
     }
     let rest: Vec<IndexRow> = rows
         .into_iter()
@@ -98,6 +122,8 @@ fn filter(rng: &mut Rng, categories: &[Uuid]) -> ReportFilter {
         |rng: &mut Rng, n: usize| (0..rng.below(3)).map(|_| rng.below(n)).collect::<Vec<_>>();
     let from = (rng.below(3) == 0).then(|| at(rng.below(40) as i64));
     let to = (rng.below(3) == 0).then(|| at(rng.below(40) as i64));
+    let near = rng.below(2) == 0;
+    let nearest = near && rng.below(3) > 0;
     ReportFilter {
         categories: pick(rng, categories.len())
             .into_iter()
@@ -108,22 +134,29 @@ fn filter(rng: &mut Rng, categories: &[Uuid]) -> ReportFilter {
             .map(|k| STATUSES[k])
             .collect(),
         q: (rng.below(3) == 0).then(|| WORDS[rng.below(WORDS.len())][1..4].to_owned()),
-        near: (rng.below(4) == 0).then_some(LocationParam {
+        near: near.then(|| LocationParam {
             point: LonLat {
-                lon: 14.42,
-                lat: 50.08,
+                lon: 14.39 + 0.005 * rng.below(14) as f64,
+                lat: 50.04 + 0.005 * rng.below(10) as f64,
             },
             radius_m: None,
         }),
         date_from: from,
         date_to: to,
-        order: Order {
-            by: OrderBy::Date,
-            direction: if rng.below(2) == 0 {
-                Direction::Desc
-            } else {
-                Direction::Asc
-            },
+        order: if nearest {
+            Order {
+                by: OrderBy::Location,
+                direction: Direction::Asc,
+            }
+        } else {
+            Order {
+                by: OrderBy::Date,
+                direction: if rng.below(2) == 0 {
+                    Direction::Desc
+                } else {
+                    Direction::Asc
+                },
+            }
         },
         page: Page {
             limit: 1 + rng.below(12) as u32,
@@ -134,12 +167,25 @@ fn filter(rng: &mut Rng, categories: &[Uuid]) -> ReportFilter {
 
 #[test]
 fn pages_equal_the_oracle_over_ties_moves_and_changes() {
+    for order in [NearestOrder::LocalPlane, NearestOrder::Sphere] {
+        // The R-tree built before any read, and after the first (as a load builds it).
+        for locate_after in [0, 1] {
+            pages_equal_the_oracle(order, locate_after);
+        }
+    }
+}
+
+fn pages_equal_the_oracle(order: NearestOrder, locate_after: u32) {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let categories: Vec<Uuid> = (1..=4).map(Uuid::from_u128).collect();
-    let mut index = Index::default();
+    let mut index = Index::new(order);
     let mut current: Vec<IssueState> = Vec::new();
     for round in 0..6u32 {
-        // Each read: new issues, and changes of some held ones (a move, a step, a new version).
+        if round == locate_after {
+            index.locate();
+        }
+        // Each read: new issues, and changes of some held ones (a move, a step, a new place,
+        // a new version).
         let mut read = Vec::new();
         for n in 0..40 {
             read.push(issue(&mut rng, &categories, round * 40 + n));
@@ -148,6 +194,9 @@ fn pages_equal_the_oracle_over_ties_moves_and_changes() {
             let mut changed = current[rng.below(current.len())].clone();
             changed.status = STATUSES[rng.below(STATUSES.len())];
             changed.category_id = categories[rng.below(categories.len())];
+            if rng.below(4) == 0 {
+                changed.point = point(&mut rng);
+            }
             changed.version += 1;
             read.push(changed);
         }
@@ -163,34 +212,52 @@ fn pages_equal_the_oracle_over_ties_moves_and_changes() {
         });
         assert_eq!(index.position(), i64::from(round) + 1);
         assert_eq!(index.len(), current.len());
-        for _ in 0..200 {
+        for _ in 0..300 {
             let filter = filter(&mut rng, &categories);
-            let page = index.page(&filter).expect("served");
-            let (rows, has_next) = oracle(&current, &filter);
-            assert_eq!((page.rows, page.has_next), (rows, has_next), "{filter:?}");
+            let page = index.page(&filter);
+            if filter.order.by == OrderBy::Location && round < locate_after {
+                assert!(page.is_none(), "nearest first waits for the R-tree");
+                continue;
+            }
+            let page = page.expect("served");
+            let (rows, has_next) = oracle(order, &current, &filter);
+            assert_eq!(
+                (page.rows, page.has_next),
+                (rows, has_next),
+                "{order:?} {filter:?}"
+            );
         }
     }
 }
 
 #[test]
-fn orders_by_location_votes_or_within_a_radius_are_left_to_the_database() {
+fn votes_farthest_first_or_within_a_radius_are_left_to_the_database() {
     let mut rng = Rng(7);
     let categories = [Uuid::from_u128(1)];
+    let mut index = Index::new(NearestOrder::LocalPlane);
+    index.locate();
     let mut base = filter(&mut rng, &categories);
-    base.near = None;
-    assert!(Index::default().page(&base).is_some());
-    for by in [OrderBy::Location, OrderBy::Votes] {
-        let mut other = base.clone();
-        other.order.by = by;
-        assert!(Index::default().page(&other).is_none(), "{by:?}");
-    }
-    let mut within = base.clone();
-    within.near = Some(LocationParam {
+    base.near = Some(LocationParam {
         point: LonLat {
             lon: 14.42,
             lat: 50.08,
         },
-        radius_m: Some(500.0),
+        radius_m: None,
     });
-    assert!(Index::default().page(&within).is_none());
+    for (by, direction, served) in [
+        (OrderBy::Date, Direction::Desc, true),
+        (OrderBy::Date, Direction::Asc, true),
+        (OrderBy::Location, Direction::Asc, true),
+        (OrderBy::Location, Direction::Desc, false),
+        (OrderBy::Votes, Direction::Desc, false),
+    ] {
+        let mut other = base.clone();
+        other.order = Order { by, direction };
+        assert_eq!(index.page(&other).is_some(), served, "{by:?} {direction:?}");
+        let mut within = other.clone();
+        if let Some(near) = within.near.as_mut() {
+            near.radius_m = Some(500.0);
+        }
+        assert!(index.page(&within).is_none(), "{by:?} {direction:?} radius");
+    }
 }

@@ -14,6 +14,7 @@ mod reports;
 mod vote_list;
 mod votes;
 pub use reports::kept::KeptJson;
+pub use reports::warm::RowWarmer;
 
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ pub struct AppState {
     pub city: Arc<City>,
     pub media: MediaStore,
     /// `reports.row_cache_entries`: the public list rows this replica keeps written.
-    pub list_rows: KeptJson,
+    pub list_rows: Arc<KeptJson>,
     /// `reports.detail_cache_entries`: the public details this replica keeps written.
     pub details: KeptJson,
     /// `reports.index_max_items`: the list index (`None`: off).

@@ -1,7 +1,8 @@
-//! The list index (src/list_index): a page by date written from the index is byte for byte the
-//! page the database's statement gives, over ties, every filter, paging and both directions; a
-//! change made through another replica, or by SQL alone, is in the very next page; other orders
-//! and radius filters are left to the database.
+//! The list index (src/list_index): a page by date or nearest first written from the index is
+//! byte for byte the page the database's statement gives, over ties, every filter, paging and
+//! both directions; a change made through another replica, or by SQL alone, is in the very next
+//! page; the order by votes, farthest first and radius filters are left to the database; a
+//! replica is ready once its row cache holds the newest rows.
 
 use chrono::SecondsFormat;
 use reqwest::Method;
@@ -16,6 +17,7 @@ on_both_backends!(crate::helpers::spawn_app;
     pages_from_the_index_equal_the_database_pages,
     a_change_elsewhere_is_in_the_next_page_from_the_index,
     more_issues_than_the_cap_are_left_to_the_database,
+    a_ready_replica_holds_the_newest_rows,
 );
 
 /// Another replica of `app`'s database with the index off: every page from the database.
@@ -67,10 +69,14 @@ async fn pages_from_the_index_equal_the_database_pages(app: TestApp) {
     for i in 0..24_i64 {
         // Four reports a second: ties in filing time, broken by the issue's id.
         let filing = Filing::new(&format!("{} {i}", words[i as usize % 5]), i / 4);
+        // A third without a place; the others on seven places, some shared (ties by id).
         let filing = if i % 3 == 0 {
             filing
         } else {
-            filing.at(14.40 + i as f64 / 1000.0, 50.08)
+            filing.at(
+                14.40 + (i % 7) as f64 / 1000.0,
+                50.08 + (i % 2) as f64 / 2000.0,
+            )
         };
         let filed = app.file(filing).await;
         match i % 6 {
@@ -127,8 +133,16 @@ async fn pages_from_the_index_equal_the_database_pages(app: TestApp) {
         "?status=moved",
         "?location=14.41,50.08",
         "?location=14.41,50.08&orderDirection=asc&limit=4",
-        // Left to the database.
         "?location=14.41,50.08&orderBy=location",
+        "?location=14.403,50.0805&orderBy=location&limit=3&offset=2",
+        "?location=14.4035,50.0802&orderBy=location&orderDirection=asc&limit=7",
+        "?location=14.41,50.08&orderBy=location&status=open",
+        "?location=14.41,50.08&orderBy=location&q=lampa",
+        // Past the located rows: those without a place follow by id.
+        "?location=14.4,50.08&orderBy=location&offset=12&limit=5",
+        "?location=14.4,50.08&orderBy=location&status=open&offset=5",
+        // Left to the database.
+        "?location=14.41,50.08&orderBy=location&orderDirection=desc",
         "?location=14.41,50.08,800",
         "?orderBy=votes",
     ]
@@ -142,6 +156,14 @@ async fn pages_from_the_index_equal_the_database_pages(app: TestApp) {
         ));
     }
     queries.push(format!("?category={roads}&category={lights}&q=lampa"));
+    queries.push(format!(
+        "?category={lights}&location=14.402,50.08&orderBy=location"
+    ));
+    queries.push(format!(
+        "?location=14.402,50.08&orderBy=location&dateFrom={}&dateTo={}",
+        t(1),
+        t(4)
+    ));
     queries.push(format!("?dateFrom={}&dateTo={}", t(1), t(3)));
     queries.push(format!("?dateFrom={}&orderDirection=asc&limit=2", t(4)));
     queries.push(format!("?dateTo={}&q=vytluk", t(2)));
@@ -193,4 +215,50 @@ async fn more_issues_than_the_cap_are_left_to_the_database(app: TestApp) {
             .len(),
         2
     );
+}
+
+async fn rows_from(app: &TestApp, source: &str) -> f64 {
+    app.metric(&format!("report_list_rows_total{{source=\"{source}\""))
+        .await
+}
+
+/// `/readyz` answers 200: the index is loaded and the row cache warmed (a check waits for the
+/// load, within its time-out; a tiny city takes one).
+async fn ready(app: &TestApp) {
+    for _ in 0..50 {
+        let status = app
+            .http
+            .get(format!("{}/readyz", app.root))
+            .send()
+            .await
+            .unwrap()
+            .status();
+        if status == 200 {
+            return;
+        }
+    }
+    panic!("not ready");
+}
+
+async fn a_ready_replica_holds_the_newest_rows(app: TestApp) {
+    for i in 0..5 {
+        let filing = Filing::new(&format!("Lampa {i}"), i).at(14.40 + i as f64 / 1000.0, 50.08);
+        app.file(filing).await;
+    }
+    let nearest = "/reports?location=14.41,50.08&orderBy=location";
+    // A cache for every row: the first page nearest first reads none by id.
+    let fresh = spawn_on(app.db.clone(), |_| {}).await;
+    ready(&fresh).await;
+    let page = fresh.get_ok(nearest).await;
+    assert_eq!(page["reports"].as_array().unwrap().len(), 5);
+    assert_eq!(rows_from(&fresh, "database").await, 0.0);
+    assert_eq!(rows_from(&fresh, "cache").await, 5.0);
+    // A cache of two holds the two newest; the others are read by id.
+    let small = spawn_on(app.db.clone(), |s| s.reports.row_cache_entries = 2).await;
+    ready(&small).await;
+    small.get_ok("/reports?limit=2").await;
+    assert_eq!(rows_from(&small, "cache").await, 2.0);
+    assert_eq!(rows_from(&small, "database").await, 0.0);
+    small.get_ok(nearest).await;
+    assert_eq!(rows_from(&small, "database").await, 3.0);
 }

@@ -80,21 +80,26 @@ pub async fn list(
 ) -> Result<HttpResponse, ApiError> {
     let filter = RawListParams::parse(req.query_string())?.to_filter()?;
     let reports = &state.stores.reports;
-    // Nearest first from a point anywhere: the rows of a random place are rarely kept, so they
-    // are read with the page; every other page reads its rows' keys and writes the rows the
-    // cache holds from it (rows.rs).
-    let read = match filter.order.by {
-        OrderBy::Location => ListRead::Rows,
-        OrderBy::Date | OrderBy::Votes => ListRead::Keys,
-    };
     let now = state.clock.now();
     let indexed = match &state.list_index {
         Some(index) => index.page(&filter).await,
         None => None,
     };
-    let page = match indexed {
-        Some(found) => with_votes(found, reports.as_ref(), now).await?,
-        None => reports.public_reports(&filter, now, read).await?,
+    // A page from the list index names its rows, which the row cache holds or are read by id
+    // (rows.rs). From the database, nearest first from a point anywhere reads its rows with
+    // the page (a random place's rows are rarely kept); every other page reads its rows' keys.
+    let (page, read) = match indexed {
+        Some(found) => (
+            with_votes(found, reports.as_ref(), now).await?,
+            ListRead::Keys,
+        ),
+        None => {
+            let read = match filter.order.by {
+                OrderBy::Location => ListRead::Rows,
+                OrderBy::Date | OrderBy::Votes => ListRead::Keys,
+            };
+            (reports.public_reports(&filter, now, read).await?, read)
+        }
     };
     let (keys, contents): (Vec<_>, Vec<_>) = page
         .rows
