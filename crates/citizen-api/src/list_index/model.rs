@@ -15,8 +15,9 @@ use uuid::Uuid;
 use crate::store::{IssueChanges, IssueState, ListPage, ReportFilter};
 
 /// A listed issue with a point, at its place in the search space of the backend's order
-/// (`NearestOrder::position`), naming its slot.
-pub(super) type Located = GeomWithData<[f64; 3], u32>;
+/// (`NearestOrder::position`), naming its slot and carrying its point (the page measures a
+/// point before it looks up the issue's entry, which few points need).
+pub(super) type Located = GeomWithData<[f64; 3], (u32, LonLat)>;
 
 /// One issue as the index keeps it.
 pub(super) struct Entry {
@@ -123,7 +124,7 @@ impl Index {
             .filter_map(|(entry, slot)| {
                 entry
                     .point
-                    .map(|point| Located::new(order.position(point), slot))
+                    .map(|point| Located::new(order.position(point), (slot, point)))
             })
             .collect();
         self.located = Some(RTree::bulk_load(located));
@@ -200,7 +201,7 @@ impl Index {
                 match entry.point {
                     Some(point) => {
                         if let Some(tree) = self.located.as_mut() {
-                            tree.insert(Located::new(self.order.position(point), slot));
+                            tree.insert(Located::new(self.order.position(point), (slot, point)));
                         }
                     }
                     None => {
@@ -220,7 +221,7 @@ impl Index {
         match old.point {
             Some(point) => {
                 if let Some(tree) = self.located.as_mut() {
-                    tree.remove(&Located::new(self.order.position(point), slot));
+                    tree.remove(&Located::new(self.order.position(point), (slot, point)));
                 }
             }
             None => {
