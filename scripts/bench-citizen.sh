@@ -19,7 +19,8 @@
 # release binaries citizen-api and one_query instead of building), BENCH_CITIZEN_KEEP=1 keeps
 # the generated databases (bench-results/citizen-*.db, PostgreSQL bench_citizen_*),
 # BENCH_CITIZEN_INDEX_MAX_ITEMS (reports.index_max_items of the measured service, default
-# 2000000; 0 measures without the list index),
+# 2000000; 0 measures without the list index), BENCH_CITIZEN_ROW_CACHE (reports.row_cache_entries,
+# default 2000000: every row of the largest city, warmed before the service reports ready),
 # BENCH_CITIZEN_REUSE=1 measures kept ones again instead of generating; with KEEP, the statement
 # floors of the largest size follow (scripts/bench-citizen-floors.sh, bench-results/citizen-floors.md).
 set -euo pipefail
@@ -32,6 +33,9 @@ POOL=8
 # The list index sized for the largest city (1 050 000 issues at 1 000 000 reports; the default
 # of 500 000 suits the chart's 512 MiB pods): a deployment of that size sets it with its memory.
 INDEX_MAX_ITEMS="${BENCH_CITIZEN_INDEX_MAX_ITEMS:-2000000}"
+# The row cache likewise holds every row (about 0.5 KB each): a page nearest first from a random
+# place names rows no page read before (docs/citizen-api.md, "The list index").
+ROW_CACHE="${BENCH_CITIZEN_ROW_CACHE:-2000000}"
 PORT=18290
 PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
@@ -67,8 +71,8 @@ for _ in range(2000): print(f'{14.33 + r.random() * 0.27:.5f},{50.02 + r.random(
 # Location last: on SQLite its slow queries outlive wrk's time-out and would starve what follows.
 QUERIES="default q category status location"
 
-wait_up() { # url
-  for _ in $(seq 1 300); do curl -fs "$1" >/dev/null && return 0; sleep 0.1; done
+wait_up() { # url [tries, default 300]
+  for _ in $(seq 1 "${2:-300}"); do curl -fs "$1" >/dev/null && return 0; sleep 0.1; done
   echo "not up: $1" >&2; return 1
 }
 stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
@@ -206,9 +210,13 @@ for backend in $BACKENDS; do
     officer=$(token bench-officer cityuser:reports:read)
     CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__DATABASE__MAX_CONNECTIONS=$POOL \
       CITIZEN_API__REPORTS__INDEX_MAX_ITEMS="$INDEX_MAX_ITEMS" \
+      CITIZEN_API__REPORTS__ROW_CACHE_ENTRIES="$ROW_CACHE" \
       CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" \
       CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
-    wait_up "http://127.0.0.1:$PORT/readyz"
+    # Ready once the list index is loaded and the row cache warmed (each check waits up to 2 s).
+    started=$(date +%s.%N)
+    wait_up "http://127.0.0.1:$PORT/readyz" 3000
+    ready_s=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     WRK_TARGETS="$work/detail" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
     read -r detail detail_p99 < <(measure "$work/detail" "http://127.0.0.1:$PORT")
     cells=""
@@ -228,7 +236,7 @@ for backend in $BACKENDS; do
     peak=$(awk '/VmHWM/ { printf "%.0f", $2 / 1024 }' "/proc/$server/status")
     stop_server
     echo "| $backend | $size | $load_s | $ceiling ($ceiling_p99) | $detail ($detail_p99) | $(ratio "$detail" "$ceiling")$cells |" | tee -a "$report"
-    echo "  - $backend $size: q words ${q_words[*]} each match $q_share % of the reports on average; server peak RSS $peak MiB" >> "$work/notes"
+    echo "  - $backend $size: q words ${q_words[*]} each match $q_share % of the reports on average; ready (index loaded, rows warmed) after $ready_s s; server peak RSS $peak MiB" >> "$work/notes"
 
     if [ "$backend" = postgres ] && [ "$size" = "$largest" ]; then
       bash scripts/bench-citizen-explain.sh "$url" "${q_words[0]}" "$(sed -n 1p "$work/points")" \
