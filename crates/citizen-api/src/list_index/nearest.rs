@@ -57,6 +57,11 @@ impl Ord for Ranked {
     }
 }
 
+/// The squared Euclidean distance of two places in the search space.
+fn squared(a: &[f64; 3], b: &[f64; 3]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
+
 /// A reach whose box holds about four times `needed` points where points are as dense as on
 /// average over the tree's envelope (the two widest sides of it; the sphere's unit vectors of a
 /// city lie almost in a plane). The box's corners hold no page row, and the local plane's
@@ -98,10 +103,18 @@ impl Index {
             let mut matched = 0usize;
             for located in tree.locate_in_envelope(&boxed) {
                 let (slot, point) = located.data;
+                // A full page keeps a point only when it comes before the worst row (a tie in
+                // key may still, by id); the floor of its place rules most out unmeasured.
+                let worst = (best.len() == needed)
+                    .then(|| best.peek().map(|worst| worst.key))
+                    .flatten();
+                if worst
+                    .is_some_and(|worst| nearness.floor(squared(located.geom(), &origin)) > worst)
+                {
+                    continue;
+                }
                 let key = nearness.key(point);
-                // A full page keeps a point only when it comes before the worst row; a tie in
-                // key may still, by id.
-                if best.len() == needed && best.peek().is_some_and(|worst| key > worst.key) {
+                if worst.is_some_and(|worst| key > worst) {
                     continue;
                 }
                 let Some(entry) = self.entries.get(slot as usize) else {
