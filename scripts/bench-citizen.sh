@@ -6,7 +6,8 @@
 # on, back to back in one run,
 #   - the one-query ceiling (crates/citizen-api/examples/one_query.rs: a bare actix-web handler,
 #     one SELECT by primary key through sqlx, same database, pool and workers),
-#   - the detail GET /api/v1/reports/{id} (20 000 random ids),
+#   - the detail GET /api/v1/reports/{id} (20 000 random ids; before the ceiling and the detail
+#     each id is read once, bench/wrk_each_once.lua, so both are measured warm),
 #   - the public list: default, q (common title words), location order (random points in the
 #     city), one category, one status;
 #   - the admin list GET /api/v1/admin/reports (dev tokens): as access-all by default, with
@@ -196,7 +197,8 @@ for backend in $BACKENDS; do
     # Back to back: the ceiling, then the service.
     "$ONE" "$PORT" "$url" "$POOL" & server=$!
     wait_up "http://127.0.0.1:$PORT/one/$(head -1 "$work/ids")"
-    WRK_TARGETS="$work/one" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    # Warm-up: every id once (bench/wrk_each_once.lua), for the ceiling as for the detail.
+    WRK_TARGETS="$work/one" wrk -t1 -c4 -d8s -s bench/wrk_each_once.lua "http://127.0.0.1:$PORT" >/dev/null
     read -r ceiling ceiling_p99 < <(measure "$work/one" "http://127.0.0.1:$PORT")
     stop_server
     # The admin list: an officer of the first category (by name) besides the default.
@@ -217,7 +219,7 @@ for backend in $BACKENDS; do
     started=$(date +%s.%N)
     wait_up "http://127.0.0.1:$PORT/readyz" 3000
     ready_s=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    WRK_TARGETS="$work/detail" wrk -t1 -c4 -d2s -s bench/wrk_requests.lua "http://127.0.0.1:$PORT" >/dev/null
+    WRK_TARGETS="$work/detail" wrk -t1 -c4 -d8s -s bench/wrk_each_once.lua "http://127.0.0.1:$PORT" >/dev/null
     read -r detail detail_p99 < <(measure "$work/detail" "http://127.0.0.1:$PORT")
     cells=""
     for query in $QUERIES; do
