@@ -8,26 +8,11 @@ use domain::geo::{LocationParam, LonLat, NearestOrder, Nearness};
 use domain::issues::IssueStatus;
 use domain::limits::Page;
 use domain::reports::{Direction, Order, OrderBy};
+use test_support::XorShift;
 use uuid::Uuid;
 
 use super::{Index, IndexRow};
 use crate::store::{IssueChanges, IssueState, ReportFilter};
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const WORDS: [&str; 5] = ["lampa", "vytluk", "lavicka", "graffiti", "strom"];
 const STATUSES: [IssueStatus; 5] = [
@@ -42,7 +27,7 @@ fn at(second: i64) -> DateTime<Utc> {
     DateTime::<Utc>::UNIX_EPOCH + TimeDelta::seconds(1_700_000_000 + second)
 }
 
-fn issue(rng: &mut Rng, categories: &[Uuid], n: u32) -> IssueState {
+fn issue(rng: &mut XorShift, categories: &[Uuid], n: u32) -> IssueState {
     IssueState {
         issue_id: Uuid::from_u128(u128::from(n) * 7_919 % 10_007),
         report_id: Uuid::from_u128(1_000_000 + u128::from(n)),
@@ -61,7 +46,7 @@ fn issue(rng: &mut Rng, categories: &[Uuid], n: u32) -> IssueState {
 }
 
 /// A third without a point; the others on a small grid, so that points repeat (ties by id).
-fn point(rng: &mut Rng) -> Option<LonLat> {
+fn point(rng: &mut XorShift) -> Option<LonLat> {
     (rng.below(3) > 0).then(|| LonLat {
         lon: 14.40 + 0.01 * rng.below(6) as f64,
         lat: 50.05 + 0.007 * rng.below(6) as f64,
@@ -117,9 +102,9 @@ fn oracle(
     )
 }
 
-fn filter(rng: &mut Rng, categories: &[Uuid]) -> ReportFilter {
+fn filter(rng: &mut XorShift, categories: &[Uuid]) -> ReportFilter {
     let pick =
-        |rng: &mut Rng, n: usize| (0..rng.below(3)).map(|_| rng.below(n)).collect::<Vec<_>>();
+        |rng: &mut XorShift, n: usize| (0..rng.below(3)).map(|_| rng.below(n)).collect::<Vec<_>>();
     let from = (rng.below(3) == 0).then(|| at(rng.below(40) as i64));
     let to = (rng.below(3) == 0).then(|| at(rng.below(40) as i64));
     let near = rng.below(2) == 0;
@@ -176,7 +161,7 @@ fn pages_equal_the_oracle_over_ties_moves_and_changes() {
 }
 
 fn pages_equal_the_oracle(order: NearestOrder, locate_after: u32) {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let categories: Vec<Uuid> = (1..=4).map(Uuid::from_u128).collect();
     let mut index = Index::new(order);
     let mut current: Vec<IssueState> = Vec::new();
@@ -232,7 +217,7 @@ fn pages_equal_the_oracle(order: NearestOrder, locate_after: u32) {
 
 #[test]
 fn votes_farthest_first_or_within_a_radius_are_left_to_the_database() {
-    let mut rng = Rng(7);
+    let mut rng = XorShift(7);
     let categories = [Uuid::from_u128(1)];
     let mut index = Index::new(NearestOrder::LocalPlane);
     index.locate();

@@ -6,7 +6,7 @@
 use domain::geo::{metres_per_degree, LonLat, NearestOrder, Nearness};
 use service_kit::db::{Database, DatabaseSettings};
 use sqlx::Row;
-use test_support::on_both_backends;
+use test_support::{on_both_backends, XorShift};
 
 use crate::helpers::TestApp;
 
@@ -14,15 +14,10 @@ on_both_backends!(crate::helpers::spawn_app;
     keys_in_memory_equal_the_statements_keys,
 );
 
-/// Deterministic pairs (xorshift): a location and the list's point.
+/// Deterministic pairs: a location and the list's point.
 fn pairs() -> Vec<(LonLat, LonLat)> {
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut unit = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut unit = move || rng.unit();
     (0..2_000)
         .map(|i| {
             let point = LonLat {
