@@ -27,7 +27,7 @@ fn at(second: i64) -> DateTime<Utc> {
     DateTime::<Utc>::UNIX_EPOCH + TimeDelta::seconds(1_700_000_000 + second)
 }
 
-fn issue(rng: &mut XorShift, categories: &[Uuid], n: u32) -> IssueState {
+fn issue(rng: &mut XorShift, city: LonLat, categories: &[Uuid], n: u32) -> IssueState {
     IssueState {
         issue_id: Uuid::from_u128(u128::from(n) * 7_919 % 10_007),
         report_id: Uuid::from_u128(1_000_000 + u128::from(n)),
@@ -35,7 +35,7 @@ fn issue(rng: &mut XorShift, categories: &[Uuid], n: u32) -> IssueState {
         status: STATUSES[rng.below(STATUSES.len())],
         // Few distinct instants: many ties, broken by id.
         filed_at: at(rng.below(40) as i64),
-        point: point(rng),
+        point: point(rng, city),
         version: rng.below(5) as i64,
         search: format!(
             "{} {} {n}",
@@ -45,12 +45,22 @@ fn issue(rng: &mut XorShift, categories: &[Uuid], n: u32) -> IssueState {
     }
 }
 
-/// A third without a point; the others on a small grid, so that points repeat (ties by id).
-fn point(rng: &mut XorShift) -> Option<LonLat> {
+/// A third without a point; the others on a small grid from the city's corner, so that points
+/// repeat (ties by id).
+fn point(rng: &mut XorShift, city: LonLat) -> Option<LonLat> {
     (rng.below(3) > 0).then(|| LonLat {
-        lon: 14.40 + 0.01 * rng.below(6) as f64,
-        lat: 50.05 + 0.007 * rng.below(6) as f64,
+        lon: wrap(city.lon + 0.01 * rng.below(6) as f64),
+        lat: city.lat + 0.007 * rng.below(6) as f64,
     })
+}
+
+/// A longitude past 180 on the other side (a city across the antimeridian).
+fn wrap(lon: f64) -> f64 {
+    if lon > 180.0 {
+        lon - 360.0
+    } else {
+        lon
+    }
 }
 
 fn oracle(
@@ -102,7 +112,7 @@ fn oracle(
     )
 }
 
-fn filter(rng: &mut XorShift, categories: &[Uuid]) -> ReportFilter {
+fn filter(rng: &mut XorShift, city: LonLat, categories: &[Uuid]) -> ReportFilter {
     let pick =
         |rng: &mut XorShift, n: usize| (0..rng.below(3)).map(|_| rng.below(n)).collect::<Vec<_>>();
     let from = (rng.below(3) == 0).then(|| at(rng.below(40) as i64));
@@ -121,8 +131,8 @@ fn filter(rng: &mut XorShift, categories: &[Uuid]) -> ReportFilter {
         q: (rng.below(3) == 0).then(|| WORDS[rng.below(WORDS.len())][1..4].to_owned()),
         near: near.then(|| LocationParam {
             point: LonLat {
-                lon: 14.39 + 0.005 * rng.below(14) as f64,
-                lat: 50.04 + 0.005 * rng.below(10) as f64,
+                lon: wrap(city.lon - 0.01 + 0.005 * rng.below(14) as f64),
+                lat: city.lat - 0.01 + 0.005 * rng.below(10) as f64,
             },
             radius_m: None,
         }),
@@ -152,15 +162,19 @@ fn filter(rng: &mut XorShift, categories: &[Uuid]) -> ReportFilter {
 
 #[test]
 fn pages_equal_the_oracle_over_ties_moves_and_changes() {
-    for order in [NearestOrder::LocalPlane, NearestOrder::Sphere] {
-        // The R-tree built before any read, and after the first (as a load builds it).
-        for locate_after in [0, 1] {
-            pages_equal_the_oracle(order, locate_after);
+    // Prague; a city across the antimeridian; one by the North Pole.
+    let cities = [(14.40, 50.05), (179.97, -16.5), (10.0, 89.9)];
+    for (lon, lat) in cities {
+        for order in [NearestOrder::LocalPlane, NearestOrder::Sphere] {
+            // The R-tree built before any read, and after the first (as a load builds it).
+            for locate_after in [0, 1] {
+                pages_equal_the_oracle(LonLat { lon, lat }, order, locate_after);
+            }
         }
     }
 }
 
-fn pages_equal_the_oracle(order: NearestOrder, locate_after: u32) {
+fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let categories: Vec<Uuid> = (1..=4).map(Uuid::from_u128).collect();
     let mut index = Index::new(order);
@@ -173,14 +187,14 @@ fn pages_equal_the_oracle(order: NearestOrder, locate_after: u32) {
         // a new version).
         let mut read = Vec::new();
         for n in 0..40 {
-            read.push(issue(&mut rng, &categories, round * 40 + n));
+            read.push(issue(&mut rng, city, &categories, round * 40 + n));
         }
         for _ in 0..current.len() / 4 {
             let mut changed = current[rng.below(current.len())].clone();
             changed.status = STATUSES[rng.below(STATUSES.len())];
             changed.category_id = categories[rng.below(categories.len())];
             if rng.below(4) == 0 {
-                changed.point = point(&mut rng);
+                changed.point = point(&mut rng, city);
             }
             changed.version += 1;
             read.push(changed);
@@ -198,7 +212,7 @@ fn pages_equal_the_oracle(order: NearestOrder, locate_after: u32) {
         assert_eq!(index.position(), i64::from(round) + 1);
         assert_eq!(index.len(), current.len());
         for _ in 0..300 {
-            let filter = filter(&mut rng, &categories);
+            let filter = filter(&mut rng, city, &categories);
             let page = index.page(&filter);
             if filter.order.by == OrderBy::Location && round < locate_after {
                 assert!(page.is_none(), "nearest first waits for the R-tree");
@@ -221,7 +235,11 @@ fn votes_farthest_first_or_within_a_radius_are_left_to_the_database() {
     let categories = [Uuid::from_u128(1)];
     let mut index = Index::new(NearestOrder::LocalPlane);
     index.locate();
-    let mut base = filter(&mut rng, &categories);
+    let prague = LonLat {
+        lon: 14.40,
+        lat: 50.05,
+    };
+    let mut base = filter(&mut rng, prague, &categories);
     base.near = Some(LocationParam {
         point: LonLat {
             lon: 14.42,
