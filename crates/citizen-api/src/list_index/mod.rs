@@ -30,7 +30,7 @@ use std::sync::{Arc, OnceLock};
 use async_trait::async_trait;
 use service_kit::health::ReadinessCheck;
 use service_kit::metrics::Metrics;
-use tokio::sync::{Mutex, RwLock};
+use tokio::sync::{watch, Mutex, RwLock};
 use uuid::Uuid;
 
 pub use model::{Index, IndexRow};
@@ -66,7 +66,7 @@ struct Inner {
     started: AtomicU64,
     applied: AtomicU64,
     /// The first load ended (however); a later load is due when the index is missing.
-    loaded: AtomicBool,
+    loaded: watch::Sender<bool>,
     too_large: AtomicBool,
     warm: OnceLock<Arc<dyn Warm>>,
     /// Pages served from the index and by the database, for metrics.
@@ -87,7 +87,7 @@ impl ListIndex {
                 loading: AtomicBool::new(false),
                 started: AtomicU64::new(0),
                 applied: AtomicU64::new(0),
-                loaded: AtomicBool::new(false),
+                loaded: watch::Sender::new(false),
                 too_large: AtomicBool::new(false),
                 warm: OnceLock::new(),
                 pages_index: AtomicU64::new(0),
@@ -156,7 +156,7 @@ impl ListIndex {
                 ),
             }
         }
-        inner.loaded.store(true, Ordering::Release);
+        inner.loaded.send_replace(true);
     }
 
     fn drop_too_large(&self) {
@@ -202,7 +202,7 @@ impl ListIndex {
             return inner.index.read().await.is_some();
         }
         let Some(position) = inner.index.read().await.as_ref().map(Index::position) else {
-            if inner.loaded.load(Ordering::Acquire) && !inner.too_large.load(Ordering::Acquire) {
+            if *inner.loaded.borrow() && !inner.too_large.load(Ordering::Acquire) {
                 self.start();
             }
             return false;
@@ -272,9 +272,16 @@ impl ReadinessCheck for FirstLoad {
         "list_index"
     }
 
+    /// The load runs in the background, never inside the check: a check ends at its time-out
+    /// (2 s), which a load of a large city with its warming outlasts, and a load cancelled there
+    /// would start again from nothing at every check. The check starts one unless one runs and
+    /// waits for the first to end within its time.
     async fn check(&self) -> anyhow::Result<()> {
-        if !self.0.inner.loaded.load(Ordering::Acquire) {
-            self.0.load().await;
+        let inner = &self.0.inner;
+        let mut loaded = inner.loaded.subscribe();
+        if !*loaded.borrow() {
+            self.0.start();
+            loaded.wait_for(|done| *done).await?;
         }
         Ok(())
     }
