@@ -23,6 +23,7 @@ mod list;
 mod list_copies;
 mod list_edges;
 mod list_index;
+mod list_index_ready;
 mod me;
 mod nearest_order;
 mod news;

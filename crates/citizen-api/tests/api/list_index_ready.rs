@@ -1,0 +1,127 @@
+//! The list index's readiness check waits for the first load and never runs it: a check ends at
+//! its time-out (2 s) while a large city's load goes on, so a check that ran the load itself
+//! would cancel it and start it again from nothing at the next check. Here the load's read of
+//! every issue is held at a gate while a check is polled and dropped (as its time-out drops
+//! it); once the gate opens, the next check is ready and every issue was read from position 0
+//! once.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use citizen_api::list_index::ListIndex;
+use citizen_api::store::{
+    DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow, NewReport, Report,
+    ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
+};
+use domain::geo::NearestOrder;
+use futures::FutureExt;
+use test_support::on_both_backends;
+use tokio::sync::watch;
+use uuid::Uuid;
+
+use crate::helpers::{Filing, TestApp};
+
+on_both_backends!(crate::helpers::spawn_app;
+    a_check_that_times_out_leaves_the_load_running,
+);
+
+/// The app's report store, whose reads of every issue (from position 0) wait for `open` and
+/// are counted.
+struct Held {
+    store: Arc<dyn ReportStore>,
+    open: watch::Receiver<bool>,
+    reads_from_zero: AtomicUsize,
+}
+
+#[async_trait]
+impl ReportStore for Held {
+    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>> {
+        self.store.file_report(new, now).await
+    }
+    async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>> {
+        self.store.report(id).await
+    }
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>> {
+        self.store.report_detail(id, now).await
+    }
+    async fn report_detail_key(
+        &self,
+        id: Uuid,
+        now: Instant,
+        with_author: bool,
+    ) -> StoreResult<Option<DetailKey>> {
+        self.store.report_detail_key(id, now, with_author).await
+    }
+    async fn public_reports(
+        &self,
+        filter: &ReportFilter,
+        now: Instant,
+        read: ListRead,
+    ) -> StoreResult<ListPage<ListRow>> {
+        self.store.public_reports(filter, now, read).await
+    }
+    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
+        self.store.public_rows(issue_ids).await
+    }
+    async fn issue_changes_each(
+        &self,
+        since: i64,
+        each: &mut IssueSink<'_>,
+    ) -> StoreResult<Option<i64>> {
+        if since == 0 {
+            self.reads_from_zero.fetch_add(1, Ordering::SeqCst);
+            let mut open = self.open.clone();
+            // The sender lives as long as the test.
+            let _ = open.wait_for(|open| *open).await;
+        }
+        self.store.issue_changes_each(since, each).await
+    }
+    fn nearest_order(&self) -> NearestOrder {
+        self.store.nearest_order()
+    }
+    async fn vote_counts(
+        &self,
+        report_ids: &[Uuid],
+        now: Instant,
+    ) -> StoreResult<HashMap<Uuid, i64>> {
+        self.store.vote_counts(report_ids, now).await
+    }
+    async fn own_reports(
+        &self,
+        author: &str,
+        filter: &ReportFilter,
+        now: Instant,
+    ) -> StoreResult<ListPage<ReportWithIssues>> {
+        self.store.own_reports(author, filter, now).await
+    }
+    async fn timeline(&self, report_id: Uuid) -> StoreResult<Option<TimelineData>> {
+        self.store.timeline(report_id).await
+    }
+    async fn set_explicit(&self, report_id: Uuid, explicit: bool) -> StoreResult<bool> {
+        self.store.set_explicit(report_id, explicit).await
+    }
+}
+
+async fn a_check_that_times_out_leaves_the_load_running(app: TestApp) {
+    app.file(Filing::new("Lampa", 1)).await;
+    let (gate, open) = watch::channel(false);
+    let held = Arc::new(Held {
+        store: app.stores.reports.clone(),
+        open,
+        reads_from_zero: AtomicUsize::new(0),
+    });
+    let index = ListIndex::new(held.clone(), 1_000).expect("an index");
+    let check = index.readiness();
+    // The first check starts the load, which waits at the gate: the check is not ready, and
+    // is dropped as its time-out would drop it.
+    assert!(check.check().now_or_never().is_none());
+    tokio::task::yield_now().await;
+    gate.send_replace(true);
+    // The load that check started goes on; the next check waits for it.
+    check.check().await.expect("ready");
+    assert_eq!(held.reads_from_zero.load(Ordering::SeqCst), 1);
+    check.check().await.expect("still ready");
+    assert_eq!(held.reads_from_zero.load(Ordering::SeqCst), 1);
+}
