@@ -47,7 +47,8 @@ async fn counted(app: &TestApp, metric: &str, source: &str) -> f64 {
     app.metric(&format!("{metric}{{source=\"{source}\"")).await
 }
 
-async fn rows_from(app: &TestApp, source: &str) -> f64 {
+/// `report_list_rows_total{source}`: list rows by where their content was read from.
+pub(crate) async fn rows_from(app: &TestApp, source: &str) -> f64 {
     counted(app, "report_list_rows_total", source).await
 }
 

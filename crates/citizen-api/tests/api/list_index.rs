@@ -11,6 +11,7 @@ use test_support::on_both_backends;
 
 use crate::admin_helpers::id;
 use crate::helpers::{spawn_on, Filing, TestApp};
+use crate::kept_json::rows_from;
 use crate::news_generation::raw_execute;
 
 on_both_backends!(crate::helpers::spawn_app;
@@ -215,11 +216,6 @@ async fn more_issues_than_the_cap_are_left_to_the_database(app: TestApp) {
             .len(),
         2
     );
-}
-
-async fn rows_from(app: &TestApp, source: &str) -> f64 {
-    app.metric(&format!("report_list_rows_total{{source=\"{source}\""))
-        .await
 }
 
 /// `/readyz` answers 200: the index is loaded and the row cache warmed (a check waits for the

@@ -22,6 +22,7 @@ use super::super::model::{round_cm, Report, View};
 use super::kept::{finish, head, KeptJson};
 use crate::media::MediaStore;
 use crate::store::{IssueRow, IssueRowKey};
+use uuid::Uuid;
 
 /// The public shape (2.1) of a list row up to, without, its vote count and distance.
 pub fn row_head(row: IssueRow, media: &MediaStore) -> Result<String, serde_json::Error> {
@@ -99,6 +100,22 @@ pub fn fill(
     rows: Vec<IssueRow>,
     media: &MediaStore,
 ) -> Result<Vec<Option<Arc<str>>>, serde_json::Error> {
+    let written = keep(kept, rows, media)?;
+    for (key, slot) in keys.iter().zip(heads.iter_mut()) {
+        if slot.is_none() {
+            *slot = written.get(&key.issue_id).cloned();
+        }
+    }
+    Ok(heads)
+}
+
+/// Writes rows read from the database and keeps each head at the version it was read at;
+/// the heads by issue id.
+pub fn keep(
+    kept: &KeptJson,
+    rows: Vec<IssueRow>,
+    media: &MediaStore,
+) -> Result<HashMap<Uuid, Arc<str>>, serde_json::Error> {
     let mut written = HashMap::with_capacity(rows.len());
     for row in rows {
         let (issue_id, version) = (row.issue_id, row.version);
@@ -106,12 +123,7 @@ pub fn fill(
         kept.put(issue_id, version, head.clone());
         written.insert(issue_id, head);
     }
-    for (key, slot) in keys.iter().zip(heads.iter_mut()) {
-        if slot.is_none() {
-            *slot = written.get(&key.issue_id).cloned();
-        }
-    }
-    Ok(heads)
+    Ok(written)
 }
 
 /// The heads of a page whose rows were read with it (each key's content, in the page's

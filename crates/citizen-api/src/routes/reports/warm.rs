@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::kept::KeptJson;
-use super::rows::row_head;
+use super::rows::keep;
 use crate::list_index::Warm;
 use crate::media::MediaStore;
 use crate::store::ReportStore;
@@ -51,15 +51,9 @@ impl Warm for RowWarmer {
                     return;
                 }
             };
-            for row in rows {
-                let (issue_id, version) = (row.issue_id, row.version);
-                match row_head(row, &self.media) {
-                    Ok(head) => self.kept.put(issue_id, version, head.into()),
-                    Err(err) => {
-                        tracing::warn!(error = %err, "writing a list row failed");
-                        return;
-                    }
-                }
+            if let Err(err) = keep(&self.kept, rows, &self.media) {
+                tracing::warn!(error = %err, "writing a list row failed");
+                return;
             }
         }
     }
