@@ -193,5 +193,26 @@ pub fn report_status(issues: impl IntoIterator<Item = IssueStatus>) -> Option<Is
         .min_by_key(|s| s.progress())
 }
 
+/// A day of a category's statement deadline: 24 hours, whatever the calendar or time zone
+/// (both backends and the list index count it so).
+pub const DEADLINE_DAY_MICROS: i64 = 86_400_000_000;
+
+/// Whether an issue placed in its category at `placed_at` (microseconds) is past the category's
+/// statement deadline of `deadline_days` at `now` (microseconds): it is open or accepted and
+/// placed at least the deadline ago. No deadline: never overdue.
+pub fn is_overdue(
+    status: IssueStatus,
+    placed_at: i64,
+    deadline_days: Option<u32>,
+    now: i64,
+) -> bool {
+    matches!(status, IssueStatus::Open | IssueStatus::Accepted)
+        && deadline_days.is_some_and(|days| {
+            // In i128: no deadline a category can hold overflows.
+            i128::from(placed_at) + i128::from(days) * i128::from(DEADLINE_DAY_MICROS)
+                <= i128::from(now)
+        })
+}
+
 #[cfg(test)]
 mod tests;

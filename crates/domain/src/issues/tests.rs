@@ -192,3 +192,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn overdue_is_open_or_accepted_past_the_deadline_counted_in_24_hours() {
+    const DAY: i64 = DEADLINE_DAY_MICROS;
+    let placed = 1_700_000_000_000_000;
+    let cases = [
+        // (status, deadline days, now after placement, overdue)
+        (IssueStatus::Open, Some(3), 3 * DAY, true),
+        (IssueStatus::Open, Some(3), 3 * DAY - 1, false),
+        (IssueStatus::Accepted, Some(3), 3 * DAY, true),
+        (IssueStatus::Accepted, Some(3), 10 * DAY, true),
+        (IssueStatus::Resolved, Some(3), 10 * DAY, false),
+        (IssueStatus::Duplicate, Some(3), 10 * DAY, false),
+        (IssueStatus::Moved, Some(3), 10 * DAY, false),
+        (IssueStatus::Open, None, 10_000 * DAY, false),
+        (IssueStatus::Open, Some(0), 0, true),
+        (IssueStatus::Open, Some(0), -1, false),
+        (IssueStatus::Open, Some(u32::MAX), i64::MAX - placed, false),
+    ];
+    for (status, days, after, want) in cases {
+        assert_eq!(
+            is_overdue(status, placed, days, placed + after),
+            want,
+            "{status:?} {days:?} {after}"
+        );
+    }
+}

@@ -48,11 +48,12 @@ fn push_access(q: &mut QueryBuilder<'_, Postgres>, access: &Access) {
 }
 
 /// Whether issue `i` of category `c` is past its statement deadline at `now`: open or accepted,
-/// and placed into its category at least the deadline ago.
+/// and placed into its category at least the deadline ago. A day is 24 hours, as on SQLite and
+/// in the list index (`domain::issues::is_overdue`), not a calendar day of the session's zone.
 fn push_overdue(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
     q.push(
         "(i.status IN ('open', 'accepted') AND c.statement_deadline_days IS NOT NULL \
-         AND i.inserted_at + make_interval(days => c.statement_deadline_days) <= ",
+         AND i.inserted_at + make_interval(hours => 24 * c.statement_deadline_days) <= ",
     )
     .push_bind(now)
     .push(")");
@@ -154,7 +155,7 @@ fn push_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
         // filed at least the shortest deadline ago: the walk by date starts there instead of
         // probing every newer report. No deadline anywhere: NULL, nothing is overdue.
         q.push(" AND r.inserted_at <= ").push_bind(filter.now).push(
-            " - make_interval(days => (SELECT min(statement_deadline_days) \
+            " - make_interval(hours => 24 * (SELECT min(statement_deadline_days) \
                  FROM report_categories))",
         );
     }

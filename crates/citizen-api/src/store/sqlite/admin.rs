@@ -29,7 +29,8 @@ pub(super) const ADMIN_ISSUE_COLUMNS: &str =
     "i.id, i.report_id, i.category_id, i.status, i.parent_id, i.has_possible_duplicates, \
      i.inserted_at, c.name AS category_name, c.statement_deadline_days";
 
-pub(super) const DAY_MICROS: i64 = 86_400_000_000;
+/// A deadline day (`domain::issues::is_overdue`).
+pub(super) const DAY_MICROS: i64 = domain::issues::DEADLINE_DAY_MICROS;
 
 pub(super) fn admin_issue(row: &SqliteRow) -> StoreResult<AdminIssue> {
     let days: Option<i64> = row.try_get("statement_deadline_days")?;

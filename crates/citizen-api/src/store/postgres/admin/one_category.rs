@@ -28,7 +28,7 @@ pub(super) fn push_page(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter
     if let Some(overdue) = filter.overdue {
         // The category's deadline once (an InitPlan), not a join per row, which would cost
         // the walk its order. NULL (no deadline) is never overdue.
-        let deadline = "make_interval(days => (SELECT statement_deadline_days \
+        let deadline = "make_interval(hours => 24 * (SELECT statement_deadline_days \
                         FROM report_categories WHERE id = ";
         q.push(if overdue { " AND " } else { " AND NOT " })
             .push(format!(
