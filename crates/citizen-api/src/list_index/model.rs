@@ -23,17 +23,21 @@ pub(super) type Located = GeomWithData<[f64; 3], (u32, LonLat)>;
 pub(super) struct Entry {
     pub(super) issue_id: Uuid,
     pub(super) report_id: Uuid,
-    category_id: Uuid,
-    status: IssueStatus,
+    pub(super) category_id: Uuid,
+    pub(super) status: IssueStatus,
     /// Its report's filing time, in microseconds (the list's date order).
-    filed: i64,
+    pub(super) filed: i64,
     pub(super) point: Option<LonLat>,
     pub(super) version: i64,
-    search: Box<str>,
+    pub(super) search: Box<str>,
+    /// When the report was placed in the category, in microseconds (the admin list).
+    pub(super) placed: i64,
+    pub(super) has_possible_duplicates: bool,
+    pub(super) parent_id: Option<Uuid>,
 }
 
 impl Entry {
-    fn listed(&self) -> bool {
+    pub(super) fn listed(&self) -> bool {
         self.status != IssueStatus::Moved
     }
 
@@ -78,7 +82,7 @@ pub struct IndexRow {
 pub struct Index {
     slots: HashMap<Uuid, u32>,
     pub(super) entries: Vec<Entry>,
-    by_date: BTreeSet<(i64, Uuid, u32)>,
+    pub(super) by_date: BTreeSet<(i64, Uuid, u32)>,
     /// The backend's order nearest first, which places points in `located`.
     pub(super) order: NearestOrder,
     /// Built at the end of the first load ([`Self::locate`]; one bulk load is far faster than
@@ -168,6 +172,9 @@ impl Index {
             point,
             version,
             search,
+            placed_at,
+            has_possible_duplicates,
+            parent_id,
         } = issue;
         let entry = Entry {
             issue_id,
@@ -178,6 +185,9 @@ impl Index {
             point,
             version,
             search: search.into_boxed_str(),
+            placed: placed_at.timestamp_micros(),
+            has_possible_duplicates,
+            parent_id,
         };
         let slot = match self.slots.get(&issue_id) {
             Some(&slot) => {

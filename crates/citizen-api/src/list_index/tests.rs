@@ -42,6 +42,9 @@ fn issue(rng: &mut XorShift, city: LonLat, categories: &[Uuid], n: u32) -> Issue
             WORDS[rng.below(WORDS.len())],
             WORDS[rng.below(WORDS.len())]
         ),
+        placed_at: at(40 + rng.below(40) as i64),
+        has_possible_duplicates: rng.below(2) == 0,
+        parent_id: None,
     }
 }
 

@@ -252,6 +252,11 @@ pub struct IssueState {
     pub version: i64,
     /// The folded text `q` is matched against (title, description and report id).
     pub search: String,
+    /// When the report was placed in the issue's category (the issue's `inserted_at`: the
+    /// admin list's order of a report's issues and its `overdue`).
+    pub placed_at: Instant,
+    pub has_possible_duplicates: bool,
+    pub parent_id: Option<Uuid>,
 }
 
 /// One read of the issue feed: every issue changed since the position asked for (some perhaps

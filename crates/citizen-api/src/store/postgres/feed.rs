@@ -18,7 +18,8 @@ pub(super) async fn issue_changes(
 ) -> StoreResult<Option<i64>> {
     let mut rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
-         i.longitude, i.latitude, i.row_version, i.search \
+         i.longitude, i.latitude, i.row_version, i.search, i.inserted_at, \
+         i.has_possible_duplicates, i.parent_id \
          FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next) h \
          LEFT JOIN issues i ON i.changed_xid >= $1::text::xid8",
     )
@@ -43,6 +44,9 @@ pub(super) async fn issue_changes(
             point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
             version: row.try_get("row_version")?,
             search: row.try_get("search")?,
+            placed_at: row.try_get("inserted_at")?,
+            has_possible_duplicates: row.try_get("has_possible_duplicates")?,
+            parent_id: row.try_get("parent_id")?,
         };
         if !each(issue) {
             return Ok(None);

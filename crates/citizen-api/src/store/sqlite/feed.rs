@@ -6,7 +6,7 @@ use domain::geo::LonLat;
 use futures::TryStreamExt;
 use sqlx::{Row, SqlitePool};
 
-use super::{get_instant, get_uuid};
+use super::{get_instant, get_opt_uuid, get_uuid};
 use crate::store::{status, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
@@ -18,7 +18,8 @@ pub(super) async fn issue_changes(
 ) -> StoreResult<Option<i64>> {
     let mut rows = sqlx::query(
         "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
-         i.longitude, i.latitude, i.row_version, i.search \
+         i.longitude, i.latitude, i.row_version, i.search, i.inserted_at, \
+         i.has_possible_duplicates, i.parent_id \
          FROM (SELECT coalesce(max(change_seq), 0) + 1 AS next FROM issues) h \
          LEFT JOIN issues i ON i.change_seq >= ?1",
     )
@@ -43,6 +44,9 @@ pub(super) async fn issue_changes(
             point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
             version: row.try_get("row_version")?,
             search: row.try_get("search")?,
+            placed_at: get_instant(row, "inserted_at")?,
+            has_possible_duplicates: row.try_get("has_possible_duplicates")?,
+            parent_id: get_opt_uuid(row, "parent_id")?,
         };
         if !each(issue) {
             return Ok(None);
