@@ -61,6 +61,9 @@ pub struct ReportSettings {
     /// Public report details each replica keeps written (docs/citizen-api.md); 0 writes every
     /// detail at every request.
     pub detail_cache_entries: usize,
+    /// Reports of the officers' list each replica keeps written (their own fields, without the
+    /// issues, the vote count and the distance); 0 reads every row at every request.
+    pub admin_row_cache_entries: usize,
     /// The most issues the list index holds (docs/citizen-api.md, "The list index"); above it,
     /// and with 0, the database answers every list.
     pub index_max_items: usize,

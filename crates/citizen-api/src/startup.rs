@@ -120,6 +120,12 @@ impl Application {
             "report_details_total",
             "Public report details by where their content was read from",
         )?;
+        let admin_rows = KeptJson::new(settings.reports.admin_row_cache_entries);
+        admin_rows.watch(
+            &metrics,
+            "admin_report_list_rows_total",
+            "Rows of officers' list pages from the index by where the report's fields were read from",
+        )?;
         let media = MediaStore::new(&settings.media)?;
         let list_index = ListIndex::new(stores.reports.clone(), settings.reports.index_max_items);
         if let Some(index) = &list_index {
@@ -143,6 +149,7 @@ impl Application {
             media,
             list_rows,
             details,
+            admin_rows,
             list_index,
             form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
             max_media_total: settings.media.max_total_bytes,

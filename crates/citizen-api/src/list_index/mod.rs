@@ -21,9 +21,11 @@
 //! load, before the replica reports ready: the row cache fills then, so that pages of random
 //! places (nearest first) find their rows in memory when the cache holds them all.
 
+mod admin;
 mod model;
 mod nearest;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
@@ -33,8 +35,10 @@ use service_kit::metrics::Metrics;
 use tokio::sync::{watch, Mutex, RwLock};
 use uuid::Uuid;
 
+pub use admin::{AdminIssueRow, AdminRow};
 pub use model::{Index, IndexRow};
 
+use crate::store::admin::AdminFilter;
 use crate::store::{ListPage, ReportFilter, ReportStore};
 
 /// What fills a cache from the index after a load (module docs).
@@ -69,9 +73,12 @@ struct Inner {
     loaded: watch::Sender<bool>,
     too_large: AtomicBool,
     warm: OnceLock<Arc<dyn Warm>>,
-    /// Pages served from the index and by the database, for metrics.
+    /// Pages served from the index and by the database, for metrics: the public list's and
+    /// the officers'.
     pages_index: AtomicU64,
     pages_database: AtomicU64,
+    admin_pages_index: AtomicU64,
+    admin_pages_database: AtomicU64,
 }
 
 impl ListIndex {
@@ -92,6 +99,8 @@ impl ListIndex {
                 warm: OnceLock::new(),
                 pages_index: AtomicU64::new(0),
                 pages_database: AtomicU64::new(0),
+                admin_pages_index: AtomicU64::new(0),
+                admin_pages_database: AtomicU64::new(0),
             }),
         })
     }
@@ -193,6 +202,42 @@ impl ListIndex {
         page
     }
 
+    /// The officers' page of `filter` from the index (by date, `list_index/admin.rs`), after a
+    /// read of the feed that started after this call; `deadlines` are the statement deadlines
+    /// of the categories that have one, read for this request. `None` when the database is to
+    /// answer.
+    pub async fn admin_page(
+        &self,
+        filter: &AdminFilter,
+        deadlines: &HashMap<Uuid, u32>,
+    ) -> Option<ListPage<AdminRow>> {
+        if !Index::serves_admin(filter) {
+            return None;
+        }
+        let inner = &self.inner;
+        let arrived = inner.started.load(Ordering::SeqCst);
+        if !self.read_feed(arrived).await {
+            return None;
+        }
+        inner
+            .index
+            .read()
+            .await
+            .as_ref()
+            .and_then(|i| i.admin_page(filter, deadlines))
+    }
+
+    /// Counts an officers' page by date as written from the index or by the database (the
+    /// caller knows: a page from the index can still be left to the database when written).
+    pub fn count_admin_page(&self, from_index: bool) {
+        let inner = &self.inner;
+        let counter = match from_index {
+            true => &inner.admin_pages_index,
+            false => &inner.admin_pages_database,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Makes sure a feed read numbered above `arrived` was applied; false when no index is
     /// held (a load is started then, unless the data is too large) or the read failed.
     async fn read_feed(&self, arrived: u64) -> bool {
@@ -234,22 +279,31 @@ impl ListIndex {
         held.is_some()
     }
 
-    /// Registers `report_list_pages_total{source="index"|"database"}`: public list pages by
-    /// date, by where their rows were found (filled at every scrape).
+    /// Registers `report_list_pages_total{source="index"|"database"}` (public list pages by
+    /// date and nearest first) and `admin_report_list_pages_total{source=…}` (officers' pages
+    /// by date), by where their rows were found (filled at every scrape).
     pub fn watch(&self, metrics: &Metrics) -> anyhow::Result<()> {
-        let counters = prometheus::IntCounterVec::new(
-            prometheus::Opts::new(
-                "report_list_pages_total",
-                "Public list pages by date, by where their rows were found",
-            ),
-            &["source"],
+        let pages = |name: &str, help: &str| -> anyhow::Result<prometheus::IntCounterVec> {
+            let counters =
+                prometheus::IntCounterVec::new(prometheus::Opts::new(name, help), &["source"])?;
+            metrics.registry().register(Box::new(counters.clone()))?;
+            Ok(counters)
+        };
+        let public = pages(
+            "report_list_pages_total",
+            "Public list pages by date or nearest first, by where their rows were found",
         )?;
-        metrics.registry().register(Box::new(counters.clone()))?;
+        let admin = pages(
+            "admin_report_list_pages_total",
+            "Officers' list pages by date, by where their rows were found",
+        )?;
         let inner = self.inner.clone();
         metrics.add_collector(move |_| {
-            for (label, total) in [
-                ("index", &inner.pages_index),
-                ("database", &inner.pages_database),
+            for (counters, label, total) in [
+                (&public, "index", &inner.pages_index),
+                (&public, "database", &inner.pages_database),
+                (&admin, "index", &inner.admin_pages_index),
+                (&admin, "database", &inner.admin_pages_database),
             ] {
                 let counter = counters.with_label_values(&[label]);
                 counter.inc_by(total.load(Ordering::Relaxed).saturating_sub(counter.get()));

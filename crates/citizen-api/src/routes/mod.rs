@@ -45,6 +45,9 @@ pub struct AppState {
     pub list_rows: Arc<KeptJson>,
     /// `reports.detail_cache_entries`: the public details this replica keeps written.
     pub details: KeptJson,
+    /// `reports.admin_row_cache_entries`: the officers' list rows (a report's own fields) this
+    /// replica keeps written.
+    pub admin_rows: KeptJson,
     /// `reports.index_max_items`: the list index (`None`: off).
     pub list_index: Option<crate::list_index::ListIndex>,
     /// The limits of the filing form (`media.*` plus the text fields).

@@ -58,19 +58,21 @@ pub struct AdminReport {
     /// Every attachment (officers see them also while `explicit`).
     pub media: Vec<Media>,
     pub explicit: bool,
-    /// Vote tokens on the report that count at the time of the request.
-    pub votes_count: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Point>,
     /// Derived from the issues shown (the least advanced wins).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<super::super::model::IssueStatusSchema>)]
     pub status: Option<IssueStatus>,
+    /// The issues the officer may see, none moved, oldest first.
+    pub issues: Vec<AdminIssueItem>,
+    /// Vote tokens on the report that count at the time of the request. The fields from here
+    /// on are written after the rest, which a page from the list index keeps written
+    /// (`admin/indexed.rs`): keep them last.
+    pub votes_count: i64,
     /// Metres from the `location` parameter.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance: Option<f64>,
-    /// The issues the officer may see, none moved, oldest first.
-    pub issues: Vec<AdminIssueItem>,
 }
 
 /// `GET /admin/reports`.

@@ -1,0 +1,197 @@
+//! The officers' list by date written from the list index (`list_index/admin.rs`) and kept JSON.
+//!
+//! The index chooses the page's reports and holds each listed issue as last written (state,
+//! category, placement, duplicate flag and parent). What the request adds is read for it: the
+//! categories (names and deadlines, so a renamed category or a changed deadline shows at
+//! once), and the vote counts at the request's instant. A report's own fields (title, text,
+//! media, place, dates, `explicit`) are copied on each of its issue rows and move their
+//! versions when they change (migrations 0014, 0021): they are written once and kept under the
+//! report's oldest listed issue and its version ([`KeptJson`]), read by that issue's id when
+//! not kept. The row is then written as the model would write it (checked byte for byte
+//! against the database's page in `tests/api/admin_list_index.rs`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use domain::geo::distance_m;
+use service_kit::ApiError;
+use uuid::Uuid;
+
+use super::super::model::{round_cm, Report, View};
+use super::super::reports::kept::{finish, head, KeptJson};
+use super::super::AppState;
+use super::model::AdminIssueItem;
+use crate::list_index::{AdminIssueRow, AdminRow, Index, ListIndex};
+use crate::media::MediaStore;
+use crate::store::admin::AdminFilter;
+use crate::store::{Category, IssueRow, ListPage};
+
+/// The body of the officers' page of `filter` from the list index; `None` when the database is
+/// to answer. `officer` holds the caller's categories unless they see every category.
+pub async fn page(
+    state: &AppState,
+    filter: &AdminFilter,
+    officer: Option<Vec<Category>>,
+) -> Result<Option<Vec<u8>>, ApiError> {
+    let Some(index) = &state.list_index else {
+        return Ok(None);
+    };
+    if !Index::serves_admin(filter) {
+        return Ok(None);
+    }
+    let body = written(state, index, filter, officer).await?;
+    index.count_admin_page(body.is_some());
+    Ok(body)
+}
+
+/// The page of `filter` from the index, written; `None` when the database is to answer.
+async fn written(
+    state: &AppState,
+    index: &ListIndex,
+    filter: &AdminFilter,
+    officer: Option<Vec<Category>>,
+) -> Result<Option<Vec<u8>>, ApiError> {
+    // The categories whose issues the page can show: the officer's, or every one.
+    let categories = match officer {
+        Some(categories) => categories,
+        None => state.stores.categories.categories().await?,
+    };
+    let deadlines: HashMap<Uuid, u32> = categories
+        .iter()
+        .filter_map(|c| c.statement_deadline_days.map(|days| (c.id, days)))
+        .collect();
+    let Some(found) = index.admin_page(filter, &deadlines).await else {
+        return Ok(None);
+    };
+    let names: HashMap<Uuid, &str> = categories.iter().map(|c| (c.id, c.name.as_str())).collect();
+    let report_ids: Vec<Uuid> = found.rows.iter().map(|row| row.report_id).collect();
+    let votes = state
+        .stores
+        .reports
+        .vote_counts(&report_ids, filter.now)
+        .await?;
+    let Some(heads) = heads(state, &found).await? else {
+        return Ok(None);
+    };
+    write(filter, &found, &heads, &names, &votes).map_err(ApiError::internal)
+}
+
+/// Each row's report fields written (kept or read by the id of its oldest issue); `None` when
+/// a report was not found (never: issues are not deleted), to leave the page to the database.
+async fn heads(
+    state: &AppState,
+    found: &ListPage<AdminRow>,
+) -> Result<Option<Vec<Arc<str>>>, ApiError> {
+    let kept = &state.admin_rows;
+    let mut heads: Vec<Option<Arc<str>>> = found
+        .rows
+        .iter()
+        .map(|row| kept.get(row.head.0, row.head.1))
+        .collect();
+    let missing: Vec<Uuid> = found
+        .rows
+        .iter()
+        .zip(&heads)
+        .filter(|(_, head)| head.is_none())
+        .map(|(row, _)| row.head.0)
+        .collect();
+    if !missing.is_empty() {
+        let read = state.stores.reports.public_rows(&missing).await?;
+        let written = keep(kept, read, &state.media).map_err(ApiError::internal)?;
+        for (row, slot) in found.rows.iter().zip(heads.iter_mut()) {
+            if slot.is_none() {
+                *slot = written.get(&row.head.0).cloned();
+            }
+        }
+    }
+    Ok(heads.into_iter().collect())
+}
+
+/// Writes the report fields of rows read from the database as officers see them (every
+/// attachment, also while `explicit`) and keeps each at the version it was read at (a row
+/// written since the page was chosen is newer, never staler); the heads by issue id.
+fn keep(
+    kept: &KeptJson,
+    rows: Vec<IssueRow>,
+    media: &MediaStore,
+) -> Result<HashMap<Uuid, Arc<str>>, serde_json::Error> {
+    let mut written = HashMap::with_capacity(rows.len());
+    for row in rows {
+        let report = Report::from_store(row.report, media, View::Trusted, None);
+        let written_head: Arc<str> = head(report)?.into();
+        kept.put(row.issue_id, row.version, written_head.clone());
+        written.insert(row.issue_id, written_head);
+    }
+    Ok(written)
+}
+
+/// The page as `AdminReportList` writes it; `None` when an issue's category was not read (one
+/// created after the request's read of the categories): the database answers then.
+fn write(
+    filter: &AdminFilter,
+    found: &ListPage<AdminRow>,
+    heads: &[Arc<str>],
+    names: &HashMap<Uuid, &str>,
+    votes: &HashMap<Uuid, i64>,
+) -> Result<Option<Vec<u8>>, serde_json::Error> {
+    let size: usize = heads.iter().map(|head| head.len() + 320).sum();
+    let mut body = Vec::with_capacity(size + 96);
+    body.extend_from_slice(b"{\"reports\":[");
+    for (n, (row, head)) in found.rows.iter().zip(heads).enumerate() {
+        if n > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(head.as_bytes());
+        let status = domain::issues::report_status(row.issues.iter().map(|i| i.status));
+        if let Some(status) = status {
+            body.extend_from_slice(b",\"status\":");
+            serde_json::to_writer(&mut body, &status)?;
+        }
+        body.extend_from_slice(b",\"issues\":");
+        let items: Option<Vec<AdminIssueItem>> =
+            row.issues.iter().map(|i| item(i, names)).collect();
+        let Some(items) = items else {
+            return Ok(None);
+        };
+        serde_json::to_writer(&mut body, &items)?;
+        let distance = filter
+            .list
+            .near
+            .as_ref()
+            .zip(row.point)
+            .map(|(near, point)| round_cm(distance_m(near.point, point)));
+        let votes_count = votes.get(&row.report_id).copied().unwrap_or(0);
+        finish(&mut body, votes_count, distance)?;
+    }
+    body.extend_from_slice(b"],");
+    let tail = serde_json::to_vec(&Tail {
+        has_next_offset: found.has_next,
+        offset: filter.list.page.offset,
+        limit: filter.list.page.limit,
+    })?;
+    // `{"hasNextOffset":…}` without its opening brace.
+    body.extend_from_slice(tail.get(1..).unwrap_or_default());
+    Ok(Some(body))
+}
+
+/// The issue as officers see it, with its category's name (`None`: the category was not read).
+fn item(issue: &AdminIssueRow, names: &HashMap<Uuid, &str>) -> Option<AdminIssueItem> {
+    Some(AdminIssueItem {
+        issue_id: issue.issue_id,
+        category_id: issue.category_id,
+        category_name: (*names.get(&issue.category_id)?).to_owned(),
+        status: issue.status,
+        inserted_at: chrono::DateTime::from_timestamp_micros(issue.placed_at)?,
+        has_possible_duplicates: issue.has_possible_duplicates,
+        parent_id: issue.parent_id,
+    })
+}
+
+/// The fields of `AdminReportList` after `reports`, in its order.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tail {
+    has_next_offset: bool,
+    offset: u32,
+    limit: u32,
+}

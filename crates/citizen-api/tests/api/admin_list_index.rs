@@ -1,0 +1,372 @@
+//! The officers' list from the list index (src/list_index/admin.rs, src/routes/admin/indexed.rs):
+//! a page by date written from the index is byte for byte the page of the database's
+//! statements, for every filter, both directions, paging, ties in filing time, reports handled
+//! in two categories, duplicates, `overdue` on both sides of a deadline, an officer of one or two
+//! categories and access-all; a change made through another replica (a step, a category renamed,
+//! a deadline changed, the media marked explicit) or by SQL alone is in the very next page; the
+//! order by place and by votes and radius filters are left to the database.
+
+use chrono::{SecondsFormat, TimeDelta};
+use reqwest::Method;
+use serde_json::json;
+use service_kit::clock::Clock;
+use test_support::on_both_backends;
+use uuid::Uuid;
+
+use crate::admin_helpers::{id, READ};
+use crate::helpers::{file, form, spawn_on, Filed, Filing, TestApp};
+use crate::media_images::images;
+use crate::news_generation::raw_execute;
+
+on_both_backends!(crate::helpers::spawn_app;
+    admin_pages_from_the_index_equal_the_database_pages,
+    a_change_elsewhere_is_in_the_next_admin_page,
+);
+
+/// Another replica of `app`'s database with the index off, its clock at `app`'s.
+async fn without_index(app: &TestApp) -> TestApp {
+    let plain = spawn_on(app.db.clone(), |s| s.reports.index_max_items = 0).await;
+    plain.clock.set(app.clock.now());
+    plain
+}
+
+/// The body of `GET /admin/reports{query}` as `token`, as sent.
+async fn page_text(app: &TestApp, query: &str, token: &str) -> String {
+    let response = app
+        .http
+        .get(format!("{}/admin/reports{query}", app.base))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200, "{query}");
+    response.text().await.unwrap()
+}
+
+async fn pages(app: &TestApp, source: &str) -> f64 {
+    app.metric(&format!(
+        "admin_report_list_pages_total{{source=\"{source}\""
+    ))
+    .await
+}
+
+/// Both replicas answer every query alike for every token; how many pages came from `app`'s
+/// index.
+async fn alike(app: &TestApp, other: &TestApp, queries: &[String], tokens: &[String]) -> f64 {
+    let before = pages(app, "index").await;
+    for token in tokens {
+        for query in queries {
+            let got = page_text(app, query, token).await;
+            assert_eq!(got, page_text(other, query, token).await, "{query}");
+            let body: serde_json::Value = serde_json::from_str(&got).unwrap();
+            assert!(body["reports"].is_array(), "{got}");
+        }
+    }
+    pages(app, "index").await - before
+}
+
+struct City {
+    roads: Uuid,
+    light: Uuid,
+    parks: Uuid,
+    filed: Vec<Filed>,
+    /// A report filed with a photo and marked explicit.
+    photo: Uuid,
+}
+
+const DAY: i64 = 86_400;
+
+/// Roads (deadline 3 days, `o-roads`), Lighting (none, `o-light` and `o-two`), Parks (1 day,
+/// `o-two`); 24 reports, four per second, their issues moved, opened in a second category,
+/// accepted, resolved or marked duplicates at second 10 and three days later.
+async fn city(app: &TestApp) -> City {
+    let roads = app.admin_category("Roads", Some(3)).await;
+    let light = app.admin_category("Lighting", None).await;
+    let parks = app.admin_category("Parks", Some(1)).await;
+    app.assign("o-roads", roads).await;
+    app.assign("o-light", light).await;
+    app.assign("o-two", light).await;
+    app.assign("o-two", parks).await;
+    let words = [
+        "lampa u skoly",
+        "vytluk",
+        "lampa v parku",
+        "lavicka",
+        "strom",
+    ];
+    let mut filed = Vec::new();
+    for i in 0..24_i64 {
+        let filing = Filing::new(&format!("{} {i}", words[i as usize % 5]), i / 4);
+        let filing = if i % 3 == 0 {
+            filing
+        } else {
+            filing.at(14.40 + (i % 7) as f64 / 1000.0, 50.08)
+        };
+        filed.push(app.file(filing).await);
+    }
+    app.clock.set(app.time(10));
+    let (jpeg, _) = images::jpeg();
+    let f = form("Lampa s fotkou", "Rozbita").part("media", file(jpeg, "lampa.jpg"));
+    let citizen = app.token("citizen-1", &[]);
+    let (status, _, body) = app.post_report(f, Some(&citizen)).await;
+    assert_eq!(status, 201, "{body}");
+    let photo = id(&body, "id");
+    let boss = app.boss();
+    let (status, body) = app
+        .send_json(
+            Method::PUT,
+            &format!("/admin/reports/{photo}/explicit"),
+            &boss,
+            &json!({"explicit": true}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let mut parents = Vec::new();
+    for (i, f) in filed.iter().enumerate() {
+        if i % 8 == 7 {
+            // Three days later (below): within Roads' deadline then.
+            continue;
+        }
+        let target = [roads, light, parks][i % 3];
+        let (status, body) = app.move_to(f.issue, target, &boss).await;
+        assert_eq!(status, 200, "{body}");
+        let issue = id(&body, "issue_id");
+        match i % 5 {
+            1 => assert_eq!(app.step(issue, "accept", &boss).await.0, 200),
+            2 => {
+                assert_eq!(app.step(issue, "accept", &boss).await.0, 200);
+                assert_eq!(app.step(issue, "resolve", &boss).await.0, 200);
+            }
+            3 => {
+                // Handled in a second category too.
+                let other = [light, parks, roads][i % 3];
+                let (status, body) = app.open_in(f.report, other, &boss).await;
+                assert_eq!(status, 201, "{body}");
+            }
+            _ => parents.push(issue),
+        }
+        if i % 7 == 4 {
+            if let Some(parent) = parents.first().copied().filter(|p| *p != issue) {
+                let (status, body) = app.mark_duplicate(issue, parent, &boss).await;
+                assert_eq!(status, 200, "{body}");
+            }
+        }
+    }
+    app.clock.set(app.time(3 * DAY + 5));
+    for f in filed.iter().skip(7).step_by(8) {
+        let (status, body) = app.move_to(f.issue, roads, &boss).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // A flag the duplicate search would set, by SQL.
+    raw_execute(
+        app,
+        &format!(
+            "UPDATE issues SET has_possible_duplicates = true WHERE report_id = '{}'",
+            filed[5].report
+        ),
+    )
+    .await;
+    // Some reports have vote tokens on them.
+    let voter = app.token("voter", &[]);
+    for (f, count) in filed.iter().rev().zip([3, 1, 2]) {
+        let (status, body) = app
+            .send_json(
+                Method::POST,
+                "/me/vote-tokens",
+                &voter,
+                &json!({"target": f.report, "count": count}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    // Past Roads' deadline for the issues placed at second 10, within it for the later ones.
+    app.clock.set(app.time(3 * DAY + 20));
+    City {
+        roads,
+        light,
+        parks,
+        filed,
+        photo,
+    }
+}
+
+fn tokens(app: &TestApp) -> Vec<String> {
+    vec![
+        app.boss(),
+        app.token("o-roads", &[READ]),
+        app.token("o-two", &[READ]),
+        app.token("nobody", &[READ]),
+    ]
+}
+
+async fn admin_pages_from_the_index_equal_the_database_pages(app: TestApp) {
+    let city = city(&app).await;
+    let plain = without_index(&app).await;
+    let t = |second: i64| {
+        app.time(second)
+            .to_rfc3339_opts(SecondsFormat::Micros, true)
+            .replace('+', "%2B")
+    };
+    let mut queries: Vec<String> = [
+        "",
+        "?orderDirection=asc",
+        "?limit=5",
+        "?limit=5&offset=3",
+        "?limit=3&offset=7&orderDirection=asc",
+        "?offset=1000",
+        "?q=lampa",
+        "?q=lampa&limit=2&offset=1",
+        "?q=zzz",
+        "?status=open",
+        "?status=accepted&status=resolved",
+        "?status=duplicate",
+        "?status=moved",
+        "?overdue=true",
+        "?overdue=false",
+        "?overdue=true&status=accepted",
+        "?overdue=true&orderDirection=asc&limit=2&offset=1",
+        "?location=14.41,50.08",
+        "?location=14.41,50.08&orderDirection=asc&limit=4&status=open",
+        // Left to the database.
+        "?location=14.41,50.08&orderBy=location",
+        "?location=14.41,50.08,800",
+        "?orderBy=votes",
+    ]
+    .iter()
+    .map(|q| q.to_string())
+    .collect();
+    for category in [city.roads, city.light, city.parks] {
+        queries.push(format!("?category={category}"));
+        queries.push(format!("?category={category}&overdue=true"));
+        queries.push(format!(
+            "?category={category}&status=accepted&orderDirection=asc"
+        ));
+    }
+    queries.push(format!(
+        "?category={}&category={}&q=lampa",
+        city.roads, city.light
+    ));
+    queries.push(format!("?dateFrom={}&dateTo={}", t(1), t(3)));
+    queries.push(format!("?dateFrom={}&orderDirection=asc&limit=2", t(4)));
+    queries.push(format!("?dateTo={}&q=vytluk", t(2)));
+    let tokens = tokens(&app);
+    let from_index = alike(&app, &plain, &queries, &tokens).await;
+    // Every query but the three the database answers, each from the index.
+    assert_eq!(from_index, ((queries.len() - 3) * tokens.len()) as f64);
+    assert_eq!(pages(&plain, "index").await, 0.0);
+    // The rows hold what the city was built to show.
+    let boss = app.admin_list("?limit=100", &tokens[0]).await;
+    let rows = boss["reports"].as_array().unwrap();
+    assert_eq!(rows.len(), 25);
+    let photo = rows
+        .iter()
+        .find(|r| r["id"] == city.photo.to_string())
+        .unwrap();
+    assert_eq!(photo["explicit"], true);
+    assert_eq!(photo["media"].as_array().unwrap().len(), 1, "{photo}");
+    let two = rows
+        .iter()
+        .filter(|r| r["issues"].as_array().unwrap().len() == 2)
+        .count();
+    assert!(two >= 3, "{boss}");
+    // An officer of Roads sees a report handled in Roads and Lighting with its Roads issue.
+    let roads = app.admin_list("?limit=100", &tokens[1]).await;
+    let both = roads["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == city.filed[3].report.to_string())
+        .unwrap();
+    let seen: Vec<&str> = both["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["category_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(seen, ["Roads"], "{both}");
+    let overdue = app.admin_list("?overdue=true", &tokens[0]).await;
+    assert!(!overdue["reports"].as_array().unwrap().is_empty());
+    let flagged = rows
+        .iter()
+        .find(|r| r["id"] == city.filed[5].report.to_string())
+        .unwrap();
+    assert_eq!(
+        flagged["issues"][0]["has_possible_duplicates"], true,
+        "{flagged}"
+    );
+    // A second read of every page writes each report's fields from what the replica kept.
+    let read = app
+        .metric("admin_report_list_rows_total{source=\"database\"")
+        .await;
+    alike(&app, &plain, &queries, &tokens).await;
+    let again = app
+        .metric("admin_report_list_rows_total{source=\"database\"")
+        .await;
+    assert_eq!(again, read);
+}
+
+async fn a_change_elsewhere_is_in_the_next_admin_page(app: TestApp) {
+    let city = city(&app).await;
+    let plain = without_index(&app).await;
+    let boss = app.boss();
+    let tokens = tokens(&app);
+    let queries: Vec<String> = [
+        "".to_owned(),
+        "?overdue=true".to_owned(),
+        "?status=open".to_owned(),
+        format!("?category={}", city.parks),
+    ]
+    .to_vec();
+    alike(&app, &plain, &queries, &tokens).await;
+    // Through the other replica: a category renamed, a deadline set, a step, a move, the
+    // media of a report shown again.
+    let (status, body) = plain
+        .send_json(
+            Method::PATCH,
+            &format!("/admin/report-categories/{}", city.light),
+            &boss,
+            &json!({"name": "Street lights", "statement_deadline_days": 2}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let first = &plain.admin_list("?status=open&limit=1", &boss).await["reports"][0]["issues"][0];
+    let issue = id(first, "issue_id");
+    assert_eq!(plain.step(issue, "accept", &boss).await.0, 200);
+    let (status, body) = plain
+        .send_json(
+            Method::PUT,
+            &format!("/admin/reports/{}/explicit", city.photo),
+            &boss,
+            &json!({"explicit": false}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let page = app.admin_list("", &boss).await;
+    let photo = page["reports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == city.photo.to_string())
+        .unwrap()
+        .clone();
+    assert_eq!(photo["explicit"], false, "{photo}");
+    alike(&app, &plain, &queries, &tokens).await;
+    // By SQL alone: an issue resolved, and the clock past the new deadline.
+    raw_execute(
+        &app,
+        &format!(
+            "UPDATE issues SET status = 'resolved' WHERE id = '{}'",
+            city.filed[0].issue
+        ),
+    )
+    .await;
+    for replica in [&app, &plain] {
+        replica.clock.set(app.time(5 * DAY));
+    }
+    alike(&app, &plain, &queries, &tokens).await;
+    let later = app.clock.now() + TimeDelta::days(30);
+    for replica in [&app, &plain] {
+        replica.clock.set(later);
+    }
+    assert_eq!(alike(&app, &plain, &queries, &tokens).await, 16.0);
+}
