@@ -17,7 +17,7 @@ use uuid::Uuid;
 
 use super::model::{Entry, Index};
 use crate::store::admin::AdminFilter;
-use crate::store::ListPage;
+use crate::store::{ListPage, ReportFilter};
 
 /// An issue of an admin row, as the index holds it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,14 +58,9 @@ impl AdminIssueRow {
 }
 
 impl Index {
-    /// Whether an admin page of `filter` is served from the index: by date, with no radius.
-    pub fn serves_admin(filter: &AdminFilter) -> bool {
-        filter.list.order.by == OrderBy::Date
-            && filter
-                .list
-                .near
-                .as_ref()
-                .is_none_or(|n| n.radius_m.is_none())
+    /// Whether an admin page of `list` is served from the index: by date, with no radius.
+    pub fn serves_admin(list: &ReportFilter) -> bool {
+        list.order.by == OrderBy::Date && list.near.as_ref().is_none_or(|n| n.radius_m.is_none())
     }
 
     /// The admin page of `filter`, with the statement deadlines of the categories that have
@@ -75,7 +70,7 @@ impl Index {
         filter: &AdminFilter,
         deadlines: &HashMap<Uuid, u32>,
     ) -> Option<ListPage<AdminRow>> {
-        if !Self::serves_admin(filter) {
+        if !Self::serves_admin(&filter.list) {
             return None;
         }
         let list = &filter.list;

@@ -141,8 +141,8 @@ impl ListIndex {
                 .await;
             match read {
                 Ok(None) => self.drop_too_large(),
-                Ok(Some(position)) => {
-                    index.set_position(position);
+                Ok(Some(mark)) => {
+                    index.set_mark(mark);
                     index.locate();
                     tracing::info!(issues = index.len(), "list index loaded");
                     let newest = inner
@@ -202,24 +202,27 @@ impl ListIndex {
         page
     }
 
-    /// The officers' page of `filter` from the index (by date, `list_index/admin.rs`), after a
-    /// read of the feed that started after this call; `deadlines` are the statement deadlines
-    /// of the categories that have one, read for this request. `None` when the database is to
-    /// answer.
-    pub async fn admin_page(
-        &self,
-        filter: &AdminFilter,
-        deadlines: &HashMap<Uuid, u32>,
-    ) -> Option<ListPage<AdminRow>> {
-        if !Index::serves_admin(filter) {
-            return None;
-        }
+    /// Applies a read of the feed that started after this call (as before a public page) and
+    /// answers the categories' generation it saw; `None` when no index is held (the database
+    /// answers then).
+    pub async fn sync(&self) -> Option<i64> {
         let inner = &self.inner;
         let arrived = inner.started.load(Ordering::SeqCst);
         if !self.read_feed(arrived).await {
             return None;
         }
-        inner
+        inner.index.read().await.as_ref().map(Index::categories)
+    }
+
+    /// The officers' page of `filter` from the index (by date, `list_index/admin.rs`), as of
+    /// the last feed read: call [`Self::sync`] first. `deadlines` are the statement deadlines of
+    /// the categories that have one. `None` when the database is to answer.
+    pub async fn admin_page(
+        &self,
+        filter: &AdminFilter,
+        deadlines: &HashMap<Uuid, u32>,
+    ) -> Option<ListPage<AdminRow>> {
+        self.inner
             .index
             .read()
             .await

@@ -12,7 +12,7 @@ use rstar::primitives::GeomWithData;
 use rstar::RTree;
 use uuid::Uuid;
 
-use crate::store::{IssueChanges, IssueState, ListPage, ReportFilter};
+use crate::store::{FeedMark, IssueChanges, IssueState, ListPage, ReportFilter};
 
 /// A listed issue with a point, at its place in the search space of the backend's order
 /// (`NearestOrder::position`), naming its slot and carrying its point (the page measures a
@@ -91,6 +91,8 @@ pub struct Index {
     pub(super) unlocated: BTreeSet<(Uuid, u32)>,
     /// The feed position to read from next.
     position: i64,
+    /// The categories' generation the last feed read saw.
+    categories: i64,
 }
 
 impl Index {
@@ -104,6 +106,7 @@ impl Index {
             located: None,
             unlocated: BTreeSet::new(),
             position: 0,
+            categories: 0,
         }
     }
 
@@ -139,9 +142,15 @@ impl Index {
         self.position
     }
 
-    /// After a read handed to [`Self::put`] issue by issue: the position it answered.
-    pub fn set_position(&mut self, position: i64) {
-        self.position = position;
+    /// After a read handed to [`Self::put`] issue by issue: where it ended.
+    pub fn set_mark(&mut self, mark: FeedMark) {
+        self.position = mark.next;
+        self.categories = mark.categories;
+    }
+
+    /// The categories' generation the last feed read saw (migration 0025).
+    pub fn categories(&self) -> i64 {
+        self.categories
     }
 
     /// Issues held (moved ones too).
@@ -159,6 +168,7 @@ impl Index {
             self.put(issue);
         }
         self.position = changes.next;
+        self.categories = changes.categories;
     }
 
     /// Holds `issue` as read, in place of what was held of it.

@@ -210,6 +210,7 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
         }
         index.apply(IssueChanges {
             next: i64::from(round) + 1,
+            categories: 1,
             issues: read,
         });
         assert_eq!(index.position(), i64::from(round) + 1);

@@ -110,26 +110,32 @@ pub trait ReportStore: Send + Sync + 'static {
     /// issue as the database held it when its last read ran.
     async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges> {
         let mut issues = Vec::new();
-        let next = self
+        let mark = self
             .issue_changes_each(since, &mut |issue| {
                 issues.push(issue);
                 true
             })
             .await?;
+        // The sink never stops the read: a mark always comes.
+        let mark = mark.unwrap_or(FeedMark {
+            next: since,
+            categories: 0,
+        });
         Ok(IssueChanges {
-            next: next.unwrap_or(since),
+            next: mark.next,
+            categories: mark.categories,
             issues,
         })
     }
 
     /// [`Self::issue_changes`] handing each issue to `each` as it arrives (a read from 0 holds
     /// every issue); `each` answers false to stop the read, which then answers `None`, else the
-    /// next position.
+    /// next position and the categories' generation.
     async fn issue_changes_each(
         &self,
         since: i64,
         each: &mut IssueSink<'_>,
-    ) -> StoreResult<Option<i64>>;
+    ) -> StoreResult<Option<FeedMark>>;
 
     /// How `public_reports` orders nearest first (`orderBy=location`), which the list index
     /// repeats in memory (`domain::geo::nearest`).

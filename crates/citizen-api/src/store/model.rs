@@ -260,9 +260,20 @@ pub struct IssueState {
 }
 
 /// One read of the issue feed: every issue changed since the position asked for (some perhaps
-/// seen before), and the position to ask from next.
+/// seen before), the position to ask from next and the categories' generation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IssueChanges {
     pub next: i64,
+    /// The categories' generation in the read's snapshot (see [`FeedMark`]).
+    pub categories: i64,
     pub issues: Vec<IssueState>,
+}
+
+/// Where a read of the issue feed ended: the position to read from next, and the generation of
+/// the report categories and officer assignments in the same snapshot (migration 0025; it moves
+/// with every change of them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeedMark {
+    pub next: i64,
+    pub categories: i64,
 }

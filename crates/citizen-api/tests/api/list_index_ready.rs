@@ -12,8 +12,8 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use citizen_api::list_index::ListIndex;
 use citizen_api::store::{
-    DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow, NewReport, Report,
-    ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
+    DetailKey, FeedMark, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow, NewReport,
+    Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
 };
 use domain::geo::NearestOrder;
 use futures::FutureExt;
@@ -69,7 +69,7 @@ impl ReportStore for Held {
         &self,
         since: i64,
         each: &mut IssueSink<'_>,
-    ) -> StoreResult<Option<i64>> {
+    ) -> StoreResult<Option<FeedMark>> {
         if since == 0 {
             self.reads_from_zero.fetch_add(1, Ordering::SeqCst);
             let mut open = self.open.clone();

@@ -6,7 +6,7 @@ use futures::TryStreamExt;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
-use crate::store::{status, IssueSink, IssueState, StoreResult};
+use crate::store::{status, FeedMark, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
 /// (the join's one row of NULLs) when nothing changed. Positions are `xid8` values, below 2^63
@@ -15,21 +15,28 @@ pub(super) async fn issue_changes(
     pool: &PgPool,
     since: i64,
     each: &mut IssueSink<'_>,
-) -> StoreResult<Option<i64>> {
+) -> StoreResult<Option<FeedMark>> {
     let mut rows = sqlx::query(
-        "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
+        "SELECT h.next, h.categories, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
          i.longitude, i.latitude, i.row_version, i.search, i.inserted_at, \
          i.has_possible_duplicates, i.parent_id \
-         FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next) h \
+         FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next, \
+         (SELECT n FROM category_generation) AS categories) h \
          LEFT JOIN issues i ON i.changed_xid >= $1::text::xid8",
     )
     .bind(since)
     .fetch(pool);
     // Streamed: a read from position 0 holds every issue, decoded as it arrives.
-    let mut next = since;
+    let mut mark = FeedMark {
+        next: since,
+        categories: 0,
+    };
     while let Some(row) = rows.try_next().await? {
         let row = &row;
-        next = row.try_get("next")?;
+        mark = FeedMark {
+            next: row.try_get("next")?,
+            categories: row.try_get("categories")?,
+        };
         let Some(issue_id) = row.try_get::<Option<Uuid>, _>("id")? else {
             continue;
         };
@@ -52,5 +59,5 @@ pub(super) async fn issue_changes(
             return Ok(None);
         }
     }
-    Ok(Some(next))
+    Ok(Some(mark))
 }

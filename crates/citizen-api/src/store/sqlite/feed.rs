@@ -7,7 +7,7 @@ use futures::TryStreamExt;
 use sqlx::{Row, SqlitePool};
 
 use super::{get_instant, get_opt_uuid, get_uuid};
-use crate::store::{status, IssueSink, IssueState, StoreResult};
+use crate::store::{status, FeedMark, IssueSink, IssueState, StoreResult};
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
 /// join's one row of NULLs) when nothing changed.
@@ -15,21 +15,28 @@ pub(super) async fn issue_changes(
     pool: &SqlitePool,
     since: i64,
     each: &mut IssueSink<'_>,
-) -> StoreResult<Option<i64>> {
+) -> StoreResult<Option<FeedMark>> {
     let mut rows = sqlx::query(
-        "SELECT h.next, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
+        "SELECT h.next, h.categories, i.id, i.report_id, i.category_id, i.status, i.report_inserted_at, \
          i.longitude, i.latitude, i.row_version, i.search, i.inserted_at, \
          i.has_possible_duplicates, i.parent_id \
-         FROM (SELECT coalesce(max(change_seq), 0) + 1 AS next FROM issues) h \
+         FROM (SELECT coalesce((SELECT max(change_seq) FROM issues), 0) + 1 AS next, \
+         (SELECT n FROM category_generation) AS categories) h \
          LEFT JOIN issues i ON i.change_seq >= ?1",
     )
     .bind(since)
     .fetch(pool);
     // Streamed: a read from position 0 holds every issue, decoded as it arrives.
-    let mut next = since;
+    let mut mark = FeedMark {
+        next: since,
+        categories: 0,
+    };
     while let Some(row) = rows.try_next().await? {
         let row = &row;
-        next = row.try_get("next")?;
+        mark = FeedMark {
+            next: row.try_get("next")?,
+            categories: row.try_get("categories")?,
+        };
         if row.try_get::<Option<String>, _>("id")?.is_none() {
             continue;
         }
@@ -52,5 +59,5 @@ pub(super) async fn issue_changes(
             return Ok(None);
         }
     }
-    Ok(Some(next))
+    Ok(Some(mark))
 }

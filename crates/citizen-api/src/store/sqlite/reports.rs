@@ -228,7 +228,7 @@ impl ReportStore for SqliteStore {
         &self,
         since: i64,
         each: &mut IssueSink<'_>,
-    ) -> StoreResult<Option<i64>> {
+    ) -> StoreResult<Option<crate::store::FeedMark>> {
         super::feed::issue_changes(&self.pool, since, each).await
     }
 
