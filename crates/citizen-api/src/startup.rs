@@ -150,6 +150,7 @@ impl Application {
             list_rows,
             details,
             admin_rows,
+            kept_categories: Default::default(),
             list_index,
             form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
             max_media_total: settings.media.max_total_bytes,

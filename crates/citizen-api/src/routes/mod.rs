@@ -48,6 +48,8 @@ pub struct AppState {
     /// `reports.admin_row_cache_entries`: the officers' list rows (a report's own fields) this
     /// replica keeps written.
     pub admin_rows: KeptJson,
+    /// The categories and officers' assignments kept for the officers' list from the index.
+    pub kept_categories: admin::kept_categories::KeptCategories,
     /// `reports.index_max_items`: the list index (`None`: off).
     pub list_index: Option<crate::list_index::ListIndex>,
     /// The limits of the filing form (`media.*` plus the text fields).

@@ -1,9 +1,10 @@
 //! The officers' list by date written from the list index (`list_index/admin.rs`) and kept JSON.
 //!
 //! The index chooses the page's reports and holds each listed issue as last written (state,
-//! category, placement, duplicate flag and parent). What the request adds is read for it: the
-//! categories (names and deadlines, so a renamed category or a changed deadline shows at
-//! once), and the vote counts at the request's instant. A report's own fields (title, text,
+//! category, placement, duplicate flag and parent). The categories (names and deadlines) come
+//! from what the replica keeps under the categories' generation (`kept_categories.rs`), so a
+//! renamed category or a changed deadline shows at once; the vote counts are read at the
+//! request's instant. A report's own fields (title, text,
 //! media, place, dates, `explicit`) are copied on each of its issue rows and move their
 //! versions when they change (migrations 0014, 0021): they are written once and kept under the
 //! report's oldest listed issue and its version ([`KeptJson`]), read by that issue's id when
@@ -21,41 +22,20 @@ use super::super::model::{round_cm, Report, View};
 use super::super::reports::kept::{finish, head, KeptJson};
 use super::super::AppState;
 use super::model::AdminIssueItem;
-use crate::list_index::{AdminIssueRow, AdminRow, Index, ListIndex};
+use crate::list_index::{AdminIssueRow, AdminRow, ListIndex};
 use crate::media::MediaStore;
 use crate::store::admin::AdminFilter;
 use crate::store::{Category, IssueRow, ListPage};
 
-/// The body of the officers' page of `filter` from the list index; `None` when the database is
-/// to answer. `officer` holds the caller's categories unless they see every category.
+/// The body of the officers' page of `filter` from the list index, after
+/// [`ListIndex::sync`]; `categories` are those whose issues the caller may see (as of the
+/// generation the sync saw). `None` when the database is to answer.
 pub async fn page(
-    state: &AppState,
-    filter: &AdminFilter,
-    officer: Option<Vec<Category>>,
-) -> Result<Option<Vec<u8>>, ApiError> {
-    let Some(index) = &state.list_index else {
-        return Ok(None);
-    };
-    if !Index::serves_admin(filter) {
-        return Ok(None);
-    }
-    let body = written(state, index, filter, officer).await?;
-    index.count_admin_page(body.is_some());
-    Ok(body)
-}
-
-/// The page of `filter` from the index, written; `None` when the database is to answer.
-async fn written(
     state: &AppState,
     index: &ListIndex,
     filter: &AdminFilter,
-    officer: Option<Vec<Category>>,
+    categories: &[Category],
 ) -> Result<Option<Vec<u8>>, ApiError> {
-    // The categories whose issues the page can show: the officer's, or every one.
-    let categories = match officer {
-        Some(categories) => categories,
-        None => state.stores.categories.categories().await?,
-    };
     let deadlines: HashMap<Uuid, u32> = categories
         .iter()
         .filter_map(|c| c.statement_deadline_days.map(|days| (c.id, days)))

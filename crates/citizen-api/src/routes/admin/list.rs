@@ -11,7 +11,8 @@ use super::super::model::{Report, View};
 use super::super::params::RawListParams;
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
-use super::{indexed, officer_access, READ_SCOPE};
+use super::{access, indexed, READ_SCOPE};
+use crate::list_index::Index;
 use crate::store::admin::AdminFilter;
 
 /// The list parameters (documentation; the handler reads the raw query string).
@@ -108,16 +109,48 @@ pub async fn list(
     auth.0.require_scope(READ_SCOPE)?;
     let list = RawListParams::parse(req.query_string())?.to_filter()?;
     let overdue = overdue(req.query_string())?;
-    let (access, officer) = officer_access(&state, &auth.0).await?;
-    let filter = AdminFilter {
-        list,
-        overdue,
-        access,
-        now: state.clock.now(),
+    let now = state.clock.now();
+    // A page by date from the index: a feed read that started after the request first, whose
+    // categories' generation says whether the kept categories still serve.
+    let index = state
+        .list_index
+        .as_ref()
+        .filter(|_| Index::serves_admin(&list));
+    let synced = match index {
+        Some(index) => index.sync().await.map(|generation| (index, generation)),
+        None => None,
     };
-    let body = match indexed::page(&state, &filter, officer).await? {
-        Some(body) => body,
-        None => from_database(&state, &filter).await?,
+    let body = match synced {
+        Some((index, generation)) => {
+            let (access, categories) = state
+                .kept_categories
+                .visible(state.stores.categories.as_ref(), &auth.0, generation)
+                .await?;
+            let filter = AdminFilter {
+                list,
+                overdue,
+                access,
+                now,
+            };
+            let written = indexed::page(&state, index, &filter, &categories).await?;
+            index.count_admin_page(written.is_some());
+            match written {
+                Some(body) => body,
+                None => from_database(&state, &filter).await?,
+            }
+        }
+        None => {
+            let filter = AdminFilter {
+                list,
+                overdue,
+                access: access(&state, &auth.0).await?,
+                now,
+            };
+            if let Some(index) = index {
+                index.count_admin_page(false);
+            }
+            from_database(&state, &filter).await?
+        }
     };
     Ok(HttpResponse::Ok()
         .content_type(ContentType::json())

@@ -13,6 +13,7 @@ pub mod duplicates;
 pub mod explicit;
 mod indexed;
 pub mod issues;
+pub mod kept_categories;
 pub mod list;
 pub mod media;
 pub mod model;
@@ -30,7 +31,7 @@ use uuid::Uuid;
 
 use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::admin::{Access, AdminIssue};
-use crate::store::{Category, WorkflowError};
+use crate::store::WorkflowError;
 
 /// The admin report list and the reads of the officers' side.
 pub const READ_SCOPE: &str = "cityuser:reports:read";
@@ -117,24 +118,17 @@ pub fn require_any(principal: &Principal, scopes: &[&str]) -> Result<(), ApiErro
 
 /// The categories the caller works in.
 pub async fn access(state: &AppState, principal: &Principal) -> Result<Access, ApiError> {
-    Ok(officer_access(state, principal).await?.0)
-}
-
-/// The categories the caller works in, and those categories themselves unless every one.
-pub async fn officer_access(
-    state: &AppState,
-    principal: &Principal,
-) -> Result<(Access, Option<Vec<Category>>), ApiError> {
     if principal.has_scope(ACCESS_ALL_SCOPE) {
-        return Ok((Access::All, None));
+        return Ok(Access::All);
     }
     let categories = state
         .stores
         .categories
         .officer_categories(&principal.subject)
         .await?;
-    let access = Access::Categories(categories.iter().map(|c| c.id).collect());
-    Ok((access, Some(categories)))
+    Ok(Access::Categories(
+        categories.into_iter().map(|c| c.id).collect(),
+    ))
 }
 
 /// 404 `ISSUE_NOT_FOUND`.
