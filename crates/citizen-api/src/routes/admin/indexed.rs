@@ -19,13 +19,13 @@ use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::model::{round_cm, Report, View};
-use super::super::reports::kept::{finish, head, KeptJson};
+use super::super::reports::kept::{finish, head};
+use super::super::reports::rows::{end_page, keep_written};
 use super::super::AppState;
 use super::model::AdminIssueItem;
 use crate::list_index::{AdminIssueRow, AdminRow, ListIndex};
-use crate::media::MediaStore;
 use crate::store::admin::AdminFilter;
-use crate::store::{Category, IssueRow, ListPage};
+use crate::store::{Category, ListPage};
 
 /// The body of the officers' page of `filter` from the list index, after
 /// [`ListIndex::sync`]; `categories` are those whose issues the caller may see (as of the
@@ -77,7 +77,17 @@ async fn heads(
         .collect();
     if !missing.is_empty() {
         let read = state.stores.reports.public_rows(&missing).await?;
-        let written = keep(kept, read, &state.media).map_err(ApiError::internal)?;
+        // As officers see it: every attachment, also while `explicit`. A row written since the
+        // page was chosen is kept at the newer version it was read at (never staler).
+        let written = keep_written(kept, read, |row| {
+            head(Report::from_store(
+                row.report,
+                &state.media,
+                View::Trusted,
+                None,
+            ))
+        })
+        .map_err(ApiError::internal)?;
         for (row, slot) in found.rows.iter().zip(heads.iter_mut()) {
             if slot.is_none() {
                 *slot = written.get(&row.head.0).cloned();
@@ -85,24 +95,6 @@ async fn heads(
         }
     }
     Ok(heads.into_iter().collect())
-}
-
-/// Writes the report fields of rows read from the database as officers see them (every
-/// attachment, also while `explicit`) and keeps each at the version it was read at (a row
-/// written since the page was chosen is newer, never staler); the heads by issue id.
-fn keep(
-    kept: &KeptJson,
-    rows: Vec<IssueRow>,
-    media: &MediaStore,
-) -> Result<HashMap<Uuid, Arc<str>>, serde_json::Error> {
-    let mut written = HashMap::with_capacity(rows.len());
-    for row in rows {
-        let report = Report::from_store(row.report, media, View::Trusted, None);
-        let written_head: Arc<str> = head(report)?.into();
-        kept.put(row.issue_id, row.version, written_head.clone());
-        written.insert(row.issue_id, written_head);
-    }
-    Ok(written)
 }
 
 /// The page as `AdminReportList` writes it; `None` when an issue's category was not read (one
@@ -143,14 +135,7 @@ fn write(
         let votes_count = votes.get(&row.report_id).copied().unwrap_or(0);
         finish(&mut body, votes_count, distance)?;
     }
-    body.extend_from_slice(b"],");
-    let tail = serde_json::to_vec(&Tail {
-        has_next_offset: found.has_next,
-        offset: filter.list.page.offset,
-        limit: filter.list.page.limit,
-    })?;
-    // `{"hasNextOffset":…}` without its opening brace.
-    body.extend_from_slice(tail.get(1..).unwrap_or_default());
+    end_page(&mut body, found.has_next, filter.list.page)?;
     Ok(Some(body))
 }
 
@@ -165,13 +150,4 @@ fn item(issue: &AdminIssueRow, names: &HashMap<Uuid, &str>) -> Option<AdminIssue
         has_possible_duplicates: issue.has_possible_duplicates,
         parent_id: issue.parent_id,
     })
-}
-
-/// The fields of `AdminReportList` after `reports`, in its order.
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Tail {
-    has_next_offset: bool,
-    offset: u32,
-    limit: u32,
 }

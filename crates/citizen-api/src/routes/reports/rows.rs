@@ -62,6 +62,17 @@ pub fn page_body(
             .map(|(near, point)| round_cm(distance_m(near.point, point)));
         finish(&mut body, key.votes_count, distance)?;
     }
+    end_page(&mut body, has_next_offset, page)?;
+    Ok(body)
+}
+
+/// Closes a page's `reports` array and writes the paging fields after it, as `ReportList` and
+/// `AdminReportList` write them.
+pub fn end_page(
+    body: &mut Vec<u8>,
+    has_next_offset: bool,
+    page: Page,
+) -> Result<(), serde_json::Error> {
     body.extend_from_slice(b"],");
     let tail = serde_json::to_vec(&ListTail {
         has_next_offset,
@@ -70,10 +81,10 @@ pub fn page_body(
     })?;
     // `{"hasNextOffset":…}` without its opening brace.
     body.extend_from_slice(tail.get(1..).unwrap_or_default());
-    Ok(body)
+    Ok(())
 }
 
-/// The fields of `ReportList` after `reports`, in its order.
+/// The fields of `ReportList` (and `AdminReportList`) after `reports`, in their order.
 #[derive(serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ListTail {
@@ -116,10 +127,19 @@ pub fn keep(
     rows: Vec<IssueRow>,
     media: &MediaStore,
 ) -> Result<HashMap<Uuid, Arc<str>>, serde_json::Error> {
+    keep_written(kept, rows, |row| row_head(row, media))
+}
+
+/// [`keep`] with another writer of the head (the officers' list writes the report alone).
+pub fn keep_written(
+    kept: &KeptJson,
+    rows: Vec<IssueRow>,
+    write: impl Fn(IssueRow) -> Result<String, serde_json::Error>,
+) -> Result<HashMap<Uuid, Arc<str>>, serde_json::Error> {
     let mut written = HashMap::with_capacity(rows.len());
     for row in rows {
         let (issue_id, version) = (row.issue_id, row.version);
-        let head: Arc<str> = row_head(row, media)?.into();
+        let head: Arc<str> = write(row)?.into();
         kept.put(issue_id, version, head.clone());
         written.insert(issue_id, head);
     }
