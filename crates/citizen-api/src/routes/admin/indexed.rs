@@ -15,14 +15,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use domain::geo::distance_m;
-use service_kit::ApiError;
+use service_kit::{instant, ApiError};
 use uuid::Uuid;
 
 use super::super::model::{round_cm, Report, View};
 use super::super::reports::kept::{finish, head};
 use super::super::reports::rows::{end_page, keep_written};
 use super::super::AppState;
-use super::model::AdminIssueItem;
 use crate::list_index::{AdminIssueRow, AdminRow, ListIndex};
 use crate::store::admin::AdminFilter;
 use crate::store::{Category, ListPage};
@@ -43,7 +42,12 @@ pub async fn page(
     let Some(found) = index.admin_page(filter, &deadlines).await else {
         return Ok(None);
     };
-    let names: HashMap<Uuid, &str> = categories.iter().map(|c| (c.id, c.name.as_str())).collect();
+    // Each name as JSON once per page (a page writes it for every issue).
+    let names = categories
+        .iter()
+        .map(|c| Ok((c.id, serde_json::to_string(&c.name)?)))
+        .collect::<Result<HashMap<Uuid, String>, serde_json::Error>>()
+        .map_err(ApiError::internal)?;
     let report_ids: Vec<Uuid> = found.rows.iter().map(|row| row.report_id).collect();
     let votes = state
         .stores
@@ -103,7 +107,7 @@ fn write(
     filter: &AdminFilter,
     found: &ListPage<AdminRow>,
     heads: &[Arc<str>],
-    names: &HashMap<Uuid, &str>,
+    names: &HashMap<Uuid, String>,
     votes: &HashMap<Uuid, i64>,
 ) -> Result<Option<Vec<u8>>, serde_json::Error> {
     let size: usize = heads.iter().map(|head| head.len() + 320).sum();
@@ -120,12 +124,16 @@ fn write(
             serde_json::to_writer(&mut body, &status)?;
         }
         body.extend_from_slice(b",\"issues\":");
-        let items: Option<Vec<AdminIssueItem>> =
-            row.issues.iter().map(|i| item(i, names)).collect();
-        let Some(items) = items else {
-            return Ok(None);
-        };
-        serde_json::to_writer(&mut body, &items)?;
+        body.push(b'[');
+        for (n, issue) in row.issues.iter().enumerate() {
+            if n > 0 {
+                body.push(b',');
+            }
+            if write_item(&mut body, issue, names)?.is_none() {
+                return Ok(None);
+            }
+        }
+        body.push(b']');
         let distance = filter
             .list
             .near
@@ -139,15 +147,115 @@ fn write(
     Ok(Some(body))
 }
 
-/// The issue as officers see it, with its category's name (`None`: the category was not read).
-fn item(issue: &AdminIssueRow, names: &HashMap<Uuid, &str>) -> Option<AdminIssueItem> {
-    Some(AdminIssueItem {
-        issue_id: issue.issue_id,
-        category_id: issue.category_id,
-        category_name: (*names.get(&issue.category_id)?).to_owned(),
-        status: issue.status,
-        inserted_at: chrono::DateTime::from_timestamp_micros(issue.placed_at)?,
-        has_possible_duplicates: issue.has_possible_duplicates,
-        parent_id: issue.parent_id,
-    })
+/// Appends the issue as serde writes `AdminIssueItem` (the test below and
+/// `tests/api/admin_list_index.rs` compare the two), with its category's name as JSON
+/// (written once per page); `None` when the category was not read.
+fn write_item(
+    out: &mut Vec<u8>,
+    issue: &AdminIssueRow,
+    names: &HashMap<Uuid, String>,
+) -> Result<Option<()>, serde_json::Error> {
+    let (Some(name), Some(placed)) = (
+        names.get(&issue.category_id),
+        chrono::DateTime::from_timestamp_micros(issue.placed_at),
+    ) else {
+        return Ok(None);
+    };
+    out.extend_from_slice(b"{\"issue_id\":");
+    write_uuid(out, issue.issue_id);
+    out.extend_from_slice(b",\"category_id\":");
+    write_uuid(out, issue.category_id);
+    out.extend_from_slice(b",\"category_name\":");
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b",\"status\":");
+    serde_json::to_writer(&mut *out, &issue.status)?;
+    out.extend_from_slice(b",\"inserted_at\":");
+    instant::write_json(&placed, out)?;
+    out.extend_from_slice(if issue.has_possible_duplicates {
+        b",\"has_possible_duplicates\":true"
+    } else {
+        b",\"has_possible_duplicates\":false"
+    });
+    if let Some(parent) = issue.parent_id {
+        out.extend_from_slice(b",\"parent_id\":");
+        write_uuid(out, parent);
+    }
+    out.push(b'}');
+    Ok(Some(()))
+}
+
+/// A UUID as a JSON string (hyphenated, lower case, as serde writes it).
+fn write_uuid(out: &mut Vec<u8>, id: Uuid) {
+    let mut buf = [0u8; uuid::fmt::Hyphenated::LENGTH];
+    out.push(b'"');
+    out.extend_from_slice(id.hyphenated().encode_lower(&mut buf).as_bytes());
+    out.push(b'"');
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use domain::issues::IssueStatus;
+
+    use super::*;
+    use crate::routes::admin::model::AdminIssueItem;
+
+    #[test]
+    fn an_item_is_written_as_serde_writes_it() {
+        let category = Uuid::now_v7();
+        for (name, status, flagged, parent, placed_at) in [
+            (
+                "Silnice",
+                IssueStatus::Open,
+                false,
+                None,
+                1_764_000_000_123_456,
+            ),
+            (
+                "Osvětlení \"A\"\t\u{1}",
+                IssueStatus::Duplicate,
+                true,
+                Some(Uuid::now_v7()),
+                0,
+            ),
+            (
+                "",
+                IssueStatus::Resolved,
+                false,
+                None,
+                1_764_000_000_000_000,
+            ),
+            ("x", IssueStatus::Accepted, true, None, -86_400_000_001),
+        ] {
+            let issue = AdminIssueRow {
+                issue_id: Uuid::now_v7(),
+                category_id: category,
+                status,
+                placed_at,
+                has_possible_duplicates: flagged,
+                parent_id: parent,
+            };
+            let names = HashMap::from([(category, serde_json::to_string(name).unwrap())]);
+            let mut ours = Vec::new();
+            assert_eq!(write_item(&mut ours, &issue, &names).unwrap(), Some(()));
+            let item = AdminIssueItem {
+                issue_id: issue.issue_id,
+                category_id: category,
+                category_name: name.to_owned(),
+                status,
+                inserted_at: chrono::DateTime::from_timestamp_micros(placed_at).unwrap(),
+                has_possible_duplicates: flagged,
+                parent_id: parent,
+            };
+            assert_eq!(
+                String::from_utf8(ours).unwrap(),
+                serde_json::to_string(&item).unwrap()
+            );
+            let mut unnamed = Vec::new();
+            assert_eq!(
+                write_item(&mut unnamed, &issue, &HashMap::new()).unwrap(),
+                None
+            );
+        }
+    }
 }
