@@ -177,3 +177,7 @@ fn admin_row(
         issues: accessible().map(AdminIssueRow::of).collect(),
     })
 }
+
+#[cfg(test)]
+#[path = "admin_tests.rs"]
+mod tests;
