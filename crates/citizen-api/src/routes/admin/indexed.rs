@@ -4,12 +4,12 @@
 //! category, placement, duplicate flag and parent). The categories (names and deadlines) come
 //! from what the replica keeps under the categories' generation (`kept_categories.rs`), so a
 //! renamed category or a changed deadline shows at once; the vote counts are read at the
-//! request's instant. A report's own fields (title, text,
-//! media, place, dates, `explicit`) are copied on each of its issue rows and move their
-//! versions when they change (migrations 0014, 0021): they are written once and kept under the
-//! report's oldest listed issue and its version ([`KeptJson`]), read by that issue's id when
-//! not kept. The row is then written as the model would write it (checked byte for byte
-//! against the database's page in `tests/api/admin_list_index.rs`).
+//! request's instant. A report's own fields (title, text, media, place, dates, `explicit`) are
+//! copied on each of its issue rows and move their versions when they change (migrations 0014,
+//! 0021): they are written once and kept under the report's oldest listed issue and its version
+//! (`KeptJson`, `reports.admin_row_cache_entries`), read by that issue's id when not kept. The
+//! row is then written as the model would write it (checked byte for byte against the
+//! database's page in `tests/api/admin_list_index.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
