@@ -19,6 +19,9 @@ use crate::store::{FeedMark, IssueChanges, IssueState, ListPage, ReportFilter};
 /// point before it looks up the issue's entry, which few points need).
 pub(super) type Located = GeomWithData<[f64; 3], (u32, LonLat)>;
 
+/// The located rows in the search space.
+pub(super) type LocatedTree = RTree<Located>;
+
 /// One issue as the index keeps it.
 pub(super) struct Entry {
     pub(super) issue_id: Uuid,
@@ -87,7 +90,7 @@ pub struct Index {
     pub(super) order: NearestOrder,
     /// Built at the end of the first load ([`Self::locate`]; one bulk load is far faster than
     /// a million insertions), kept up to date after it.
-    pub(super) located: Option<RTree<Located>>,
+    pub(super) located: Option<LocatedTree>,
     pub(super) unlocated: BTreeSet<(Uuid, u32)>,
     /// The feed position to read from next.
     position: i64,

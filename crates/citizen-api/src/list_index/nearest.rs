@@ -3,8 +3,12 @@
 //! issue id, then the rows without a point by issue id.
 //!
 //! In the search space the Euclidean distance never exceeds the key ([`Nearness::floor`]). The
-//! page is read from a box around the list's point: every matching point in it is measured and
-//! the `needed` best by (key, id) kept. A point outside the box is farther than its half side
+//! page is read from a box around the list's point: its points are taken from the R-tree first
+//! (no entry read), ordered by Euclidean distance, and then walked in that order, keeping the
+//! `needed` best matching rows by (key, id), until a point's floor is past the worst row kept
+//! (no later point can enter). So an entry, a cache miss each among a city's million, is read
+//! only for a point that may enter the page: reading each point's entry as the tree handed it
+//! over cost a third of a page (docs/benchmarks.md, 2026-11-26). A point outside the box is farther than its half side
 //! (the reach) in some coordinate, so its key is at least the floor of the reach: when the worst
 //! row kept is below that floor, no point outside can enter the page, ties included, and the
 //! page is exact. Else the reach grows (by the share of matches found) and the box is read
@@ -14,12 +18,13 @@
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
+use std::ops::ControlFlow;
 
-use domain::geo::Nearness;
-use rstar::{Envelope, RTree, AABB};
+use domain::geo::{LonLat, Nearness};
+use rstar::{Envelope, AABB};
 use uuid::Uuid;
 
-use super::model::{Index, IndexRow, Located};
+use super::model::{Entry, Index, IndexRow, LocatedTree};
 use crate::store::{ListPage, ReportFilter};
 
 /// A located row by the page's order: key, then issue id.
@@ -67,7 +72,7 @@ fn squared(a: &[f64; 3], b: &[f64; 3]) -> f64 {
 /// city lie almost in a plane). The box's corners hold no page row, and the local plane's
 /// degrees of longitude are shorter than its degrees of latitude: a box of twice `needed`
 /// often needed a second.
-fn first_reach(tree: &RTree<Located>, needed: usize) -> f64 {
+fn first_reach(tree: &LocatedTree, needed: usize) -> f64 {
     let envelope = tree.root().envelope();
     let (lower, upper) = (envelope.lower(), envelope.upper());
     let mut sides = [0, 1, 2].map(|k| (upper[k] - lower[k]).max(0.0));
@@ -82,6 +87,19 @@ fn first_reach(tree: &RTree<Located>, needed: usize) -> f64 {
     }
 }
 
+/// Reads the entries of `points` ahead of the walk, in a loop of independent loads the
+/// processor overlaps: entries lie anywhere in a city's vector, and the walk, which decides at
+/// each entry whether to go on, would wait on memory for them one after another.
+fn touch_entries<'a>(entries: &[Entry], points: impl Iterator<Item = &'a (f64, u32, LonLat)>) {
+    let mut any = 0u64;
+    for (_, slot, _) in points {
+        if let Some(entry) = entries.get(*slot as usize) {
+            any ^= entry.version as u64;
+        }
+    }
+    std::hint::black_box(any);
+}
+
 impl Index {
     /// The page nearest first; `None` until the R-tree is built.
     pub(super) fn nearest_page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
@@ -93,25 +111,34 @@ impl Index {
         let origin = nearness.position();
         let everything = tree.root().envelope();
         let mut reach = first_reach(tree, needed);
+        // The box's points by their Euclidean distance from the origin (squared), then slot.
+        let mut boxed_points: Vec<(f64, u32, LonLat)> = Vec::with_capacity(8 * needed);
         // The `needed` best so far, the worst on top.
         let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(needed + 1);
         loop {
             best.clear();
+            boxed_points.clear();
             let lower = origin.map(|c| c - reach);
             let upper = origin.map(|c| c + reach);
             let boxed = AABB::from_corners(lower, upper);
-            let mut matched = 0usize;
-            for located in tree.locate_in_envelope(&boxed) {
+            // First the points alone (the tree's nodes are read once, in memory order)...
+            let _ = tree.locate_in_envelope_int(&boxed, |located| {
                 let (slot, point) = located.data;
-                // A full page keeps a point only when it comes before the worst row (a tie in
-                // key may still, by id); the floor of its place rules most out unmeasured.
+                boxed_points.push((squared(located.geom(), &origin), slot, point));
+                ControlFlow::<()>::Continue(())
+            });
+            boxed_points.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            // ...then their entries, nearest first in the search space: a point whose floor is
+            // past the worst row kept ends the walk, so an entry is read (a cache miss each in a
+            // city's million) only for a point that may enter the page.
+            let mut matched = 0usize;
+            touch_entries(&self.entries, boxed_points.iter().take(needed + 8));
+            for &(distance2, slot, point) in &boxed_points {
                 let worst = (best.len() == needed)
                     .then(|| best.peek().map(|worst| worst.key))
                     .flatten();
-                if worst
-                    .is_some_and(|worst| nearness.floor(squared(located.geom(), &origin)) > worst)
-                {
-                    continue;
+                if worst.is_some_and(|worst| nearness.floor(distance2) > worst) {
+                    break;
                 }
                 let key = nearness.key(point);
                 if worst.is_some_and(|worst| key > worst) {
