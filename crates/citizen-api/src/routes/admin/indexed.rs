@@ -67,11 +67,7 @@ async fn heads(
     found: &ListPage<AdminRow>,
 ) -> Result<Option<Vec<Arc<str>>>, ApiError> {
     let kept = &state.admin_rows;
-    let mut heads: Vec<Option<Arc<str>>> = found
-        .rows
-        .iter()
-        .map(|row| kept.get(row.head.0, row.head.1))
-        .collect();
+    let mut heads = kept.get_all(found.rows.iter().map(|row| row.head));
     let missing: Vec<Uuid> = found
         .rows
         .iter()

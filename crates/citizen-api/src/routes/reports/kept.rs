@@ -21,7 +21,9 @@ use super::super::model::Report;
 /// model that is always there, `distance` the only one after it).
 const TAIL: &str = ",\"votes_count\":0}";
 
-#[derive(Debug)]
+/// Held in the cache by value: the head's `Arc` sits in the cache's own slot, not behind a
+/// second `Arc`.
+#[derive(Debug, Clone)]
 struct Entry {
     version: i64,
     head: Arc<str>,
@@ -30,7 +32,7 @@ struct Entry {
 /// Heads kept by id (at most the configured number; none when 0), and how many lookups found
 /// their version and how many read the database.
 pub struct KeptJson {
-    entries: Option<Cache<Uuid, Arc<Entry>>>,
+    entries: Option<Cache<Uuid, Entry>>,
     hits: Arc<AtomicU64>,
     misses: Arc<AtomicU64>,
 }
@@ -60,16 +62,28 @@ impl KeptJson {
         Ok(())
     }
 
-    /// The head kept for `id` if it was written from `version` (counted as a hit or a miss).
-    pub fn get(&self, id: Uuid, version: i64) -> Option<Arc<str>> {
-        let found = self
-            .entries
-            .as_ref()
-            .and_then(|entries| entries.get(&id))
-            .filter(|entry| entry.version == version)
-            .map(|entry| entry.head.clone());
-        self.count(found.is_some(), 1);
-        found
+    /// The heads kept for `keys` (id and version) each if it was written from that version, in
+    /// their order; counted once for all, as hits and misses.
+    pub fn get_all(
+        &self,
+        keys: impl ExactSizeIterator<Item = (Uuid, i64)>,
+    ) -> Vec<Option<Arc<str>>> {
+        let Some(entries) = &self.entries else {
+            self.count(false, keys.len());
+            return keys.map(|_| None).collect();
+        };
+        let heads: Vec<Option<Arc<str>>> = keys
+            .map(|(id, version)| {
+                entries
+                    .get(&id)
+                    .filter(|entry| entry.version == version)
+                    .map(|entry| entry.head)
+            })
+            .collect();
+        let found = heads.iter().filter(|head| head.is_some()).count();
+        self.count(true, found);
+        self.count(false, heads.len() - found);
+        heads
     }
 
     /// The head kept for `id` and the version it was written from, whatever that is (not
@@ -88,7 +102,7 @@ impl KeptJson {
     /// Keeps `head`, written from `version`, for `id`.
     pub fn put(&self, id: Uuid, version: i64, head: Arc<str>) {
         if let Some(entries) = &self.entries {
-            entries.insert(id, Arc::new(Entry { version, head }));
+            entries.insert(id, Entry { version, head });
         }
     }
 

@@ -96,9 +96,7 @@ struct ListTail {
 /// The kept heads of the rows of a page, in the page's order; the rows not kept at their
 /// version are `None` (to be read and written by [`fill`]).
 pub fn kept_heads(kept: &KeptJson, keys: &[IssueRowKey]) -> Vec<Option<Arc<str>>> {
-    keys.iter()
-        .map(|key| kept.get(key.issue_id, key.version))
-        .collect()
+    kept.get_all(keys.iter().map(|key| (key.issue_id, key.version)))
 }
 
 /// Writes the rows read for the page's misses, keeps them, and puts each head in its place of
