@@ -105,6 +105,9 @@ pub struct Migrations<'a> {
     pub sqlite: &'a Migrator,
 }
 
+/// A PostgreSQL connection idle for this long is pinged before it is handed out.
+pub const IDLE_PING_AFTER: Duration = Duration::from_secs(30);
+
 impl Database {
     /// Opens a pool for `settings.url`; does not migrate.
     pub async fn connect(settings: &DatabaseSettings, schema: &str) -> anyhow::Result<Self> {
@@ -115,9 +118,23 @@ impl Database {
                 let options = PgConnectOptions::from_str(url)
                     .context("database.url is not a valid PostgreSQL URL")?
                     .options([("search_path", format!("{schema},public"))]);
+                // sqlx pings every idle connection it hands out by default: a round trip to
+                // the server (and a wake-up of its backend) before each statement. A
+                // connection idle for less than IDLE_PING_AFTER was answering a moment ago; one
+                // idle for longer may have been cut (a restart, a proxy's idle time-out) and is
+                // pinged, and replaced if the ping fails, as before.
                 let pool = PgPoolOptions::new()
                     .max_connections(settings.max_connections)
                     .acquire_timeout(acquire)
+                    .test_before_acquire(false)
+                    .before_acquire(|conn, meta| {
+                        Box::pin(async move {
+                            if meta.idle_for >= IDLE_PING_AFTER {
+                                sqlx::Connection::ping(conn).await?;
+                            }
+                            Ok(true)
+                        })
+                    })
                     .connect_lazy_with(options);
                 Ok(Self::Postgres(pool))
             }
@@ -152,9 +169,12 @@ impl Database {
                         })?;
                     }
                 }
+                // No ping before each statement (sqlx's default): a SQLite connection is a file
+                // in this process, and the ping a round trip to its worker thread.
                 let pool = SqlitePoolOptions::new()
                     .max_connections(settings.max_connections)
                     .acquire_timeout(acquire)
+                    .test_before_acquire(false)
                     .connect_with(options)
                     .await
                     .context("cannot open the SQLite database")?;
