@@ -7,6 +7,7 @@ mod admin_helpers;
 mod admin_list;
 mod admin_list_edges;
 mod admin_list_index;
+mod admin_list_index_city;
 mod admin_list_one_category;
 mod admin_lock_order;
 mod admin_media_audit;
