@@ -8,13 +8,13 @@
 //! `needed` best matching rows by (key, id), until a point's floor is past the worst row kept
 //! (no later point can enter). So an entry, a cache miss each among a city's million, is read
 //! only for a point that may enter the page: reading each point's entry as the tree handed it
-//! over cost a third of a page (docs/benchmarks.md, 2026-11-26). A point outside the box is farther than its half side
-//! (the reach) in some coordinate, so its key is at least the floor of the reach: when the worst
-//! row kept is below that floor, no point outside can enter the page, ties included, and the
-//! page is exact. Else the reach grows (by the share of matches found) and the box is read
-//! again. A box query visits far fewer nodes than a nearest-neighbour walk of the R-tree, which
-//! keeps a heap of every node it met (measured: 15 µs for a box of 200 points against 40 µs for
-//! the 160 nearest of 1 000 000).
+//! over was most of the walk's time (docs/benchmarks.md, evening of 2026-11-26). A point
+//! outside the box is farther than its half side (the reach) in some coordinate, so its key is
+//! at least the floor of the reach: when the worst row kept is below that floor, no point
+//! outside can enter the page, ties included, and the page is exact. Else the reach grows (by
+//! the share of matches found) and the box is read again. A box query visits far fewer nodes
+//! than a nearest-neighbour walk of the R-tree, which keeps a heap of every node it met
+//! (measured: 15 µs for a box of 200 points against 40 µs for the 160 nearest of 1 000 000).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
