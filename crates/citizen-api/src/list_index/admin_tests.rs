@@ -14,17 +14,11 @@ use domain::reports::{Direction, Order, OrderBy};
 use test_support::XorShift;
 use uuid::Uuid;
 
+use super::super::model::tests::{hold, STATUSES};
 use super::{AdminIssueRow, AdminRow, Index};
 use crate::store::admin::{Access, AdminFilter};
 use crate::store::{IssueChanges, IssueState, ReportFilter};
 
-const STATUSES: [IssueStatus; 5] = [
-    IssueStatus::Open,
-    IssueStatus::Accepted,
-    IssueStatus::Resolved,
-    IssueStatus::Duplicate,
-    IssueStatus::Moved,
-];
 const DAY: i64 = 86_400;
 
 fn at(second: i64) -> DateTime<Utc> {
@@ -180,12 +174,7 @@ fn admin_pages_equal_the_oracle_over_random_cities_and_changes() {
             changed.version += 1;
             read.push(changed);
         }
-        for state in &read {
-            match current.iter_mut().find(|i| i.issue_id == state.issue_id) {
-                Some(held) => *held = state.clone(),
-                None => current.push(state.clone()),
-            }
-        }
+        hold(&mut current, &read);
         index.apply(IssueChanges {
             next: i64::from(round) + 1,
             categories: 1,

@@ -299,4 +299,4 @@ impl Index {
 
 #[cfg(test)]
 #[path = "tests.rs"]
-mod tests;
+pub(super) mod tests;

@@ -15,13 +15,25 @@ use super::{Index, IndexRow};
 use crate::store::{IssueChanges, IssueState, ReportFilter};
 
 const WORDS: [&str; 5] = ["lampa", "vytluk", "lavicka", "graffiti", "strom"];
-const STATUSES: [IssueStatus; 5] = [
+/// Every status an issue may be read with (shared with the officers' oracle).
+pub(in crate::list_index) const STATUSES: [IssueStatus; 5] = [
     IssueStatus::Open,
     IssueStatus::Accepted,
     IssueStatus::Resolved,
     IssueStatus::Duplicate,
     IssueStatus::Moved,
 ];
+
+/// What the oracle holds after a read of the feed: each issue read replaces the one held, or
+/// is added (shared with the officers' oracle).
+pub(in crate::list_index) fn hold(current: &mut Vec<IssueState>, read: &[IssueState]) {
+    for state in read {
+        match current.iter_mut().find(|i| i.issue_id == state.issue_id) {
+            Some(held) => *held = state.clone(),
+            None => current.push(state.clone()),
+        }
+    }
+}
 
 fn at(second: i64) -> DateTime<Utc> {
     DateTime::<Utc>::UNIX_EPOCH + TimeDelta::seconds(1_700_000_000 + second)
@@ -202,12 +214,7 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
             changed.version += 1;
             read.push(changed);
         }
-        for state in &read {
-            match current.iter_mut().find(|i| i.issue_id == state.issue_id) {
-                Some(held) => *held = state.clone(),
-                None => current.push(state.clone()),
-            }
-        }
+        hold(&mut current, &read);
         index.apply(IssueChanges {
             next: i64::from(round) + 1,
             categories: 1,

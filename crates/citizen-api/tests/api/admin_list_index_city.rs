@@ -8,7 +8,8 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::admin_helpers::{id, READ};
-use crate::helpers::{file, form, Filed, Filing, TestApp};
+use crate::helpers::{file, form, Filed, TestApp};
+use crate::list_index::city_filing;
 use crate::media_images::images;
 use crate::news_generation::raw_execute;
 
@@ -34,16 +35,9 @@ pub async fn city(app: &TestApp) -> City {
     app.assign("o-light", light).await;
     app.assign("o-two", light).await;
     app.assign("o-two", parks).await;
-    let words = [
-        "lampa u skoly",
-        "vytluk",
-        "lampa v parku",
-        "lavicka",
-        "strom",
-    ];
     let mut filed = Vec::new();
     for i in 0..24_i64 {
-        let filing = Filing::new(&format!("{} {i}", words[i as usize % 5]), i / 4);
+        let filing = city_filing(i);
         let filing = if i % 3 == 0 {
             filing
         } else {

@@ -56,20 +56,25 @@ async fn alike(app: &TestApp, other: &TestApp, queries: &[String]) -> f64 {
     pages(app, "index").await - before
 }
 
-async fn pages_from_the_index_equal_the_database_pages(app: TestApp) {
-    let roads = app.admin_category("Silnice", None).await;
-    let lights = app.admin_category("Osvětlení", None).await;
-    let boss = app.boss();
-    let words = [
+/// The `i`-th filing of the list index tests' cities (here and in the officers'): four reports
+/// a second (ties in filing time, broken by id), titled from five phrases `q` tells apart.
+pub fn city_filing(i: i64) -> Filing {
+    const WORDS: [&str; 5] = [
         "lampa u skoly",
         "vytluk",
         "lampa v parku",
         "lavicka",
         "strom",
     ];
+    Filing::new(&format!("{} {i}", WORDS[i as usize % 5]), i / 4)
+}
+
+async fn pages_from_the_index_equal_the_database_pages(app: TestApp) {
+    let roads = app.admin_category("Silnice", None).await;
+    let lights = app.admin_category("Osvětlení", None).await;
+    let boss = app.boss();
     for i in 0..24_i64 {
-        // Four reports a second: ties in filing time, broken by the id.
-        let filing = Filing::new(&format!("{} {i}", words[i as usize % 5]), i / 4);
+        let filing = city_filing(i);
         // A third without a place; the others on seven places, some shared (ties by id).
         let filing = if i % 3 == 0 {
             filing
