@@ -284,7 +284,8 @@ impl ListIndex {
 
     /// Registers `report_list_pages_total{source="index"|"database"}` (public list pages by
     /// date and nearest first) and `admin_report_list_pages_total{source=…}` (officers' pages
-    /// by date), by where their rows were found (filled at every scrape).
+    /// by date), by where their rows were found, and `list_index_feed_reads_total` (filled at
+    /// every scrape).
     pub fn watch(&self, metrics: &Metrics) -> anyhow::Result<()> {
         let pages = |name: &str, help: &str| -> anyhow::Result<prometheus::IntCounterVec> {
             let counters =
@@ -300,8 +301,15 @@ impl ListIndex {
             "admin_report_list_pages_total",
             "Officers' list pages by date, by where their rows were found",
         )?;
+        let reads = prometheus::IntCounter::new(
+            "list_index_feed_reads_total",
+            "Reads of the issue feed before index pages (one read serves every page waiting)",
+        )?;
+        metrics.registry().register(Box::new(reads.clone()))?;
         let inner = self.inner.clone();
         metrics.add_collector(move |_| {
+            let started = inner.started.load(Ordering::Relaxed);
+            reads.inc_by(started.saturating_sub(reads.get()));
             for (counters, label, total) in [
                 (&public, "index", &inner.pages_index),
                 (&public, "database", &inner.pages_database),
