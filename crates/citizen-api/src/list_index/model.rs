@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use domain::geo::{LonLat, NearestOrder};
+use domain::geo::{LonLat, NearestOrder, SearchSpace};
 use domain::issues::IssueStatus;
 use domain::reports::{Direction, OrderBy};
 use rstar::primitives::GeomWithData;
@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::store::{FeedMark, IssueChanges, IssueState, ListPage, ReportFilter};
 
 /// A listed issue with a point, at its place in the search space of the backend's order
-/// (`NearestOrder::position`), naming its slot and carrying its point (the page measures a
+/// (`SearchSpace::position`), naming its slot and carrying its point (the page measures a
 /// point before it looks up the issue's entry, which few points need).
 pub(super) type Located = GeomWithData<[f64; 3], (u32, LonLat)>;
 
@@ -86,8 +86,9 @@ pub struct Index {
     slots: HashMap<Uuid, u32>,
     pub(super) entries: Vec<Entry>,
     pub(super) by_date: BTreeSet<(i64, Uuid, u32)>,
-    /// The backend's order nearest first, which places points in `located`.
-    pub(super) order: NearestOrder,
+    /// Where `located` places points: the backend's order nearest first, the local plane fitted
+    /// to the city's latitude when the tree is built ([`Self::locate`]).
+    pub(super) space: SearchSpace,
     /// Built at the end of the first load ([`Self::locate`]; one bulk load is far faster than
     /// a million insertions), kept up to date after it.
     pub(super) located: Option<LocatedTree>,
@@ -105,7 +106,7 @@ impl Index {
             slots: HashMap::new(),
             entries: Vec::new(),
             by_date: BTreeSet::new(),
-            order,
+            space: SearchSpace::plain(order),
             located: None,
             unlocated: BTreeSet::new(),
             position: 0,
@@ -123,20 +124,29 @@ impl Index {
             .collect()
     }
 
-    /// Builds the R-tree of the listed issues with a point (after the first load).
+    /// Builds the R-tree of the listed issues with a point (after the first load), in the space
+    /// fitted to the middle of their latitudes (kept for every later point).
     pub fn locate(&mut self) {
-        let order = self.order;
-        let located = self
-            .entries
-            .iter()
-            .zip(0u32..)
-            .filter(|(entry, _)| entry.listed())
-            .filter_map(|(entry, slot)| {
-                entry
-                    .point
-                    .map(|point| Located::new(order.position(point), (slot, point)))
-            })
+        let points = || {
+            self.entries
+                .iter()
+                .zip(0u32..)
+                .filter(|(entry, _)| entry.listed())
+                .filter_map(|(entry, slot)| entry.point.map(|point| (slot, point)))
+        };
+        let (south, north) = points().fold((f64::MAX, f64::MIN), |(s, n), (_, point)| {
+            (s.min(point.lat), n.max(point.lat))
+        });
+        let middle = if south <= north {
+            (south + north) / 2.0
+        } else {
+            0.0
+        };
+        let space = SearchSpace::around(self.space.order(), middle);
+        let located = points()
+            .map(|(slot, point)| Located::new(space.position(point), (slot, point)))
             .collect();
+        self.space = space;
         self.located = Some(RTree::bulk_load(located));
     }
 
@@ -224,7 +234,7 @@ impl Index {
                 match entry.point {
                     Some(point) => {
                         if let Some(tree) = self.located.as_mut() {
-                            tree.insert(Located::new(self.order.position(point), (slot, point)));
+                            tree.insert(Located::new(self.space.position(point), (slot, point)));
                         }
                     }
                     None => {
@@ -244,7 +254,7 @@ impl Index {
         match old.point {
             Some(point) => {
                 if let Some(tree) = self.located.as_mut() {
-                    tree.remove(&Located::new(self.order.position(point), (slot, point)));
+                    tree.remove(&Located::new(self.space.position(point), (slot, point)));
                 }
             }
             None => {

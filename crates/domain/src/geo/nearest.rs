@@ -12,7 +12,7 @@
 //!   order, so the key is the angle.
 //!
 //! To find the nearest rows without measuring every row, points are placed in a search space
-//! ([`NearestOrder::position`]) where the Euclidean distance never exceeds what the key
+//! ([`SearchSpace::position`]) where the Euclidean distance never exceeds what the key
 //! measures ([`Nearness::floor`]): a walk in Euclidean order can stop once the floor passes the
 //! page's last key.
 
@@ -30,6 +30,9 @@ pub enum NearestOrder {
 /// Relative slack of [`Nearness::floor`]: rounding in the key's arithmetic and in the search
 /// space's positions is some units in the last place, far below this.
 const FLOOR_SLACK: f64 = 1e-9;
+/// Absolute slack of [`Nearness::floor`] on the local plane, in degrees (about 0.1 µm): far
+/// above the rounding of a position's scaled longitude (`SearchSpace`).
+const PLANE_ABS_SLACK: f64 = 1e-12;
 /// Absolute slack of [`Nearness::floor`] for the sphere: a few units in the last place of a unit
 /// vector's components (1e-12 rad is about 6 µm).
 const SPHERE_ABS_SLACK: f64 = 1e-12;
@@ -85,6 +88,69 @@ pub fn sphere_angle(s: LonLat, e: LonLat) -> f64 {
     a.atan2(b)
 }
 
+/// Where points are placed to search them (module docs): the backend's order and, on the local
+/// plane, the factor its longitudes are multiplied by. With the cosine of the city's latitude
+/// there, a degree of the space is about as long east–west as north–south, so the points whose
+/// floor is below the page's last key lie in a near circle around the key's circle; with
+/// longitudes as they are, at 50° they lay in an ellipse half as large again, and a walk read
+/// each of them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchSpace {
+    order: NearestOrder,
+    lon_scale: f64,
+}
+
+impl SearchSpace {
+    /// The space of `order` with longitudes as they are.
+    pub fn plain(order: NearestOrder) -> Self {
+        Self {
+            order,
+            lon_scale: 1.0,
+        }
+    }
+
+    /// The space of `order` fitted to places around latitude `lat` (degrees): the local plane's
+    /// longitudes times cos(lat), kept within [0.01, 1]; the sphere's unit vectors are left as
+    /// they are. Any factor keeps [`Nearness::floor`] below the key; a good one reads fewer
+    /// points.
+    pub fn around(order: NearestOrder, lat: f64) -> Self {
+        let lon_scale = match order {
+            NearestOrder::LocalPlane => {
+                let cos = lat.to_radians().cos();
+                if cos.is_finite() {
+                    cos.clamp(0.01, 1.0)
+                } else {
+                    1.0
+                }
+            }
+            NearestOrder::Sphere => 1.0,
+        };
+        Self { order, lon_scale }
+    }
+
+    pub fn order(&self) -> NearestOrder {
+        self.order
+    }
+
+    /// The point's place in the space: [`NearestOrder::position`], the local plane's longitude
+    /// scaled.
+    pub fn position(&self, point: LonLat) -> [f64; 3] {
+        let mut position = self.order.position(point);
+        if self.order == NearestOrder::LocalPlane {
+            position[0] *= self.lon_scale;
+        }
+        position
+    }
+
+    /// The measure of a list from `origin` in this space.
+    pub fn nearness(&self, origin: LonLat) -> Nearness {
+        Nearness {
+            lon_scale: self.lon_scale,
+            ..Nearness::new(self.order, origin)
+        }
+    }
+}
+
 /// One list's measure from its point: the key of each row and the floor of the keys beyond a
 /// Euclidean distance in the search space.
 #[derive(Debug, Clone, Copy)]
@@ -93,9 +159,12 @@ pub struct Nearness {
     origin: LonLat,
     /// The local plane's metres per degree (longitude, latitude) at the origin.
     scale: (f64, f64),
+    /// The search space's factor of longitudes ([`SearchSpace`]).
+    lon_scale: f64,
 }
 
 impl Nearness {
+    /// The measure from `origin` in the plain search space ([`SearchSpace::plain`]).
     pub fn new(order: NearestOrder, origin: LonLat) -> Self {
         let scale = match order {
             NearestOrder::LocalPlane => metres_per_degree(origin.lat),
@@ -105,12 +174,17 @@ impl Nearness {
             order,
             origin,
             scale,
+            lon_scale: 1.0,
         }
     }
 
     /// The origin's place in the search space.
     pub fn position(&self) -> [f64; 3] {
-        self.order.position(self.origin)
+        SearchSpace {
+            order: self.order,
+            lon_scale: self.lon_scale,
+        }
+        .position(self.origin)
     }
 
     /// The key the backend orders `point` by (smaller is nearer; ties go by id):
@@ -132,10 +206,14 @@ impl Nearness {
     /// space) from the origin's position can be below.
     pub fn floor(&self, distance2: f64) -> f64 {
         match self.order {
-            // kx² Δlon² + ky² Δlat² ≥ min(kx, ky)² (Δlon² + Δlat²).
+            // With c the space's factor of longitudes, kx² Δlon² + ky² Δlat² =
+            // (kx / c)² (c Δlon)² + ky² Δlat² ≥ min(kx / c, ky)² ((c Δlon)² + Δlat²).
+            // A scaled longitude is rounded once more: positions are off by some units in the
+            // last place of 180°, which matters only between points a nanometre apart.
             NearestOrder::LocalPlane => {
-                let k = self.scale.0.min(self.scale.1);
-                k * k * distance2 * (1.0 - FLOOR_SLACK)
+                let k = (self.scale.0 / self.lon_scale).min(self.scale.1);
+                let d = (distance2.sqrt() * (1.0 - FLOOR_SLACK) - PLANE_ABS_SLACK).max(0.0);
+                k * k * d * d
             }
             // The chord between two unit vectors is never longer than their arc.
             NearestOrder::Sphere => {
@@ -179,15 +257,53 @@ mod tests {
                     lon: (origin.lon + reach * (rng.unit() - 0.5)).clamp(-180.0, 180.0),
                     lat: (origin.lat + reach * (rng.unit() - 0.5)).clamp(-89.0, 89.0),
                 };
-                let near = Nearness::new(order, origin);
-                let d2 = squared(near.position(), order.position(point));
-                let (floor, key) = (near.floor(d2), near.key(point));
-                assert!(
-                    floor <= key,
-                    "{order:?} {origin:?} {point:?}: floor {floor} > key {key}"
-                );
+                // The plain space, one fitted to the origin's latitude and one to any latitude.
+                let spaces = [
+                    SearchSpace::plain(order),
+                    SearchSpace::around(order, origin.lat),
+                    SearchSpace::around(order, -90.0 + 180.0 * rng.unit()),
+                ];
+                for space in spaces {
+                    let near = space.nearness(origin);
+                    let d2 = squared(near.position(), space.position(point));
+                    let (floor, key) = (near.floor(d2), near.key(point));
+                    assert!(
+                        floor <= key,
+                        "{space:?} {origin:?} {point:?}: floor {floor} > key {key}"
+                    );
+                }
             }
         }
+    }
+
+    #[test]
+    fn a_fitted_plane_measures_alike_east_and_north() {
+        let origin = LonLat {
+            lon: 14.4213,
+            lat: 50.0875,
+        };
+        let (kx, ky) = metres_per_degree(origin.lat);
+        let north = LonLat {
+            lon: origin.lon,
+            lat: origin.lat + 100.0 / ky,
+        };
+        let east = LonLat {
+            lon: origin.lon + 100.0 / kx,
+            lat: origin.lat,
+        };
+        let ratio = |space: SearchSpace| {
+            let o = space.position(origin);
+            squared(space.position(north), o).sqrt() / squared(space.position(east), o).sqrt()
+        };
+        let fitted = ratio(SearchSpace::around(NearestOrder::LocalPlane, 50.0));
+        assert!((fitted - 1.0).abs() < 0.01, "fitted {fitted}");
+        let plain = ratio(SearchSpace::plain(NearestOrder::LocalPlane));
+        assert!(plain < 0.7, "plain {plain}");
+        // The sphere is left as it is.
+        assert_eq!(
+            SearchSpace::around(NearestOrder::Sphere, 50.0),
+            SearchSpace::plain(NearestOrder::Sphere)
+        );
     }
 
     #[test]
