@@ -10,8 +10,10 @@ use crate::i18n::Message;
 
 mod location;
 mod nearest;
+mod shown;
 pub use location::{parse_location, LocationError, LocationParam};
 pub use nearest::{metres_per_degree, sphere_angle, NearestOrder, Nearness, SearchSpace};
+pub use shown::{distance_cm, DistancesFrom};
 
 /// Mean Earth radius (IUGG) in metres, used only for conservative bounding boxes.
 const MEAN_EARTH_RADIUS_M: f64 = 6_371_008.8;

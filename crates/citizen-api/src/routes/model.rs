@@ -1,7 +1,7 @@
 //! The JSON shapes of the report endpoints (spec 2.1–2.3) and their conversion from the store's.
 
 use chrono::{DateTime, Utc};
-use domain::geo::{distance_m, LocationParam};
+use domain::geo::{distance_cm, LocationParam};
 use domain::issues::IssueStatus;
 use serde::Serialize;
 use service_kit::instant;
@@ -139,7 +139,7 @@ impl Report {
         near: Option<&LocationParam>,
     ) -> Self {
         let distance = match (near, &report.location) {
-            (Some(near), Some(at)) => Some(round_cm(distance_m(near.point, at.point))),
+            (Some(near), Some(at)) => Some(distance_cm(near.point, at.point)),
             _ => None,
         };
         let show_media = view == View::Trusted || !report.explicit;
@@ -167,11 +167,6 @@ impl Report {
             distance,
         }
     }
-}
-
-/// Distances to the centimetre: more digits would only be noise.
-pub(crate) fn round_cm(metres: f64) -> f64 {
-    (metres * 100.0).round() / 100.0
 }
 
 fn media_dto(m: &store::Media, settings: &MediaStore) -> Media {

@@ -14,11 +14,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use domain::geo::distance_m;
+use domain::geo::DistancesFrom;
 use service_kit::{instant, ApiError};
 use uuid::Uuid;
 
-use super::super::model::{round_cm, Report, View};
+use super::super::model::{Report, View};
 use super::super::reports::kept::{finish, head};
 use super::super::reports::rows::{end_page, keep_written};
 use super::super::AppState;
@@ -109,6 +109,11 @@ fn write(
     let size: usize = heads.iter().map(|head| head.len() + 320).sum();
     let mut body = Vec::with_capacity(size + 96);
     body.extend_from_slice(b"{\"reports\":[");
+    let near = filter
+        .list
+        .near
+        .as_ref()
+        .map(|near| DistancesFrom::new(near.point));
     for (n, (row, head)) in found.rows.iter().zip(heads).enumerate() {
         if n > 0 {
             body.push(b',');
@@ -130,12 +135,9 @@ fn write(
             }
         }
         body.push(b']');
-        let distance = filter
-            .list
-            .near
-            .as_ref()
+        let distance = near
             .zip(row.point)
-            .map(|(near, point)| round_cm(distance_m(near.point, point)));
+            .map(|(near, point)| near.rounded_cm(point));
         let votes_count = votes.get(&row.report_id).copied().unwrap_or(0);
         finish(&mut body, votes_count, distance)?;
     }

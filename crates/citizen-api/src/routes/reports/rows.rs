@@ -15,10 +15,10 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use domain::geo::{distance_m, LocationParam};
+use domain::geo::{DistancesFrom, LocationParam};
 use domain::limits::Page;
 
-use super::super::model::{round_cm, Report, View};
+use super::super::model::{Report, View};
 use super::kept::{finish, head, KeptJson};
 use crate::media::MediaStore;
 use crate::store::{IssueRow, IssueRowKey};
@@ -49,6 +49,7 @@ pub fn page_body(
     let size: usize = heads.iter().flatten().map(|head| head.len() + 48).sum();
     let mut body = Vec::with_capacity(size + 96);
     body.extend_from_slice(b"{\"reports\":[");
+    let near = near.map(|near| DistancesFrom::new(near.point));
     let mut first = true;
     for (key, head) in keys.iter().zip(heads) {
         let Some(head) = head else { continue };
@@ -59,7 +60,7 @@ pub fn page_body(
         body.extend_from_slice(head.as_bytes());
         let distance = near
             .zip(key.point)
-            .map(|(near, point)| round_cm(distance_m(near.point, point)));
+            .map(|(near, point)| near.rounded_cm(point));
         finish(&mut body, key.votes_count, distance)?;
     }
     end_page(&mut body, has_next_offset, page)?;
@@ -166,7 +167,7 @@ pub fn written(
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use chrono::{TimeZone, Utc};
-    use domain::geo::LonLat;
+    use domain::geo::{distance_cm, LonLat};
     use domain::issues::IssueStatus;
     use uuid::Uuid;
 
@@ -255,7 +256,7 @@ mod tests {
                             let mut got = row_head(row, &media).unwrap().into_bytes();
                             let distance = near
                                 .zip(key.point)
-                                .map(|(near, point)| round_cm(distance_m(near.point, point)));
+                                .map(|(near, point)| distance_cm(near.point, point));
                             finish(&mut got, key.votes_count, distance).unwrap();
                             assert_eq!(
                                 String::from_utf8(got).unwrap(),
