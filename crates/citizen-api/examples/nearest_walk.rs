@@ -1,7 +1,9 @@
 //! The list index's walk alone, without HTTP or a database (docs/benchmarks.md): a city of
 //! uniform random points (Prague's extent, as `scripts/bench-citizen.sh` generates), pages of
 //! 100 nearest first from 2 000 random places, in each backend's search space, against the
-//! newest page by date of the same index (the baseline of the same run).
+//! newest page by date of the same index (the baseline of the same run); then the distances
+//! those pages show, measured as the rows show them (`DistancesFrom::rounded_cm`) and by
+//! Karney's algorithm alone (`distance_m`), µs per page of 100.
 //!
 //! `cargo run --release -p citizen-api --example nearest_walk -- [ISSUES] [ROUNDS]`
 //! (defaults 1 000 000 and 3). Prints µs per page, each round's own.
@@ -11,7 +13,7 @@ use std::time::Instant;
 use chrono::{TimeDelta, Utc};
 use citizen_api::list_index::Index;
 use citizen_api::store::{IssueState, ReportFilter};
-use domain::geo::{LocationParam, LonLat, NearestOrder};
+use domain::geo::{distance_m, DistancesFrom, LocationParam, LonLat, NearestOrder};
 use domain::issues::IssueStatus;
 use domain::limits::Page;
 use domain::reports::{Direction, Order, OrderBy};
@@ -86,12 +88,23 @@ fn time(index: &Index, filters: &[ReportFilter]) -> (f64, usize) {
     (micros, rows)
 }
 
+/// µs per page to measure every row's distance from the page's point, by `measure`.
+fn time_distances(
+    pages: &[(LonLat, Vec<LonLat>)],
+    measure: impl Fn(LonLat, &[LonLat]) -> f64,
+) -> (f64, f64) {
+    let started = Instant::now();
+    let total: f64 = pages.iter().map(|(from, rows)| measure(*from, rows)).sum();
+    let micros = started.elapsed().as_secs_f64() * 1e6 / pages.len() as f64;
+    (micros, total)
+}
+
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let issues: u32 = args.next().unwrap_or_else(|| "1000000".into()).parse()?;
     let rounds: u32 = args.next().unwrap_or_else(|| "3".into()).parse()?;
-    println!("| order | issues | round | date page µs | nearest page µs | nearest / date |");
-    println!("|---|---|---|---|---|---|");
+    println!("| order | issues | round | date page µs | nearest page µs | nearest / date | distances shown µs | Karney µs |");
+    println!("|---|---|---|---|---|---|---|---|");
     for order in [NearestOrder::LocalPlane, NearestOrder::Sphere] {
         let mut rng = XorShift(0x5eed_0fc1_7e00);
         let index = city(order, issues, &mut rng);
@@ -99,6 +112,14 @@ fn main() -> anyhow::Result<()> {
             .map(|_| filter(OrderBy::Location, Some(place(&mut rng))))
             .collect();
         let dated = vec![filter(OrderBy::Date, None); 2_000];
+        let pages: Vec<(LonLat, Vec<LonLat>)> = nearest
+            .iter()
+            .filter_map(|f| {
+                let from = f.near.as_ref()?.point;
+                let rows = index.page(f)?.rows.iter().filter_map(|r| r.point).collect();
+                Some((from, rows))
+            })
+            .collect();
         for round in 1..=rounds {
             let (date_us, _) = time(&index, &dated);
             let (near_us, rows) = time(&index, &nearest);
@@ -106,8 +127,21 @@ fn main() -> anyhow::Result<()> {
                 rows == 100 * nearest.len(),
                 "a page came short: {rows} rows"
             );
+            let (shown_us, shown) = time_distances(&pages, |from, rows| {
+                let from = DistancesFrom::new(from);
+                rows.iter().map(|row| from.rounded_cm(*row)).sum()
+            });
+            let (karney_us, karney) = time_distances(&pages, |from, rows| {
+                rows.iter()
+                    .map(|row| (distance_m(from, *row) * 100.0).round() / 100.0)
+                    .sum()
+            });
+            anyhow::ensure!(
+                shown == karney,
+                "the distances differ: {shown} and {karney}"
+            );
             println!(
-                "| {order:?} | {issues} | {round} | {date_us:.1} | {near_us:.1} | {:.1} |",
+                "| {order:?} | {issues} | {round} | {date_us:.1} | {near_us:.1} | {:.1} | {shown_us:.1} | {karney_us:.1} |",
                 near_us / date_us
             );
         }
