@@ -237,6 +237,20 @@ fn for_each_closest_point<L: AsRef<[[f64; 2]]>>(
     }
 }
 
+/// A small deterministic generator for the geometry tests (no I/O, no crate): xorshift64*.
+#[cfg(test)]
+struct TestRng(u64);
+
+#[cfg(test)]
+impl TestRng {
+    fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

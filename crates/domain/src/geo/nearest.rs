@@ -225,21 +225,11 @@ impl Nearness {
 
 #[cfg(test)]
 mod tests {
+    use super::super::TestRng as Rng;
     use super::*;
 
     fn squared(a: [f64; 3], b: [f64; 3]) -> f64 {
         a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
-    }
-
-    /// A small deterministic generator (no I/O, no crate): xorshift64*.
-    struct Rng(u64);
-    impl Rng {
-        fn unit(&mut self) -> f64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-        }
     }
 
     #[test]
@@ -276,12 +266,8 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_fitted_plane_measures_alike_east_and_north() {
-        let origin = LonLat {
-            lon: 14.4213,
-            lat: 50.0875,
-        };
+    /// Places 100 m due north and due east of `origin` on the local plane.
+    fn north_and_east(origin: LonLat) -> (LonLat, LonLat) {
         let (kx, ky) = metres_per_degree(origin.lat);
         let north = LonLat {
             lon: origin.lon,
@@ -291,6 +277,16 @@ mod tests {
             lon: origin.lon + 100.0 / kx,
             lat: origin.lat,
         };
+        (north, east)
+    }
+
+    #[test]
+    fn a_fitted_plane_measures_alike_east_and_north() {
+        let origin = LonLat {
+            lon: 14.4213,
+            lat: 50.0875,
+        };
+        let (north, east) = north_and_east(origin);
         let ratio = |space: SearchSpace| {
             let o = space.position(origin);
             squared(space.position(north), o).sqrt() / squared(space.position(east), o).sqrt()
@@ -335,15 +331,7 @@ mod tests {
         // SQLite's expression: a point due north and one due east at the same key distance
         // order by the scales of the origin's latitude.
         let plane = Nearness::new(NearestOrder::LocalPlane, origin);
-        let (kx, ky) = metres_per_degree(origin.lat);
-        let north = LonLat {
-            lon: origin.lon,
-            lat: origin.lat + 100.0 / ky,
-        };
-        let east = LonLat {
-            lon: origin.lon + 100.0 / kx,
-            lat: origin.lat,
-        };
+        let (north, east) = north_and_east(origin);
         assert!((plane.key(north) - 10_000.0).abs() < 1e-6);
         assert!((plane.key(east) - 10_000.0).abs() < 1e-6);
         assert!(plane.key(north) > 0.0);

@@ -1,17 +1,7 @@
 use geo::{Destination, Geodesic, Point};
 
+use super::super::TestRng as Rng;
 use super::*;
-
-/// A small deterministic generator (no I/O, no crate): xorshift64*.
-struct Rng(u64);
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
 
 /// A random place and one at `metres` from it in a random direction (Karney's direct problem).
 fn pair(rng: &mut Rng, metres: f64) -> (LonLat, LonLat) {
