@@ -200,6 +200,15 @@ else
   bash scripts/bench-citizen.sh
 fi
 
+# citizen-api: the list index's walk nearest first and the distances a page shows, without HTTP
+# or a database, against the newest page by date of the same index (examples/nearest_walk.rs;
+# BENCH_CITIZEN_WALK=0 skips it).
+if [ "${BENCH_CITIZEN_WALK:-1}" = 0 ]; then
+  echo "citizen-api walk bench skipped (BENCH_CITIZEN_WALK=0)"
+else
+  cargo run --release -q -p citizen-api --example nearest_walk | tee bench-results/citizen-walk.md
+fi
+
 # citizen-api: the news list with and without location over 100 000 news items against the same
 # one-query ceiling (scripts/bench-citizen-news.sh; BENCH_CITIZEN_NEWS=0 skips it).
 if [ "${BENCH_CITIZEN_NEWS:-1}" = 0 ]; then
