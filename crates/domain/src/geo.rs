@@ -11,6 +11,8 @@ use crate::i18n::Message;
 mod location;
 mod nearest;
 mod shown;
+#[cfg(test)]
+mod test_rng;
 pub use location::{parse_location, LocationError, LocationParam};
 pub use nearest::{metres_per_degree, sphere_angle, NearestOrder, Nearness, SearchSpace};
 pub use shown::{distance_cm, DistancesFrom};
@@ -234,20 +236,6 @@ fn for_each_closest_point<L: AsRef<[[f64; 2]]>>(
             };
             f(from_plane(ax + t * dx, ay + t * dy));
         }
-    }
-}
-
-/// A small deterministic generator for the geometry tests (no I/O, no crate): xorshift64*.
-#[cfg(test)]
-struct TestRng(u64);
-
-#[cfg(test)]
-impl TestRng {
-    fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64
     }
 }
 

@@ -225,7 +225,7 @@ impl Nearness {
 
 #[cfg(test)]
 mod tests {
-    use super::super::TestRng as Rng;
+    use super::super::test_rng::TestRng as Rng;
     use super::*;
 
     fn squared(a: [f64; 3], b: [f64; 3]) -> f64 {

@@ -1,6 +1,6 @@
 use geo::{Destination, Geodesic, Point};
 
-use super::super::TestRng as Rng;
+use super::super::test_rng::TestRng as Rng;
 use super::*;
 
 /// A random place and one at `metres` from it in a random direction (Karney's direct problem).
