@@ -2,11 +2,11 @@
 //! database's order: the located rows by the backend's key (`domain::geo::Nearness`), ties by
 //! issue id, then the rows without a point by issue id.
 //!
-//! In the search space the Euclidean distance never exceeds the key ([`domain::geo::Nearness::floor`]). The
-//! page is read from a box around the list's point: its points are taken from the R-tree first
-//! (no entry read), ordered by Euclidean distance, and then walked in that order, keeping the
-//! `needed` best matching rows by (key, id), until a point's floor is past the worst row kept
-//! (no later point can enter). So an entry, a cache miss each among a city's million, is read
+//! In the search space the Euclidean distance never exceeds the key
+//! ([`domain::geo::Nearness::floor`]). The page is read from a box around the list's point: its
+//! points are taken from the R-tree first (no entry read), ordered by Euclidean distance, and
+//! then walked in that order, keeping the `needed` best matching rows by (key, id), until a
+//! point's floor is past the worst row kept (no later point can enter). So an entry, a cache miss each among a city's million, is read
 //! only for a point that may enter the page: reading each point's entry as the tree handed it
 //! over was most of the walk's time (docs/benchmarks.md, evening of 2026-11-26). A point
 //! outside the box is farther than its half side (the reach) in some coordinate, so its key is
@@ -114,8 +114,9 @@ impl Index {
         let origin = nearness.position();
         let everything = tree.root().envelope();
         let mut reach = first_reach(tree, needed);
-        // The box's points by their Euclidean distance from the origin (squared), then slot.
-        let mut boxed_points: Vec<(f64, u32, LonLat)> = Vec::with_capacity(8 * needed);
+        // The box's points by their Euclidean distance from the origin (squared), then slot
+        // (the first box holds about 1.7 times `needed`: `first_reach`).
+        let mut boxed_points: Vec<(f64, u32, LonLat)> = Vec::with_capacity(4 * needed);
         // The `needed` best so far, the worst on top.
         let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(needed + 1);
         loop {
