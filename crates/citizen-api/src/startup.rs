@@ -127,7 +127,11 @@ impl Application {
             "Rows of officers' list pages from the index by where the report's fields were read from",
         )?;
         let media = MediaStore::new(&settings.media)?;
-        let list_index = ListIndex::new(stores.reports.clone(), settings.reports.index_max_items);
+        let list_index = ListIndex::new(
+            stores.reports.clone(),
+            settings.reports.index_max_items,
+            clock.clone(),
+        );
         if let Some(index) = &list_index {
             if settings.reports.row_cache_entries > 0 {
                 index.warm_with(Arc::new(RowWarmer {

@@ -42,6 +42,8 @@ pub struct AdminRow {
     pub point: Option<LonLat>,
     /// The accessible listed issues, oldest first (placement time, then id).
     pub issues: Vec<AdminIssueRow>,
+    /// The report's active vote tokens at the filter's instant (the index's vote tally).
+    pub votes_count: i64,
 }
 
 impl AdminIssueRow {
@@ -116,6 +118,10 @@ impl Index {
             .into_iter()
             .skip(list.page.offset as usize)
             .take(list.page.limit as usize + 1)
+            .map(|row| AdminRow {
+                votes_count: self.votes.count(row.report_id, filter.now),
+                ..row
+            })
             .collect();
         Some(ListPage::from_overfetch(rows, list.page.limit))
     }
@@ -175,6 +181,7 @@ fn admin_row(
         head: (first.issue_id, first.version),
         point: first.point,
         issues: accessible().map(AdminIssueRow::of).collect(),
+        votes_count: 0,
     })
 }
 

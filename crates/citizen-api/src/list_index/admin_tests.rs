@@ -99,6 +99,7 @@ fn oracle(
                 head: (first.issue_id, first.version),
                 point: first.point,
                 issues,
+                votes_count: 0,
             };
             rows.push((first.filed_at, row));
         }

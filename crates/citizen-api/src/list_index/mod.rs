@@ -7,11 +7,13 @@
 //! (reads are one at a time; a request that arrives while one is under way waits for the next).
 //! So a page holds everything committed before the request, whichever replica wrote it, as the
 //! database's statement would; only the walk is in memory. A read usually finds no change (one
-//! index probe). The row's content comes from the row cache under the version the index holds,
-//! and the vote counts are counted at the request's instant, as for every page.
+//! index probe). The row's content comes from the row cache under the version the index holds.
+//! The same read brings the vote feed (migration 0026) into the index's vote tally
+//! (`votes.rs`), which counts each row's votes at the request's instant, as the statement would.
 //!
 //! **Until loaded, when too large, or after a failed read** the database answers (`page`
-//! returns `None`): the first load reads every issue from position 0 in the background (the
+//! returns `None`): the first load reads every issue from position 0, then every vote token
+//! active at its instant, in the background (the
 //! readiness check waits for it); above `reports.index_max_items` issues the replica drops the
 //! index for good and warns; a failed read of the feed drops it (warned), that page goes to
 //! the database, and the next request starts a new load.
@@ -24,12 +26,14 @@
 mod admin;
 mod model;
 mod nearest;
+mod votes;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use async_trait::async_trait;
+use service_kit::clock::Clock;
 use service_kit::health::ReadinessCheck;
 use service_kit::metrics::Metrics;
 use tokio::sync::{watch, Mutex, RwLock};
@@ -39,7 +43,7 @@ pub use admin::{AdminIssueRow, AdminRow};
 pub use model::{Index, IndexRow};
 
 use crate::store::admin::AdminFilter;
-use crate::store::{ListPage, ReportFilter, ReportStore};
+use crate::store::{Instant, ListPage, ReportFilter, ReportStore};
 
 /// What fills a cache from the index after a load (module docs).
 #[async_trait]
@@ -58,6 +62,8 @@ pub struct ListIndex {
 
 struct Inner {
     store: Arc<dyn ReportStore>,
+    /// The instant a load reads the active vote tokens at.
+    clock: Arc<dyn Clock>,
     max_items: usize,
     index: RwLock<Option<Index>>,
     /// Held while the feed is read and applied, and while a loaded index is installed.
@@ -83,10 +89,15 @@ struct Inner {
 
 impl ListIndex {
     /// `None` when `max_items` is 0 (the index is off).
-    pub fn new(store: Arc<dyn ReportStore>, max_items: usize) -> Option<Self> {
+    pub fn new(
+        store: Arc<dyn ReportStore>,
+        max_items: usize,
+        clock: Arc<dyn Clock>,
+    ) -> Option<Self> {
         (max_items > 0).then(|| Self {
             inner: Arc::new(Inner {
                 store,
+                clock,
                 max_items,
                 index: RwLock::new(None),
                 reading: Mutex::new(()),
@@ -139,12 +150,26 @@ impl ListIndex {
                     index.len() <= max_items
                 })
                 .await;
+            let read = match read {
+                Ok(Some(mark)) => {
+                    let now = inner.clock.now();
+                    let votes = inner.store.vote_changes(0, now).await;
+                    votes.map(|votes| Some((mark, votes)))
+                }
+                Ok(None) => Ok(None),
+                Err(err) => Err(err),
+            };
             match read {
                 Ok(None) => self.drop_too_large(),
-                Ok(Some(mark)) => {
+                Ok(Some((mark, votes))) => {
                     index.set_mark(mark);
+                    index.votes.apply(votes);
                     index.locate();
-                    tracing::info!(issues = index.len(), "list index loaded");
+                    tracing::info!(
+                        issues = index.len(),
+                        vote_tokens = index.votes.len(),
+                        "list index loaded"
+                    );
                     let newest = inner
                         .warm
                         .get()
@@ -177,8 +202,9 @@ impl ListIndex {
     }
 
     /// The page of `filter` from the index, after a read of the feed that started after this
-    /// call; `None` when the database is to answer (module docs).
-    pub async fn page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
+    /// call, with each row's vote count at `now`; `None` when the database is to answer (module
+    /// docs).
+    pub async fn page(&self, filter: &ReportFilter, now: Instant) -> Option<ListPage<IndexRow>> {
         if !Index::serves(filter) {
             return None;
         }
@@ -193,7 +219,7 @@ impl ListIndex {
             .read()
             .await
             .as_ref()
-            .and_then(|i| i.page(filter));
+            .and_then(|i| i.page(filter).map(|page| i.count_votes(page, now)));
         let counter = match page {
             Some(_) => &inner.pages_index,
             None => &inner.pages_database,
@@ -215,7 +241,8 @@ impl ListIndex {
     }
 
     /// The officers' page of `filter` from the index (by date, `list_index/admin.rs`), as of
-    /// the last feed read: call [`Self::sync`] first. `deadlines` are the statement deadlines of
+    /// the last feed read, with each report's vote count at the filter's instant: call
+    /// [`Self::sync`] first. `deadlines` are the statement deadlines of
     /// the categories that have one. `None` when the database is to answer.
     pub async fn admin_page(
         &self,
@@ -249,21 +276,35 @@ impl ListIndex {
         if inner.applied.load(Ordering::SeqCst) > arrived {
             return inner.index.read().await.is_some();
         }
-        let Some(position) = inner.index.read().await.as_ref().map(Index::position) else {
+        let held = inner
+            .index
+            .read()
+            .await
+            .as_ref()
+            .map(|i| (i.position(), i.votes.position()));
+        let Some((position, votes_position)) = held else {
             if *inner.loaded.borrow() && !inner.too_large.load(Ordering::Acquire) {
                 self.start();
             }
             return false;
         };
         let number = inner.started.fetch_add(1, Ordering::SeqCst) + 1;
-        let changes = match inner.store.issue_changes(position).await {
-            Ok(changes) => changes,
+        let read = match inner.store.issue_changes(position).await {
+            Ok(issues) => {
+                let now = inner.clock.now();
+                let votes = inner.store.vote_changes(votes_position, now).await;
+                votes.map(|votes| (issues, votes))
+            }
+            Err(err) => Err(err),
+        };
+        let (changes, votes) = match read {
+            Ok(read) => read,
             Err(err) => {
                 // The index can no longer be brought up to date from its position: the
                 // database answers this page (or says why it cannot), the next starts a load.
                 tracing::warn!(
                     error = format!("{err:#}"),
-                    "reading the issue feed failed; the list index is dropped"
+                    "reading the issue or vote feed failed; the list index is dropped"
                 );
                 *inner.index.write().await = None;
                 return false;
@@ -272,6 +313,7 @@ impl ListIndex {
         let mut held = inner.index.write().await;
         if let Some(index) = held.as_mut() {
             index.apply(changes);
+            index.votes.apply(votes);
             if index.len() > inner.max_items {
                 *held = None;
                 self.drop_too_large();

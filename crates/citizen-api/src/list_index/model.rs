@@ -12,7 +12,8 @@ use rstar::primitives::GeomWithData;
 use rstar::RTree;
 use uuid::Uuid;
 
-use crate::store::{FeedMark, IssueChanges, IssueState, ListPage, ReportFilter};
+use super::votes::VoteTally;
+use crate::store::{FeedMark, Instant, IssueChanges, IssueState, ListPage, ReportFilter};
 
 /// A listed issue with a point, at its place in the search space of the backend's order
 /// (`SearchSpace::position`), naming its slot and carrying its point (the page measures a
@@ -63,18 +64,20 @@ impl Entry {
             report_id: self.report_id,
             version: self.version,
             point: self.point,
+            votes_count: 0,
         }
     }
 }
 
-/// A row of a page served from the index: what the page's statement would have read, but the
-/// vote count (counted at the request's instant).
+/// A row of a page served from the index: what the page's statement would have read, with its
+/// report's vote count at the request's instant (`ListIndex::page` counts it; 0 until then).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IndexRow {
     pub issue_id: Uuid,
     pub report_id: Uuid,
     pub version: i64,
     pub point: Option<LonLat>,
+    pub votes_count: i64,
 }
 
 /// Every issue, and the listed ones by (filing time, issue id): the list's order by date, ties
@@ -97,6 +100,8 @@ pub struct Index {
     position: i64,
     /// The categories' generation the last feed read saw.
     categories: i64,
+    /// The active vote tokens by target, from the vote feed (`votes.rs`).
+    pub(super) votes: VoteTally,
 }
 
 impl Index {
@@ -111,6 +116,7 @@ impl Index {
             unlocated: BTreeSet::new(),
             position: 0,
             categories: 0,
+            votes: VoteTally::default(),
         }
     }
 
@@ -274,6 +280,14 @@ impl Index {
             OrderBy::Votes => false,
         };
         order && no_radius
+    }
+
+    /// Each row of `page` with its report's active vote tokens at `now`.
+    pub fn count_votes(&self, mut page: ListPage<IndexRow>, now: Instant) -> ListPage<IndexRow> {
+        for row in &mut page.rows {
+            row.votes_count = self.votes.count(row.report_id, now);
+        }
+        page
     }
 
     /// The page of `filter` (`None` when the index does not serve it, [`Self::serves`]).

@@ -114,6 +114,7 @@ fn oracle(
         .into_iter()
         .skip(filter.page.offset as usize)
         .map(|i| IndexRow {
+            votes_count: 0,
             issue_id: i.issue_id,
             report_id: i.report_id,
             version: i.version,

@@ -15,8 +15,6 @@ pub mod votes;
 
 use std::sync::Arc;
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use domain::geo::NearestOrder;
 use domain::issues::{IssueStatus, Transition, TransitionError};
@@ -141,13 +139,12 @@ pub trait ReportStore: Send + Sync + 'static {
     /// repeats in memory (`domain::geo::nearest`).
     fn nearest_order(&self) -> NearestOrder;
 
-    /// The active vote tokens at `now` of each of these reports that has any (a page served
-    /// from the list index reads its rows' counts here).
-    async fn vote_counts(
-        &self,
-        report_ids: &[Uuid],
-        now: Instant,
-    ) -> StoreResult<HashMap<Uuid, i64>>;
+    /// The vote feed (migration 0026, docs/citizen-api.md): every vote token placed or revoked
+    /// since feed position `since`, in one snapshot, and the position to read from next, with
+    /// the same guarantee as [`Self::issue_changes`]. From position 0 (a reader holding
+    /// nothing) only the tokens active at `now` come: a revoked or expired one counts for
+    /// nothing, and it can never count again.
+    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges>;
 
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.

@@ -277,3 +277,21 @@ pub struct FeedMark {
     pub next: i64,
     pub categories: i64,
 }
+
+/// A vote token as the vote feed reads it (migration 0026): which report or project it counts
+/// for, until when, and whether it was revoked (tokens are never deleted).
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoteState {
+    pub token_id: Uuid,
+    pub target_id: Uuid,
+    pub expires_at: Option<Instant>,
+    pub revoked: bool,
+}
+
+/// One read of the vote feed: every token placed or revoked since the position asked for (some
+/// perhaps seen before) and the position to ask from next.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VoteChanges {
+    pub next: i64,
+    pub tokens: Vec<VoteState>,
+}

@@ -204,6 +204,22 @@ async fn a_change_elsewhere_is_in_the_next_page_from_the_index(app: TestApp) {
     let page = app.get_ok("/reports?status=resolved").await;
     assert_eq!(page["reports"][0]["issue_id"], first.issue.to_string());
     assert_eq!(alike(&app, &plain, &queries).await, 2.0);
+    // Votes placed through the other replica, then revoked by SQL alone.
+    let (status, body) = plain
+        .send_json(
+            Method::POST,
+            "/me/vote-tokens",
+            &plain.token("voter", &[]),
+            &json!({"target": first.report, "count": 2}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let page = app.get_ok("/reports?status=resolved").await;
+    assert_eq!(page["reports"][0]["votes_count"], 2, "{page}");
+    assert_eq!(alike(&app, &plain, &queries).await, 2.0);
+    raw_execute(&app, "UPDATE vote_tokens SET revoked_at = inserted_at").await;
+    let page = app.get_ok("/reports?status=resolved").await;
+    assert_eq!(page["reports"][0]["votes_count"], 0, "{page}");
 }
 
 async fn more_issues_than_the_cap_are_left_to_the_database(app: TestApp) {

@@ -5,7 +5,6 @@
 //! it); once the gate opens, the next check is ready and every issue was read from position 0
 //! once.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -14,6 +13,7 @@ use citizen_api::list_index::ListIndex;
 use citizen_api::store::{
     DetailKey, FeedMark, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow, NewReport,
     Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
+    VoteChanges,
 };
 use domain::geo::NearestOrder;
 use futures::FutureExt;
@@ -81,12 +81,8 @@ impl ReportStore for Held {
     fn nearest_order(&self) -> NearestOrder {
         self.store.nearest_order()
     }
-    async fn vote_counts(
-        &self,
-        report_ids: &[Uuid],
-        now: Instant,
-    ) -> StoreResult<HashMap<Uuid, i64>> {
-        self.store.vote_counts(report_ids, now).await
+    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
+        self.store.vote_changes(since, now).await
     }
     async fn own_reports(
         &self,
@@ -112,7 +108,7 @@ async fn a_check_that_times_out_leaves_the_load_running(app: TestApp) {
         open,
         reads_from_zero: AtomicUsize::new(0),
     });
-    let index = ListIndex::new(held.clone(), 1_000).expect("an index");
+    let index = ListIndex::new(held.clone(), 1_000, app.clock.clone()).expect("an index");
     let check = index.readiness();
     // The first check starts the load, which waits at the gate: the check is not ready, and
     // is dropped as its time-out would drop it.

@@ -52,6 +52,7 @@ mod projects;
 mod smtp_catcher;
 mod status_events;
 mod timeline;
+mod vote_feed;
 mod vote_list;
 mod votes;
 mod votes_count;

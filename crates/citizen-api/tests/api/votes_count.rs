@@ -1,5 +1,6 @@
 //! A report's `votes_count` and `orderBy=votes`: the active tokens on it at the request's
-//! instant, in the public list, the detail and the caller's own list.
+//! instant, in the public list (by votes from the database, by date from the list index and
+//! its vote tally), the detail and the caller's own list.
 
 use chrono::TimeDelta;
 use reqwest::Method;
@@ -25,17 +26,23 @@ async fn place(app: &TestApp, token: &str, target: &str, count: u32) {
     assert_eq!(status, 200, "{body}");
 }
 
-/// The `votes_count` of `id` in the public list, its detail and its author's own list.
+/// The `votes_count` of `id` in the public list, its detail and its author's own list (the
+/// list by date, written from the index, must count as the list by votes does).
 async fn counts(app: &TestApp, id: &str, author: &str) -> (i64, i64, i64) {
-    let list = app.get_ok("/reports?orderBy=votes").await;
-    let in_list = list["reports"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap()["votes_count"]
-        .as_i64()
-        .unwrap();
+    let in_list = |list: serde_json::Value| {
+        list["reports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap()["votes_count"]
+            .as_i64()
+            .unwrap()
+    };
+    let by_votes = in_list(app.get_ok("/reports?orderBy=votes").await);
+    let by_date = in_list(app.get_ok("/reports").await);
+    assert_eq!(by_date, by_votes, "the index's count");
+    let in_list = by_votes;
     let detail = app.get_ok(&format!("/reports/{id}")).await["votes_count"]
         .as_i64()
         .unwrap();

@@ -3,7 +3,7 @@
 //! The index chooses the page's reports and holds each listed issue as last written (state,
 //! category, placement, duplicate flag and parent). The categories (names and deadlines) come
 //! from what the replica keeps under the categories' generation (`kept_categories.rs`), so a
-//! renamed category or a changed deadline shows at once; the vote counts are read at the
+//! renamed category or a changed deadline shows at once; the vote counts are the index's at the
 //! request's instant. A report's own fields (title, text, media, place, dates, `explicit`) are
 //! copied on each of its issue rows and move their versions when they change (migrations 0014,
 //! 0021): they are written once and kept under the report's oldest listed issue and its version
@@ -48,16 +48,10 @@ pub async fn page(
         .map(|c| Ok((c.id, serde_json::to_string(&c.name)?)))
         .collect::<Result<HashMap<Uuid, String>, serde_json::Error>>()
         .map_err(ApiError::internal)?;
-    let report_ids: Vec<Uuid> = found.rows.iter().map(|row| row.report_id).collect();
-    let votes = state
-        .stores
-        .reports
-        .vote_counts(&report_ids, filter.now)
-        .await?;
     let Some(heads) = heads(state, &found).await? else {
         return Ok(None);
     };
-    write(filter, &found, &heads, &names, &votes).map_err(ApiError::internal)
+    write(filter, &found, &heads, &names).map_err(ApiError::internal)
 }
 
 /// Each row's report fields written (kept or read by the id of its oldest issue); `None` when
@@ -104,7 +98,6 @@ fn write(
     found: &ListPage<AdminRow>,
     heads: &[Arc<str>],
     names: &HashMap<Uuid, String>,
-    votes: &HashMap<Uuid, i64>,
 ) -> Result<Option<Vec<u8>>, serde_json::Error> {
     let size: usize = heads.iter().map(|head| head.len() + 320).sum();
     let mut body = Vec::with_capacity(size + 96);
@@ -138,8 +131,7 @@ fn write(
         let distance = near
             .zip(row.point)
             .map(|(near, point)| near.rounded_cm(point));
-        let votes_count = votes.get(&row.report_id).copied().unwrap_or(0);
-        finish(&mut body, votes_count, distance)?;
+        finish(&mut body, row.votes_count, distance)?;
     }
     end_page(&mut body, found.has_next, filter.list.page)?;
     Ok(Some(body))

@@ -11,7 +11,7 @@ use super::super::params::RawListParams;
 use super::super::AppState;
 use super::rows;
 use crate::list_index::IndexRow;
-use crate::store::{Instant, IssueRowKey, ListPage, ListRead, ListRow, ReportStore};
+use crate::store::{IssueRowKey, ListPage, ListRead, ListRow};
 use domain::reports::OrderBy;
 
 /// The list parameters (documentation; the handler reads the raw query string because
@@ -82,17 +82,14 @@ pub async fn list(
     let reports = &state.stores.reports;
     let now = state.clock.now();
     let indexed = match &state.list_index {
-        Some(index) => index.page(&filter).await,
+        Some(index) => index.page(&filter, now).await,
         None => None,
     };
     // A page from the list index names its rows, which the row cache holds or are read by id
     // (rows.rs). From the database, nearest first from a point anywhere reads its rows with
     // the page (a random place's rows are rarely kept); every other page reads its rows' keys.
     let (page, read) = match indexed {
-        Some(found) => (
-            with_votes(found, reports.as_ref(), now).await?,
-            ListRead::Keys,
-        ),
+        Some(found) => (keyed(found), ListRead::Keys),
         None => {
             let read = match filter.order.by {
                 OrderBy::Location => ListRead::Rows,
@@ -140,16 +137,8 @@ pub async fn list(
 }
 
 /// A page from the list index as the page's statement would have read it: each row's key with
-/// its report's vote count at `now`.
-async fn with_votes(
-    found: ListPage<IndexRow>,
-    reports: &dyn ReportStore,
-    now: Instant,
-) -> Result<ListPage<ListRow>, ApiError> {
-    let mut ids: Vec<Uuid> = found.rows.iter().map(|row| row.report_id).collect();
-    ids.sort_unstable();
-    ids.dedup();
-    let votes = reports.vote_counts(&ids, now).await?;
+/// its report's vote count (counted by the index at the request's instant).
+fn keyed(found: ListPage<IndexRow>) -> ListPage<ListRow> {
     let rows = found
         .rows
         .into_iter()
@@ -157,14 +146,14 @@ async fn with_votes(
             key: IssueRowKey {
                 issue_id: row.issue_id,
                 version: row.version,
-                votes_count: votes.get(&row.report_id).copied().unwrap_or(0),
+                votes_count: row.votes_count,
                 point: row.point,
             },
             content: None,
         })
         .collect();
-    Ok(ListPage {
+    ListPage {
         rows,
         has_next: found.has_next,
-    })
+    }
 }

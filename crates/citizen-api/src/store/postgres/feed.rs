@@ -1,12 +1,15 @@
 //! The issue feed (PostgreSQL, migration 0024): the issues whose `changed_xid` is at or above a
-//! reader's position, and the next position, the `xmin` of the same statement's snapshot.
+//! reader's position, and the next position, the `xmin` of the same statement's snapshot. The
+//! vote feed (migration 0026) is read the same way from `vote_tokens`.
 
 use domain::geo::LonLat;
 use futures::TryStreamExt;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
-use crate::store::{status, FeedMark, IssueSink, IssueState, StoreResult};
+use crate::store::{
+    status, FeedMark, Instant, IssueSink, IssueState, StoreResult, VoteChanges, VoteState,
+};
 
 /// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
 /// (the join's one row of NULLs) when nothing changed. Positions are `xid8` values, below 2^63
@@ -60,4 +63,39 @@ pub(super) async fn issue_changes(
         }
     }
     Ok(Some(mark))
+}
+
+/// The vote feed from `since` (module docs); from 0, only the tokens active at `now`.
+pub(super) async fn vote_changes(
+    pool: &PgPool,
+    since: i64,
+    now: Instant,
+) -> StoreResult<VoteChanges> {
+    let rows = sqlx::query(
+        "SELECT h.next, v.id, v.target_id, v.expires_at, v.revoked_at IS NOT NULL AS revoked \
+         FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next) h \
+         LEFT JOIN vote_tokens v ON v.changed_xid >= $1::text::xid8 AND ($1 > 0 \
+         OR (v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > $2)))",
+    )
+    .bind(since)
+    .bind(now)
+    .fetch_all(pool)
+    .await?;
+    let mut changes = VoteChanges {
+        next: since,
+        tokens: Vec::with_capacity(rows.len()),
+    };
+    for row in &rows {
+        changes.next = row.try_get("next")?;
+        let Some(token_id) = row.try_get::<Option<Uuid>, _>("id")? else {
+            continue;
+        };
+        changes.tokens.push(VoteState {
+            token_id,
+            target_id: row.try_get("target_id")?,
+            expires_at: row.try_get("expires_at")?,
+            revoked: row.try_get("revoked")?,
+        });
+    }
+    Ok(changes)
 }

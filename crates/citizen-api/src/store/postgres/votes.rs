@@ -1,11 +1,8 @@
 //! The vote pool (PostgreSQL): the account's `vote_accounts` row is the lock, taken by the
 //! functions `place_vote_tokens` and `revoke_vote_tokens` (migration 0007), one statement each.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
-use sqlx::PgPool;
 use uuid::Uuid;
 
 use super::{page_sql, PgStore};
@@ -143,21 +140,4 @@ impl VoteStore for PgStore {
         .await?;
         Ok((figure(all), figure(on_target)))
     }
-}
-
-/// The active vote tokens at `now` of each of `reports` that has any (a page of the list index).
-pub(super) async fn vote_counts(
-    pool: &PgPool,
-    reports: &[Uuid],
-    now: Instant,
-) -> StoreResult<HashMap<Uuid, i64>> {
-    let rows: Vec<(Uuid, i64)> = sqlx::query_as(&format!(
-        "SELECT target_id, count(*) FROM vote_tokens WHERE target_id = ANY($1) AND {ACTIVE} \
-         GROUP BY target_id"
-    ))
-    .bind(reports)
-    .bind(now)
-    .fetch_all(pool)
-    .await?;
-    Ok(rows.into_iter().collect())
 }

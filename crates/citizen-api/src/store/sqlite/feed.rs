@@ -1,13 +1,16 @@
 //! The issue feed (SQLite, migration 0024): the issues whose `change_seq` is at or above a
 //! reader's position, and one more than the largest in the same statement's snapshot as the
-//! next position. Rows written before the migration hold 0, so position 0 reads them too.
+//! next position. Rows written before the migration hold 0, so position 0 reads them too. The
+//! vote feed (migration 0026) is read the same way from `vote_tokens`.
 
 use domain::geo::LonLat;
 use futures::TryStreamExt;
 use sqlx::{Row, SqlitePool};
 
-use super::{get_instant, get_opt_uuid, get_uuid};
-use crate::store::{status, FeedMark, IssueSink, IssueState, StoreResult};
+use super::{get_instant, get_opt_instant, get_opt_uuid, get_uuid, micros};
+use crate::store::{
+    status, FeedMark, Instant, IssueSink, IssueState, StoreResult, VoteChanges, VoteState,
+};
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
 /// join's one row of NULLs) when nothing changed.
@@ -60,4 +63,39 @@ pub(super) async fn issue_changes(
         }
     }
     Ok(Some(mark))
+}
+
+/// The vote feed from `since` (module docs); from 0, only the tokens active at `now`.
+pub(super) async fn vote_changes(
+    pool: &SqlitePool,
+    since: i64,
+    now: Instant,
+) -> StoreResult<VoteChanges> {
+    let rows = sqlx::query(
+        "SELECT h.next, v.id, v.target_id, v.expires_at, v.revoked_at IS NOT NULL AS revoked \
+         FROM (SELECT coalesce((SELECT max(change_seq) FROM vote_tokens), 0) + 1 AS next) h \
+         LEFT JOIN vote_tokens v ON v.change_seq >= ?1 AND (?1 > 0 OR (v.revoked_at IS NULL \
+         AND (v.expires_at IS NULL OR v.expires_at > ?2)))",
+    )
+    .bind(since)
+    .bind(micros(now))
+    .fetch_all(pool)
+    .await?;
+    let mut changes = VoteChanges {
+        next: since,
+        tokens: Vec::with_capacity(rows.len()),
+    };
+    for row in &rows {
+        changes.next = row.try_get("next")?;
+        if row.try_get::<Option<String>, _>("id")?.is_none() {
+            continue;
+        }
+        changes.tokens.push(VoteState {
+            token_id: get_uuid(row, "id")?,
+            target_id: get_uuid(row, "target_id")?,
+            expires_at: get_opt_instant(row, "expires_at")?,
+            revoked: row.try_get("revoked")?,
+        });
+    }
+    Ok(changes)
 }

@@ -21,7 +21,7 @@ use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
     search_text, status, DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow,
     NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, Statement,
-    StoreResult, TimelineData,
+    StoreResult, TimelineData, VoteChanges,
 };
 
 /// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`, in the
@@ -232,12 +232,8 @@ impl ReportStore for SqliteStore {
         super::feed::issue_changes(&self.pool, since, each).await
     }
 
-    async fn vote_counts(
-        &self,
-        report_ids: &[Uuid],
-        now: Instant,
-    ) -> StoreResult<std::collections::HashMap<Uuid, i64>> {
-        super::votes::vote_counts(&self.pool, report_ids, now).await
+    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
+        super::feed::vote_changes(&self.pool, since, now).await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {

@@ -1,10 +1,7 @@
 //! The vote pool (SQLite): `BEGIN IMMEDIATE` holds the write lock for the whole decision.
 
-use std::collections::HashMap;
-
 use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
-use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
 
 use super::{get_instant, get_opt_instant, get_uuid, micros, SqliteStore};
@@ -148,25 +145,4 @@ impl VoteStore for SqliteStore {
         .await?;
         Ok((figure(all), figure(on_target)))
     }
-}
-
-/// The active vote tokens at `now` of each of `reports` that has any (a page of the list index).
-/// The ids go as one JSON array, so the statement and its placeholders are those of every page.
-pub(super) async fn vote_counts(
-    pool: &SqlitePool,
-    reports: &[Uuid],
-    now: Instant,
-) -> StoreResult<HashMap<Uuid, i64>> {
-    let ids = serde_json::to_string(reports).map_err(anyhow::Error::from)?;
-    let rows = sqlx::query(&format!(
-        "SELECT target_id, count(*) AS votes FROM vote_tokens \
-         WHERE target_id IN (SELECT value FROM json_each(?1)) AND {ACTIVE} GROUP BY target_id"
-    ))
-    .bind(ids)
-    .bind(micros(now))
-    .fetch_all(pool)
-    .await?;
-    rows.iter()
-        .map(|row| Ok((get_uuid(row, "target_id")?, row.try_get("votes")?)))
-        .collect()
 }

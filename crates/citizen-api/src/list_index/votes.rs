@@ -1,0 +1,102 @@
+//! The vote tally: the active vote tokens of every report and project as the vote feed
+//! (migration 0026, `ReportStore::vote_changes`) last read them, so a page from the index
+//! counts its rows' votes at the request's instant in memory instead of with a statement.
+//!
+//! A count needs only how many of a target's tokens expire after the instant, so each target
+//! holds its tokens' expiry instants, sorted (a count is one binary search); each held token
+//! is named once, so a revoke read later takes one of its target's instants away, and a token
+//! placed and revoked between two reads is never counted. Tokens that expire stay held until
+//! the next load (none was active at a load that is expired at its instant): they count for
+//! nothing, and they take about 60 bytes each.
+
+use std::collections::HashMap;
+
+use uuid::Uuid;
+
+use crate::store::{Instant, VoteChanges, VoteState};
+
+/// A token that never expires is held as expiring at the end of time.
+const NEVER: i64 = i64::MAX;
+
+/// The active tokens by target (module docs).
+#[derive(Default)]
+pub struct VoteTally {
+    /// Each held token's target and expiry (microseconds).
+    tokens: HashMap<Uuid, (Uuid, i64)>,
+    /// Each target's held tokens' expiry instants, ascending.
+    by_target: HashMap<Uuid, Vec<i64>>,
+    /// The feed position to read from next.
+    position: i64,
+}
+
+impl VoteTally {
+    /// The vote feed position to read from next.
+    pub fn position(&self) -> i64 {
+        self.position
+    }
+
+    /// Tokens held (expired ones too, until the next load).
+    pub(super) fn len(&self) -> usize {
+        self.tokens.len()
+    }
+
+    /// Applies one read of the feed: each token read replaces what was held of it.
+    pub fn apply(&mut self, changes: VoteChanges) {
+        for token in changes.tokens {
+            self.put(token);
+        }
+        self.position = changes.next;
+    }
+
+    fn put(&mut self, token: VoteState) {
+        let expires = token.expires_at.map_or(NEVER, |t| t.timestamp_micros());
+        match (self.tokens.get(&token.token_id).copied(), token.revoked) {
+            // Read again unchanged (a feed read may bring a token twice).
+            (Some(held), false) if held == (token.target_id, expires) => {}
+            (Some((target, held)), _) => {
+                self.take(target, held);
+                if token.revoked {
+                    self.tokens.remove(&token.token_id);
+                } else {
+                    self.hold(token.token_id, token.target_id, expires);
+                }
+            }
+            (None, false) => self.hold(token.token_id, token.target_id, expires),
+            // Revoked before this replica held it: it never counted here.
+            (None, true) => {}
+        }
+    }
+
+    fn hold(&mut self, token: Uuid, target: Uuid, expires: i64) {
+        self.tokens.insert(token, (target, expires));
+        let held = self.by_target.entry(target).or_default();
+        let at = held.partition_point(|e| *e <= expires);
+        held.insert(at, expires);
+    }
+
+    /// Takes one of `target`'s instants equal to `expires` away (any one: they count alike).
+    fn take(&mut self, target: Uuid, expires: i64) {
+        if let Some(held) = self.by_target.get_mut(&target) {
+            if let Ok(at) = held.binary_search(&expires) {
+                held.remove(at);
+            }
+            if held.is_empty() {
+                self.by_target.remove(&target);
+            }
+        }
+    }
+
+    /// The active tokens on `target` at `now`: those that expire after it.
+    pub fn count(&self, target: Uuid, now: Instant) -> i64 {
+        let now = now.timestamp_micros();
+        self.by_target.get(&target).map_or(0, |held| {
+            let expired = held.partition_point(|e| *e <= now);
+            // A target holds far fewer than i64::MAX tokens.
+            i64::try_from(held.len() - expired).unwrap_or(i64::MAX)
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "votes_tests.rs"]
+mod tests;
