@@ -150,20 +150,25 @@ impl ListIndex {
                     index.len() <= max_items
                 })
                 .await;
+            // Then every vote token active now, each into the tally as it arrives.
             let read = match read {
                 Ok(Some(mark)) => {
-                    let now = inner.clock.now();
-                    let votes = inner.store.vote_changes(0, now).await;
-                    votes.map(|votes| Some((mark, votes)))
+                    let (now, votes) = (inner.clock.now(), &mut index.votes);
+                    let read = inner
+                        .store
+                        .vote_changes_each(0, now, &mut |token| votes.put(token))
+                        .await;
+                    read.map(|next| {
+                        votes.set_position(next);
+                        Some(mark)
+                    })
                 }
-                Ok(None) => Ok(None),
-                Err(err) => Err(err),
+                other => other,
             };
             match read {
                 Ok(None) => self.drop_too_large(),
-                Ok(Some((mark, votes))) => {
+                Ok(Some(mark)) => {
                     index.set_mark(mark);
-                    index.votes.apply(votes);
                     index.locate();
                     tracing::info!(
                         issues = index.len(),

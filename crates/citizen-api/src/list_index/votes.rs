@@ -35,6 +35,11 @@ impl VoteTally {
         self.position
     }
 
+    /// After a read handed to [`Self::put`] token by token: where it ended.
+    pub(super) fn set_position(&mut self, next: i64) {
+        self.position = next;
+    }
+
     /// Tokens held (expired ones too, until the next load).
     pub(super) fn len(&self) -> usize {
         self.tokens.len()
@@ -48,7 +53,9 @@ impl VoteTally {
         self.position = changes.next;
     }
 
-    fn put(&mut self, token: VoteState) {
+    /// Holds `token` as read, in place of what was held of it (a load hands every token here,
+    /// then sets the position).
+    pub(super) fn put(&mut self, token: VoteState) {
         let expires = token.expires_at.map_or(NEVER, |t| t.timestamp_micros());
         match (self.tokens.get(&token.token_id).copied(), token.revoked) {
             // Read again unchanged (a feed read may bring a token twice).

@@ -63,6 +63,9 @@ pub trait CategoryStore: Send + Sync + 'static {
 /// Where [`ReportStore::issue_changes_each`] hands the issues it reads: false stops the read.
 pub type IssueSink<'a> = dyn FnMut(IssueState) -> bool + Send + 'a;
 
+/// Where [`ReportStore::vote_changes_each`] hands the vote tokens it reads.
+pub type VoteSink<'a> = dyn FnMut(VoteState) + Send + 'a;
+
 /// Reports and the reads citizens make.
 #[async_trait]
 pub trait ReportStore: Send + Sync + 'static {
@@ -144,7 +147,22 @@ pub trait ReportStore: Send + Sync + 'static {
     /// the same guarantee as [`Self::issue_changes`]. From position 0 (a reader holding
     /// nothing) only the tokens active at `now` come: a revoked or expired one counts for
     /// nothing, and it can never count again.
-    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges>;
+    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
+        let mut tokens = Vec::new();
+        let next = self
+            .vote_changes_each(since, now, &mut |token| tokens.push(token))
+            .await?;
+        Ok(VoteChanges { next, tokens })
+    }
+
+    /// [`Self::vote_changes`] handing each token to `each` as it arrives (a read from 0 holds
+    /// every active token); answers the next position.
+    async fn vote_changes_each(
+        &self,
+        since: i64,
+        now: Instant,
+        each: &mut VoteSink<'_>,
+    ) -> StoreResult<i64>;
 
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.

@@ -13,7 +13,7 @@ use citizen_api::list_index::ListIndex;
 use citizen_api::store::{
     DetailKey, FeedMark, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow, NewReport,
     Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
-    VoteChanges,
+    VoteSink,
 };
 use domain::geo::NearestOrder;
 use futures::FutureExt;
@@ -81,8 +81,13 @@ impl ReportStore for Held {
     fn nearest_order(&self) -> NearestOrder {
         self.store.nearest_order()
     }
-    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
-        self.store.vote_changes(since, now).await
+    async fn vote_changes_each(
+        &self,
+        since: i64,
+        now: Instant,
+        each: &mut VoteSink<'_>,
+    ) -> StoreResult<i64> {
+        self.store.vote_changes_each(since, now, each).await
     }
     async fn own_reports(
         &self,

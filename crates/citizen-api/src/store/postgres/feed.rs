@@ -8,7 +8,7 @@ use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
 use crate::store::{
-    status, FeedMark, Instant, IssueSink, IssueState, StoreResult, VoteChanges, VoteState,
+    status, FeedMark, Instant, IssueSink, IssueState, StoreResult, VoteSink, VoteState,
 };
 
 /// The feed from `since` (module docs). The snapshot's `xmin` comes with every row, and alone
@@ -70,8 +70,9 @@ pub(super) async fn vote_changes(
     pool: &PgPool,
     since: i64,
     now: Instant,
-) -> StoreResult<VoteChanges> {
-    let rows = sqlx::query(
+    each: &mut VoteSink<'_>,
+) -> StoreResult<i64> {
+    let mut rows = sqlx::query(
         "SELECT h.next, v.id, v.target_id, v.expires_at, v.revoked_at IS NOT NULL AS revoked \
          FROM (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS next) h \
          LEFT JOIN vote_tokens v ON v.changed_xid >= $1::text::xid8 AND ($1 > 0 \
@@ -79,23 +80,21 @@ pub(super) async fn vote_changes(
     )
     .bind(since)
     .bind(now)
-    .fetch_all(pool)
-    .await?;
-    let mut changes = VoteChanges {
-        next: since,
-        tokens: Vec::with_capacity(rows.len()),
-    };
-    for row in &rows {
-        changes.next = row.try_get("next")?;
+    .fetch(pool);
+    // Streamed: a read from position 0 holds every active token.
+    let mut next = since;
+    while let Some(row) = rows.try_next().await? {
+        let row = &row;
+        next = row.try_get("next")?;
         let Some(token_id) = row.try_get::<Option<Uuid>, _>("id")? else {
             continue;
         };
-        changes.tokens.push(VoteState {
+        each(VoteState {
             token_id,
             target_id: row.try_get("target_id")?,
             expires_at: row.try_get("expires_at")?,
             revoked: row.try_get("revoked")?,
         });
     }
-    Ok(changes)
+    Ok(next)
 }

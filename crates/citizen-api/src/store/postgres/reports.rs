@@ -15,7 +15,7 @@ use super::{page_sql, PgStore};
 use crate::store::{
     search_text, status, DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow,
     NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
-    TimelineData, VoteChanges,
+    TimelineData, VoteSink,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -292,8 +292,13 @@ impl ReportStore for PgStore {
         super::feed::issue_changes(&self.pool, since, each).await
     }
 
-    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
-        super::feed::vote_changes(&self.pool, since, now).await
+    async fn vote_changes_each(
+        &self,
+        since: i64,
+        now: Instant,
+        each: &mut VoteSink<'_>,
+    ) -> StoreResult<i64> {
+        super::feed::vote_changes(&self.pool, since, now, each).await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {

@@ -9,7 +9,7 @@ use sqlx::{Row, SqlitePool};
 
 use super::{get_instant, get_opt_instant, get_opt_uuid, get_uuid, micros};
 use crate::store::{
-    status, FeedMark, Instant, IssueSink, IssueState, StoreResult, VoteChanges, VoteState,
+    status, FeedMark, Instant, IssueSink, IssueState, StoreResult, VoteSink, VoteState,
 };
 
 /// The feed from `since` (module docs). The next position comes with every row, and alone (the
@@ -70,8 +70,9 @@ pub(super) async fn vote_changes(
     pool: &SqlitePool,
     since: i64,
     now: Instant,
-) -> StoreResult<VoteChanges> {
-    let rows = sqlx::query(
+    each: &mut VoteSink<'_>,
+) -> StoreResult<i64> {
+    let mut rows = sqlx::query(
         "SELECT h.next, v.id, v.target_id, v.expires_at, v.revoked_at IS NOT NULL AS revoked \
          FROM (SELECT coalesce((SELECT max(change_seq) FROM vote_tokens), 0) + 1 AS next) h \
          LEFT JOIN vote_tokens v ON v.change_seq >= ?1 AND (?1 > 0 OR (v.revoked_at IS NULL \
@@ -79,23 +80,21 @@ pub(super) async fn vote_changes(
     )
     .bind(since)
     .bind(micros(now))
-    .fetch_all(pool)
-    .await?;
-    let mut changes = VoteChanges {
-        next: since,
-        tokens: Vec::with_capacity(rows.len()),
-    };
-    for row in &rows {
-        changes.next = row.try_get("next")?;
+    .fetch(pool);
+    // Streamed: a read from position 0 holds every active token.
+    let mut next = since;
+    while let Some(row) = rows.try_next().await? {
+        let row = &row;
+        next = row.try_get("next")?;
         if row.try_get::<Option<String>, _>("id")?.is_none() {
             continue;
         }
-        changes.tokens.push(VoteState {
+        each(VoteState {
             token_id: get_uuid(row, "id")?,
             target_id: get_uuid(row, "target_id")?,
             expires_at: get_opt_instant(row, "expires_at")?,
             revoked: row.try_get("revoked")?,
         });
     }
-    Ok(changes)
+    Ok(next)
 }

@@ -21,7 +21,7 @@ use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
     search_text, status, DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow,
     NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, Statement,
-    StoreResult, TimelineData, VoteChanges,
+    StoreResult, TimelineData, VoteSink,
 };
 
 /// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`, in the
@@ -232,8 +232,13 @@ impl ReportStore for SqliteStore {
         super::feed::issue_changes(&self.pool, since, each).await
     }
 
-    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
-        super::feed::vote_changes(&self.pool, since, now).await
+    async fn vote_changes_each(
+        &self,
+        since: i64,
+        now: Instant,
+        each: &mut VoteSink<'_>,
+    ) -> StoreResult<i64> {
+        super::feed::vote_changes(&self.pool, since, now, each).await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
