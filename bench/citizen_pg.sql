@@ -71,7 +71,8 @@ UPDATE gen SET status = CASE WHEN st <= 7 THEN 'open' WHEN st <= 13 THEN 'accept
 -- Secondary indexes: dropped now, recreated from their definitions after the load.
 CREATE TEMP TABLE saved_indexes AS
 SELECT indexname, indexdef FROM pg_indexes ix
-WHERE schemaname = 'citizen_api' AND tablename IN ('reports', 'issues', 'issue_changes', 'media')
+WHERE schemaname = 'citizen_api'
+  AND tablename IN ('reports', 'issues', 'issue_changes', 'media', 'vote_tokens')
   AND NOT EXISTS (SELECT 1 FROM pg_constraint c
                   WHERE c.conindid = format('%I.%I', ix.schemaname, ix.indexname)::regclass);
 SELECT format('DROP INDEX citizen_api.%I', indexname) FROM saved_indexes \gexec
@@ -134,9 +135,24 @@ CROSS JOIN LATERAL (VALUES ('open', interval '0'), ('moved', interval '1 hour'),
 WHERE s.status = 'open' OR s.status = i.status
    OR (s.status = 'accepted' AND i.status = 'resolved');
 
+-- Votes (as bench/citizen_sqlite.sql): report n has n % 3 tokens (one a report on average) from
+-- 100 000 accounts; by (n + t) % 3 a token never expires, expires in 2100, or has expired; one
+-- in ten is revoked. Every list row and detail counts them (0.6 a report).
+INSERT INTO vote_accounts (subject, created_at)
+SELECT 'bench-voter-' || k, timestamptz '2023-01-01 00:00:00+00' FROM generate_series(0, 99999) k;
+INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at, revoked_at)
+SELECT md5('vote' || g.n || '-' || t)::uuid, 'bench-voter-' || ((g.n * 3 + t) % 100000), g.id,
+       g.ts + interval '1 minute',
+       CASE (g.n + t) % 3 WHEN 0 THEN NULL WHEN 1 THEN timestamptz '2100-01-01 00:00:00+00'
+            ELSE g.ts + interval '2 minutes' END,
+       CASE WHEN (g.n + t) % 10 = 0 THEN g.ts + interval '90 seconds' END
+FROM gen g CROSS JOIN generate_series(0, 1) t
+WHERE t < g.n % 3;
+
 SELECT indexdef FROM saved_indexes \gexec
 SET session_replication_role = origin;
 -- VACUUM as well as ANALYZE: the steady state autovacuum keeps (every page all-visible, so
 -- index-only scans need no heap visits), instead of whatever autovacuum has reached when the
 -- measuring starts.
-VACUUM (ANALYZE) report_categories, reports, issues, issue_changes, media;
+VACUUM (ANALYZE) report_categories, reports, issues, issue_changes, media, vote_accounts,
+    vote_tokens;

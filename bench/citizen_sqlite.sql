@@ -120,4 +120,19 @@ SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(h
        g.id, 'foto-' || g.n || '-' || p.p || '.jpg', 'image/jpeg', 150000 + g.n % 100000, p.p, g.ts
 FROM gen g JOIN (SELECT 0 AS p UNION ALL SELECT 1) p ON p.p = 0 OR g.n % 2 = 0
 WHERE g.n % 3 = 0;
+
+-- Votes (as bench/citizen_pg.sql): report n has n % 3 tokens (one a report on average) from
+-- 100 000 accounts; by (n + t) % 3 a token never expires, expires in 2100, or has expired; one
+-- in ten is revoked. Every list row and detail counts them (0.6 a report).
+WITH RECURSIVE seq(k) AS (SELECT 0 UNION ALL SELECT k + 1 FROM seq WHERE k < 99999)
+INSERT INTO vote_accounts (subject, created_at)
+SELECT 'bench-voter-' || k, 1672531200000000 FROM seq;
+INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at, revoked_at)
+SELECT lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2)
+             || '-8' || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6))),
+       'bench-voter-' || ((g.n * 3 + t.t) % 100000), g.id, g.ts + 60000000,
+       CASE (g.n + t.t) % 3 WHEN 0 THEN NULL WHEN 1 THEN 4102444800000000
+            ELSE g.ts + 120000000 END,
+       CASE WHEN (g.n + t.t) % 10 = 0 THEN g.ts + 90000000 END
+FROM gen g JOIN (SELECT 0 AS t UNION ALL SELECT 1) t ON t.t < g.n % 3;
 COMMIT;
