@@ -24,6 +24,7 @@
 //! places (nearest first) find their rows in memory when the cache holds them all.
 
 mod admin;
+mod metrics;
 mod model;
 mod nearest;
 mod votes;
@@ -35,7 +36,6 @@ use std::sync::{Arc, OnceLock};
 use async_trait::async_trait;
 use service_kit::clock::Clock;
 use service_kit::health::ReadinessCheck;
-use service_kit::metrics::Metrics;
 use tokio::sync::{watch, Mutex, RwLock};
 use uuid::Uuid;
 
@@ -85,6 +85,9 @@ struct Inner {
     pages_database: AtomicU64,
     admin_pages_index: AtomicU64,
     admin_pages_database: AtomicU64,
+    /// Anonymous details' keys (version and vote count) from the index and by the database.
+    detail_keys_index: AtomicU64,
+    detail_keys_database: AtomicU64,
 }
 
 impl ListIndex {
@@ -112,6 +115,8 @@ impl ListIndex {
                 pages_database: AtomicU64::new(0),
                 admin_pages_index: AtomicU64::new(0),
                 admin_pages_database: AtomicU64::new(0),
+                detail_keys_index: AtomicU64::new(0),
+                detail_keys_database: AtomicU64::new(0),
             }),
         })
     }
@@ -233,6 +238,30 @@ impl ListIndex {
         page
     }
 
+    /// What the public detail of `report_id` is kept under (its issues' version sum and its vote
+    /// count at `now`, `Index::detail_key`), after a read of the feed that started after this
+    /// call, as for a page: the detail then needs no statement when its JSON is kept. `None`
+    /// when the database is to answer (no index held, or no issue of that report in it).
+    pub async fn detail_key(&self, report_id: Uuid, now: Instant) -> Option<(i64, i64)> {
+        let inner = &self.inner;
+        let arrived = inner.started.load(Ordering::SeqCst);
+        let key = match self.read_feed(arrived).await {
+            true => inner
+                .index
+                .read()
+                .await
+                .as_ref()
+                .and_then(|i| i.detail_key(report_id, now)),
+            false => None,
+        };
+        let counter = match key {
+            Some(_) => &inner.detail_keys_index,
+            None => &inner.detail_keys_database,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        key
+    }
+
     /// Applies a read of the feed that started after this call (as before a public page) and
     /// answers the categories' generation it saw; `None` when no index is held (the database
     /// answers then).
@@ -327,47 +356,6 @@ impl ListIndex {
         }
         inner.applied.store(number, Ordering::SeqCst);
         held.is_some()
-    }
-
-    /// Registers `report_list_pages_total{source="index"|"database"}` (public list pages by
-    /// date and nearest first) and `admin_report_list_pages_total{source=…}` (officers' pages
-    /// by date), by where their rows were found, and `list_index_feed_reads_total` (filled at
-    /// every scrape).
-    pub fn watch(&self, metrics: &Metrics) -> anyhow::Result<()> {
-        let pages = |name: &str, help: &str| -> anyhow::Result<prometheus::IntCounterVec> {
-            let counters =
-                prometheus::IntCounterVec::new(prometheus::Opts::new(name, help), &["source"])?;
-            metrics.registry().register(Box::new(counters.clone()))?;
-            Ok(counters)
-        };
-        let public = pages(
-            "report_list_pages_total",
-            "Public list pages by date or nearest first, by where their rows were found",
-        )?;
-        let admin = pages(
-            "admin_report_list_pages_total",
-            "Officers' list pages by date, by where their rows were found",
-        )?;
-        let reads = prometheus::IntCounter::new(
-            "list_index_feed_reads_total",
-            "Reads of the issue feed before index pages (one read serves every page waiting)",
-        )?;
-        metrics.registry().register(Box::new(reads.clone()))?;
-        let inner = self.inner.clone();
-        metrics.add_collector(move |_| {
-            let started = inner.started.load(Ordering::Relaxed);
-            reads.inc_by(started.saturating_sub(reads.get()));
-            for (counters, label, total) in [
-                (&public, "index", &inner.pages_index),
-                (&public, "database", &inner.pages_database),
-                (&admin, "index", &inner.admin_pages_index),
-                (&admin, "database", &inner.admin_pages_database),
-            ] {
-                let counter = counters.with_label_values(&[label]);
-                counter.inc_by(total.load(Ordering::Relaxed).saturating_sub(counter.get()));
-            }
-        });
-        Ok(())
     }
 
     /// Ready once the first load ended (a failed or too large one too: the database answers).

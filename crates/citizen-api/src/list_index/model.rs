@@ -38,7 +38,13 @@ pub(super) struct Entry {
     pub(super) placed: i64,
     pub(super) has_possible_duplicates: bool,
     pub(super) parent_id: Option<Uuid>,
+    /// The slot of the report's issue held before this one ([`NO_SLOT`]: none): a report's
+    /// issues are a chain from [`Index::reports`] (an issue never changes report).
+    pub(super) same_report: u32,
 }
+
+/// The end of a report's chain of issues.
+const NO_SLOT: u32 = u32::MAX;
 
 impl Entry {
     pub(super) fn listed(&self) -> bool {
@@ -87,6 +93,8 @@ pub struct IndexRow {
 /// slot.
 pub struct Index {
     slots: HashMap<Uuid, u32>,
+    /// Each report's newest-held issue: the head of its chain (`Entry::same_report`).
+    reports: HashMap<Uuid, u32>,
     pub(super) entries: Vec<Entry>,
     pub(super) by_date: BTreeSet<(i64, Uuid, u32)>,
     /// Where `located` places points: the backend's order nearest first, the local plane fitted
@@ -109,6 +117,7 @@ impl Index {
     pub fn new(order: NearestOrder) -> Self {
         Self {
             slots: HashMap::new(),
+            reports: HashMap::new(),
             entries: Vec::new(),
             by_date: BTreeSet::new(),
             space: SearchSpace::plain(order),
@@ -205,7 +214,7 @@ impl Index {
             has_possible_duplicates,
             parent_id,
         } = issue;
-        let entry = Entry {
+        let mut entry = Entry {
             issue_id,
             report_id,
             category_id,
@@ -217,10 +226,12 @@ impl Index {
             placed: placed_at.timestamp_micros(),
             has_possible_duplicates,
             parent_id,
+            same_report: NO_SLOT,
         };
         let slot = match self.slots.get(&issue_id) {
             Some(&slot) => {
                 if let Some(old) = self.entries.get_mut(slot as usize) {
+                    entry.same_report = old.same_report;
                     let old = std::mem::replace(old, entry);
                     self.unlist(&old, slot);
                 }
@@ -229,6 +240,7 @@ impl Index {
             None => {
                 // More than u32::MAX issues is far past any cap (`reports.index_max_items`).
                 let slot = u32::try_from(self.entries.len()).unwrap_or(u32::MAX);
+                entry.same_report = self.reports.insert(report_id, slot).unwrap_or(NO_SLOT);
                 self.entries.push(entry);
                 self.slots.insert(issue_id, slot);
                 slot
@@ -280,6 +292,19 @@ impl Index {
             OrderBy::Votes => false,
         };
         order && no_radius
+    }
+
+    /// What the public detail of `report_id` is kept under, as `ReportStore::report_detail_key`
+    /// reads it: the sum of `row_version + 1` over the report's issues (moved ones too), and
+    /// its active vote tokens at `now`; `None` when no issue of it is held (no such report).
+    pub fn detail_key(&self, report_id: Uuid, now: Instant) -> Option<(i64, i64)> {
+        let mut slot = *self.reports.get(&report_id)?;
+        let mut version = 0i64;
+        while let Some(entry) = self.entries.get(slot as usize) {
+            version = version.saturating_add(entry.version.saturating_add(1));
+            slot = entry.same_report;
+        }
+        Some((version, self.votes.count(report_id, now)))
     }
 
     /// Each row of `page` with its report's active vote tokens at `now`.

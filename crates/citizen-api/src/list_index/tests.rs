@@ -203,7 +203,12 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
         // a new version).
         let mut read = Vec::new();
         for n in 0..40 {
-            read.push(issue(&mut rng, city, &categories, round * 40 + n));
+            let mut new = issue(&mut rng, city, &categories, round * 40 + n);
+            // Some in a report held already (as a move adds one): reports of several issues.
+            if !current.is_empty() && rng.below(4) == 0 {
+                new.report_id = current[rng.below(current.len())].report_id;
+            }
+            read.push(new);
         }
         for _ in 0..current.len() / 4 {
             let mut changed = current[rng.below(current.len())].clone();
@@ -223,6 +228,20 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
         });
         assert_eq!(index.position(), i64::from(round) + 1);
         assert_eq!(index.len(), current.len());
+        // Each report's detail key: the sum of `row_version + 1` over all its issues.
+        for held in &current {
+            let version: i64 = current
+                .iter()
+                .filter(|i| i.report_id == held.report_id)
+                .map(|i| i.version + 1)
+                .sum();
+            assert_eq!(
+                index.detail_key(held.report_id, at(0)),
+                Some((version, 0)),
+                "{order:?} round {round}"
+            );
+        }
+        assert_eq!(index.detail_key(Uuid::from_u128(7), at(0)), None);
         for _ in 0..300 {
             let filter = filter(&mut rng, city, &categories);
             let page = index.page(&filter);

@@ -14,6 +14,7 @@ mod admin_media_audit;
 mod admin_workflow;
 mod delivery_helpers;
 mod detail;
+mod detail_index;
 mod docs;
 mod filing;
 mod filing_anonymous;

@@ -52,11 +52,24 @@ pub async fn detail(
     // that version is still what the database holds (kept.rs). With none, the detail is read
     // with its version in one statement. The author's own view (media shown while `explicit`)
     // is never kept.
+    // An anonymous request takes that version and count from the list index, after the feed
+    // read every page waits for (no statement of its own); a signed-in one reads the author too.
     if let Some((version, head)) = details.peek(id) {
-        let key = reports
-            .report_detail_key(id, now, signed_in)
-            .await?
-            .ok_or_else(report_not_found)?;
+        let indexed = match (&state.list_index, signed_in) {
+            (Some(index), false) => index.detail_key(id, now).await,
+            _ => None,
+        };
+        let key = match indexed {
+            Some((version, votes_count)) => DetailKey {
+                version,
+                author: None,
+                votes_count,
+            },
+            None => reports
+                .report_detail_key(id, now, signed_in)
+                .await?
+                .ok_or_else(report_not_found)?,
+        };
         if key.version == version && !is_author(&key) {
             details.count(true, 1);
             return respond(&head, key.votes_count);
