@@ -10,6 +10,7 @@ use test_support::on_both_backends;
 
 use crate::admin_helpers::id;
 use crate::helpers::{spawn_on, Filing, TestApp};
+use crate::kept_json::text;
 use crate::news_generation::raw_execute;
 
 on_both_backends!(crate::helpers::spawn_app;
@@ -18,13 +19,7 @@ on_both_backends!(crate::helpers::spawn_app;
 
 /// The body of `GET /reports/{report}`, as sent, anonymously or with `token`.
 async fn detail_text(app: &TestApp, report: &str, token: Option<&str>) -> String {
-    let mut request = app.http.get(format!("{}/reports/{report}", app.base));
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.unwrap();
-    assert_eq!(response.status(), 200, "{report}");
-    response.text().await.unwrap()
+    text(app, &format!("/reports/{report}"), token).await
 }
 
 async fn keys(app: &TestApp, source: &str) -> f64 {

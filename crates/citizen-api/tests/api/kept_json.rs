@@ -32,8 +32,8 @@ async fn page_text(app: &TestApp, query: &str) -> String {
     text(app, &format!("/reports{query}"), None).await
 }
 
-/// The body of `GET {path}`, as sent.
-async fn text(app: &TestApp, path: &str, token: Option<&str>) -> String {
+/// The body of `GET {path}`, as sent (shared with `detail_index`).
+pub(crate) async fn text(app: &TestApp, path: &str, token: Option<&str>) -> String {
     let mut request = app.http.get(format!("{}{path}", app.base));
     if let Some(token) = token {
         request = request.bearer_auth(token);
