@@ -219,17 +219,9 @@ impl ListIndex {
             return None;
         }
         let inner = &self.inner;
-        let arrived = inner.started.load(Ordering::SeqCst);
-        if !self.read_feed(arrived).await {
-            inner.pages_database.fetch_add(1, Ordering::Relaxed);
-            return None;
-        }
-        let page = inner
-            .index
-            .read()
-            .await
-            .as_ref()
-            .and_then(|i| i.page(filter).map(|page| i.count_votes(page, now)));
+        let page = self
+            .after_feed(|i| i.page(filter).map(|page| i.count_votes(page, now)))
+            .await;
         let counter = match page {
             Some(_) => &inner.pages_index,
             None => &inner.pages_database,
@@ -244,16 +236,7 @@ impl ListIndex {
     /// when the database is to answer (no index held, or no issue of that report in it).
     pub async fn detail_key(&self, report_id: Uuid, now: Instant) -> Option<(i64, i64)> {
         let inner = &self.inner;
-        let arrived = inner.started.load(Ordering::SeqCst);
-        let key = match self.read_feed(arrived).await {
-            true => inner
-                .index
-                .read()
-                .await
-                .as_ref()
-                .and_then(|i| i.detail_key(report_id, now)),
-            false => None,
-        };
+        let key = self.after_feed(|i| i.detail_key(report_id, now)).await;
         let counter = match key {
             Some(_) => &inner.detail_keys_index,
             None => &inner.detail_keys_database,
@@ -266,12 +249,17 @@ impl ListIndex {
     /// answers the categories' generation it saw; `None` when no index is held (the database
     /// answers then).
     pub async fn sync(&self) -> Option<i64> {
-        let inner = &self.inner;
-        let arrived = inner.started.load(Ordering::SeqCst);
+        self.after_feed(|i| Some(i.categories())).await
+    }
+
+    /// `read` of the index after a read of the feed that started after this call; `None` when
+    /// no index is held or the read failed (the database answers then).
+    async fn after_feed<T>(&self, read: impl FnOnce(&Index) -> Option<T>) -> Option<T> {
+        let arrived = self.inner.started.load(Ordering::SeqCst);
         if !self.read_feed(arrived).await {
             return None;
         }
-        inner.index.read().await.as_ref().map(Index::categories)
+        self.inner.index.read().await.as_ref().and_then(read)
     }
 
     /// The officers' page of `filter` from the index (by date, `list_index/admin.rs`), as of

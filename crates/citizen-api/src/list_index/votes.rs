@@ -7,7 +7,7 @@
 //! is named once, so a revoke read later takes one of its target's instants away, and a token
 //! placed and revoked between two reads is never counted. Tokens that expire stay held until
 //! the next load (none was active at a load that is expired at its instant): they count for
-//! nothing, and they take about 60 bytes each.
+//! nothing, and they take what an active one does (110–170 bytes, docs/operations.md).
 
 use std::collections::HashMap;
 
