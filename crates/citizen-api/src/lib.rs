@@ -10,6 +10,7 @@ pub mod captcha;
 pub mod city;
 pub mod demo;
 pub mod demo_news;
+pub mod id_map;
 pub mod list_index;
 pub mod media;
 pub mod news_import;

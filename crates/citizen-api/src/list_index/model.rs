@@ -3,7 +3,7 @@
 //! memory with the same filters, order and ties as the database's statement
 //! (`store/*/reports.rs`, `store/*/nearest.rs`; the walk nearest first is `nearest.rs`).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use domain::geo::{LonLat, NearestOrder, SearchSpace};
 use domain::issues::IssueStatus;
@@ -13,6 +13,7 @@ use rstar::RTree;
 use uuid::Uuid;
 
 use super::votes::VoteTally;
+use crate::id_map::IdMap;
 use crate::store::{FeedMark, Instant, IssueChanges, IssueState, ListPage, ReportFilter};
 
 /// A listed issue with a point, at its place in the search space of the backend's order
@@ -92,9 +93,9 @@ pub struct IndexRow {
 /// whole entries would take twice the room in empty slots); the map and the orders name their
 /// slot.
 pub struct Index {
-    slots: HashMap<Uuid, u32>,
+    slots: IdMap<u32>,
     /// Each report's newest-held issue: the head of its chain (`Entry::same_report`).
-    reports: HashMap<Uuid, u32>,
+    reports: IdMap<u32>,
     pub(super) entries: Vec<Entry>,
     pub(super) by_date: BTreeSet<(i64, Uuid, u32)>,
     /// Where `located` places points: the backend's order nearest first, the local plane fitted
@@ -116,8 +117,8 @@ impl Index {
     /// An empty index of a backend that orders nearest first by `order`.
     pub fn new(order: NearestOrder) -> Self {
         Self {
-            slots: HashMap::new(),
-            reports: HashMap::new(),
+            slots: IdMap::default(),
+            reports: IdMap::default(),
             entries: Vec::new(),
             by_date: BTreeSet::new(),
             space: SearchSpace::plain(order),

@@ -9,9 +9,9 @@
 //! the next load (none was active at a load that is expired at its instant): they count for
 //! nothing, and they take what an active one does (110–170 bytes, docs/operations.md).
 
-use std::collections::HashMap;
-
 use uuid::Uuid;
+
+use crate::id_map::IdMap;
 
 use crate::store::{Instant, VoteChanges, VoteState};
 
@@ -22,9 +22,9 @@ const NEVER: i64 = i64::MAX;
 #[derive(Default)]
 pub struct VoteTally {
     /// Each held token's target and expiry (microseconds).
-    tokens: HashMap<Uuid, (Uuid, i64)>,
+    tokens: IdMap<(Uuid, i64)>,
     /// Each target's held tokens' expiry instants, ascending.
-    by_target: HashMap<Uuid, Vec<i64>>,
+    by_target: IdMap<Vec<i64>>,
     /// The feed position to read from next.
     position: i64,
 }

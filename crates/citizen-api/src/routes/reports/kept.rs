@@ -7,7 +7,7 @@
 //! instant, and a list row's distance) is never kept: a kept head is a report's JSON up to,
 //! without, its `votes_count`, and [`finish`] writes the rest.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -15,6 +15,7 @@ use service_kit::metrics::Metrics;
 use uuid::Uuid;
 
 use super::super::model::Report;
+use crate::id_map::IdMap;
 
 /// What [`head`] leaves off the end of a report's JSON: the vote count the serialisation ends
 /// with when written with no votes and no distance (`votes_count` is the last field of the
@@ -30,7 +31,7 @@ struct Entry {
 /// The heads, and their ids in the order they were first kept: past the capacity the oldest
 /// goes (first in, first out).
 struct Kept {
-    by_id: HashMap<Uuid, Entry>,
+    by_id: IdMap<Entry>,
     order: VecDeque<Uuid>,
     capacity: usize,
 }
@@ -68,7 +69,7 @@ impl KeptJson {
         Self {
             entries: (entries > 0).then(|| {
                 RwLock::new(Kept {
-                    by_id: HashMap::new(),
+                    by_id: IdMap::default(),
                     order: VecDeque::new(),
                     capacity: entries,
                 })
