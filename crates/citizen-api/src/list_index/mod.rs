@@ -24,6 +24,7 @@
 //! places (nearest first) find their rows in memory when the cache holds them all.
 
 mod admin;
+mod grid;
 mod metrics;
 mod model;
 mod nearest;

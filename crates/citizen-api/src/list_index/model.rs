@@ -8,21 +8,12 @@ use std::collections::BTreeSet;
 use domain::geo::{LonLat, NearestOrder, SearchSpace};
 use domain::issues::IssueStatus;
 use domain::reports::{Direction, OrderBy};
-use rstar::primitives::GeomWithData;
-use rstar::RTree;
 use uuid::Uuid;
 
+use super::grid::{Grid, Located};
 use super::votes::VoteTally;
 use crate::id_map::IdMap;
 use crate::store::{FeedMark, Instant, IssueChanges, IssueState, ListPage, ReportFilter};
-
-/// A listed issue with a point, at its place in the search space of the backend's order
-/// (`SearchSpace::position`), naming its slot and carrying its point (the page measures a
-/// point before it looks up the issue's entry, which few points need).
-pub(super) type Located = GeomWithData<[f64; 3], (u32, LonLat)>;
-
-/// The located rows in the search space.
-pub(super) type LocatedTree = RTree<Located>;
 
 /// One issue as the index keeps it.
 pub(super) struct Entry {
@@ -88,7 +79,7 @@ pub struct IndexRow {
 }
 
 /// Every issue, and the listed ones by (filing time, issue id): the list's order by date, ties
-/// by id in the same direction; the listed ones with a point in an R-tree, those without by id
+/// by id in the same direction; the listed ones with a point in a grid (`grid.rs`), those without by id
 /// (they follow the located ones nearest first). Entries sit in one vector (a map of 1 000 000
 /// whole entries would take twice the room in empty slots); the map and the orders name their
 /// slot.
@@ -99,11 +90,11 @@ pub struct Index {
     pub(super) entries: Vec<Entry>,
     pub(super) by_date: BTreeSet<(i64, Uuid, u32)>,
     /// Where `located` places points: the backend's order nearest first, the local plane fitted
-    /// to the city's latitude when the tree is built ([`Self::locate`]).
+    /// to the city's latitude when the grid is first built ([`Self::locate`]).
     pub(super) space: SearchSpace,
-    /// Built at the end of the first load ([`Self::locate`]; one bulk load is far faster than
-    /// a million insertions), kept up to date after it.
-    pub(super) located: Option<LocatedTree>,
+    /// Built at the end of the first load ([`Self::locate`]: the space is fitted and the cells
+    /// sized to every point at once), kept up to date after it.
+    pub(super) located: Option<Grid>,
     pub(super) unlocated: BTreeSet<(Uuid, u32)>,
     /// The feed position to read from next.
     position: i64,
@@ -140,7 +131,7 @@ impl Index {
             .collect()
     }
 
-    /// Builds the R-tree of the listed issues with a point (after the first load), in the space
+    /// Builds the grid of the listed issues with a point (after the first load), in the space
     /// fitted to the middle of their latitudes (kept for every later point).
     pub fn locate(&mut self) {
         let points = || {
@@ -160,10 +151,14 @@ impl Index {
         };
         let space = SearchSpace::around(self.space.order(), middle);
         let located = points()
-            .map(|(slot, point)| Located::new(space.position(point), (slot, point)))
+            .map(|(slot, point)| Located {
+                position: space.position(point),
+                slot,
+                point,
+            })
             .collect();
         self.space = space;
-        self.located = Some(RTree::bulk_load(located));
+        self.located = Some(Grid::build(located));
     }
 
     /// The feed position to read from next.
@@ -252,8 +247,12 @@ impl Index {
                 self.by_date.insert((entry.filed, issue_id, slot));
                 match entry.point {
                     Some(point) => {
-                        if let Some(tree) = self.located.as_mut() {
-                            tree.insert(Located::new(self.space.position(point), (slot, point)));
+                        if let Some(grid) = self.located.as_mut() {
+                            grid.insert(Located {
+                                position: self.space.position(point),
+                                slot,
+                                point,
+                            });
                         }
                     }
                     None => {
@@ -272,8 +271,8 @@ impl Index {
         self.by_date.remove(&(old.filed, old.issue_id, slot));
         match old.point {
             Some(point) => {
-                if let Some(tree) = self.located.as_mut() {
-                    tree.remove(&Located::new(self.space.position(point), (slot, point)));
+                if let Some(grid) = self.located.as_mut() {
+                    grid.remove(&self.space.position(point), slot);
                 }
             }
             None => {

@@ -4,27 +4,26 @@
 //!
 //! In the search space the Euclidean distance never exceeds the key
 //! ([`domain::geo::Nearness::floor`]). The page is read from a box around the list's point: its
-//! points are taken from the R-tree first (no entry read), ordered by Euclidean distance, and
+//! points are taken from the grid first (`grid.rs`; no entry read), ordered by Euclidean distance, and
 //! then walked in that order, keeping the `needed` best matching rows by (key, id), until a
 //! point's floor is past the worst row kept (no later point can enter). So an entry, a cache miss each among a city's million, is read
-//! only for a point that may enter the page: reading each point's entry as the tree handed it
+//! only for a point that may enter the page: reading each point's entry as the R-tree handed it
 //! over was most of the walk's time (docs/benchmarks.md, evening of 2026-11-26). A point
 //! outside the box is farther than its half side (the reach) in some coordinate, so its key is
 //! at least the floor of the reach: when the worst row kept is below that floor, no point
 //! outside can enter the page, ties included, and the page is exact. Else the reach grows (by
-//! the share of matches found) and the box is read again. A box query visits far fewer nodes
-//! than a nearest-neighbour walk of the R-tree, which keeps a heap of every node it met
-//! (measured: 15 µs for a box of 200 points against 40 µs for the 160 nearest of 1 000 000).
+//! the share of matches found) and the box is read again. A box query reads far less than a
+//! nearest-neighbour walk of a tree, which keeps a heap of every node it met (measured with an
+//! R-tree: 15 µs for a box of 200 points against 40 µs for the 160 nearest of 1 000 000).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::ops::ControlFlow;
 
 use domain::geo::LonLat;
-use rstar::{Envelope, AABB};
 use uuid::Uuid;
 
-use super::model::{Entry, Index, IndexRow, LocatedTree};
+use super::grid::{Bounds, Grid};
+use super::model::{Entry, Index, IndexRow};
 use crate::store::{ListPage, ReportFilter};
 
 /// A located row by the page's order: key, then issue id.
@@ -68,20 +67,18 @@ fn squared(a: &[f64; 3], b: &[f64; 3]) -> f64 {
 }
 
 /// A reach whose box holds about 1.7 times `needed` points where points are as dense as on
-/// average over the tree's envelope (the two widest sides of it; the sphere's unit vectors of a
+/// average over the points' envelope (the two widest sides of it; the sphere's unit vectors of a
 /// city lie almost in a plane): its half side is then 1.15 times the radius of the circle that
 /// holds `needed` (the corners hold no page row). In a space fitted to the city's latitude
 /// (`SearchSpace::around`) that circle is a circle; in degrees as they are it was an ellipse,
 /// and the box had to hold four times `needed`. Timed on a million uniform points, pages of
 /// 100: 42–45 µs a page against 62–63 µs with the plain space and four times `needed`
 /// (docs/benchmarks.md).
-fn first_reach(tree: &LocatedTree, needed: usize) -> f64 {
-    let envelope = tree.root().envelope();
-    let (lower, upper) = (envelope.lower(), envelope.upper());
-    let mut sides = [0, 1, 2].map(|k| (upper[k] - lower[k]).max(0.0));
+fn first_reach(grid: &Grid, needed: usize) -> f64 {
+    let mut sides = grid.envelope().sides();
     sides.sort_by(|a, b| b.total_cmp(a));
     let area = sides[0] * sides[1].max(sides[0] * 1e-3);
-    let points = tree.size().max(1) as f64;
+    let points = grid.len().max(1) as f64;
     let reach = (1.7 * needed as f64 * area / points).sqrt() / 2.0;
     if reach.is_finite() && reach > 0.0 {
         reach
@@ -104,16 +101,16 @@ fn touch_entries<'a>(entries: &[Entry], points: impl Iterator<Item = &'a (f64, u
 }
 
 impl Index {
-    /// The page nearest first; `None` until the R-tree is built.
+    /// The page nearest first; `None` until the grid is built.
     pub(super) fn nearest_page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
         let near = filter.near.as_ref()?;
-        let tree = self.located.as_ref()?;
+        let grid = self.located.as_ref()?;
         let (offset, limit) = (filter.page.offset as usize, filter.page.limit as usize);
         let needed = offset + limit + 1;
         let nearness = self.space.nearness(near.point);
         let origin = nearness.position();
-        let everything = tree.root().envelope();
-        let mut reach = first_reach(tree, needed);
+        let everything = grid.envelope();
+        let mut reach = first_reach(grid, needed);
         // The box's points by their Euclidean distance from the origin (squared), then slot
         // (the first box holds about 1.7 times `needed`: `first_reach`).
         let mut boxed_points: Vec<(f64, u32, LonLat)> = Vec::with_capacity(4 * needed);
@@ -122,14 +119,17 @@ impl Index {
         loop {
             best.clear();
             boxed_points.clear();
-            let lower = origin.map(|c| c - reach);
-            let upper = origin.map(|c| c + reach);
-            let boxed = AABB::from_corners(lower, upper);
-            // First the points alone (the tree's nodes are read once, in memory order)...
-            let _ = tree.locate_in_envelope_int(&boxed, |located| {
-                let (slot, point) = located.data;
-                boxed_points.push((squared(located.geom(), &origin), slot, point));
-                ControlFlow::<()>::Continue(())
+            let boxed = Bounds {
+                lower: origin.map(|c| c - reach),
+                upper: origin.map(|c| c + reach),
+            };
+            // First the points alone (each cell's side by side)...
+            grid.each_in(&boxed, |located| {
+                boxed_points.push((
+                    squared(&located.position, &origin),
+                    located.slot,
+                    located.point,
+                ));
             });
             boxed_points.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             // ...then their entries, nearest first in the search space: a point whose floor is
@@ -168,7 +168,7 @@ impl Index {
             // reach.
             let inner = reach * (1.0 - 1e-9) - 1e-12;
             let beyond = nearness.floor(inner.max(0.0).powi(2));
-            let complete = boxed.contains_envelope(&everything)
+            let complete = boxed.contains_bounds(&everything)
                 || (best.len() == needed && best.peek().is_some_and(|worst| worst.key < beyond));
             if complete {
                 break;

@@ -182,7 +182,7 @@ fn pages_equal_the_oracle_over_ties_moves_and_changes() {
     let cities = [(14.40, 50.05), (179.97, -16.5), (10.0, 89.9)];
     for (lon, lat) in cities {
         for order in [NearestOrder::LocalPlane, NearestOrder::Sphere] {
-            // The R-tree built before any read, and after the first (as a load builds it).
+            // The grid built before any read, and after the first (as a load builds it).
             for locate_after in [0, 1] {
                 pages_equal_the_oracle(LonLat { lon, lat }, order, locate_after);
             }
@@ -246,7 +246,7 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
             let filter = filter(&mut rng, city, &categories);
             let page = index.page(&filter);
             if filter.order.by == OrderBy::Location && round < locate_after {
-                assert!(page.is_none(), "nearest first waits for the R-tree");
+                assert!(page.is_none(), "nearest first waits for the grid");
                 continue;
             }
             let page = page.expect("served");
