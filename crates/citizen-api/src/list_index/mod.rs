@@ -24,10 +24,12 @@
 //! places (nearest first) find their rows in memory when the cache holds them all.
 
 mod admin;
+mod feed;
 mod grid;
 mod metrics;
 mod model;
 mod nearest;
+mod thread;
 mod votes;
 
 use std::collections::HashMap;
@@ -37,7 +39,7 @@ use std::sync::{Arc, OnceLock};
 use async_trait::async_trait;
 use service_kit::clock::Clock;
 use service_kit::health::ReadinessCheck;
-use tokio::sync::{watch, Mutex, RwLock};
+use tokio::sync::{watch, Mutex, Notify, RwLock};
 use uuid::Uuid;
 
 pub use admin::{AdminIssueRow, AdminRow};
@@ -45,6 +47,8 @@ pub use model::{Index, IndexRow};
 
 use crate::store::admin::AdminFilter;
 use crate::store::{Instant, ListPage, ReportFilter, ReportStore};
+use feed::Applied;
+use thread::IndexThread;
 
 /// What fills a cache from the index after a load (module docs).
 #[async_trait]
@@ -69,13 +73,16 @@ struct Inner {
     index: RwLock<Option<Index>>,
     /// Held while the feed is read and applied, and while a loaded index is installed.
     reading: Mutex<()>,
+    /// Asks the index's thread for a feed read (`feed.rs`).
+    wanted: Arc<Notify>,
     /// Held by a load for its duration (a second one waits for it, then finds the index).
     load: Mutex<()>,
     /// A background load is under way.
     loading: AtomicBool,
-    /// Feed reads started and applied, numbered (a request needs one that started after it).
+    /// Feed reads started and applied, numbered (a request needs one that started after it),
+    /// and whether an index was held after the last one.
     started: AtomicU64,
-    applied: AtomicU64,
+    applied: watch::Sender<Applied>,
     /// The first load ended (however); a later load is due when the index is missing.
     loaded: watch::Sender<bool>,
     too_large: AtomicBool,
@@ -89,6 +96,8 @@ struct Inner {
     /// Anonymous details' keys (version and vote count) from the index and by the database.
     detail_keys_index: AtomicU64,
     detail_keys_database: AtomicU64,
+    /// Where feed reads and loads run (`thread.rs`).
+    thread: IndexThread,
 }
 
 impl ListIndex {
@@ -98,17 +107,21 @@ impl ListIndex {
         max_items: usize,
         clock: Arc<dyn Clock>,
     ) -> Option<Self> {
-        (max_items > 0).then(|| Self {
+        if max_items == 0 {
+            return None;
+        }
+        let this = Self {
             inner: Arc::new(Inner {
                 store,
                 clock,
                 max_items,
                 index: RwLock::new(None),
                 reading: Mutex::new(()),
+                wanted: Arc::new(Notify::new()),
                 load: Mutex::new(()),
                 loading: AtomicBool::new(false),
                 started: AtomicU64::new(0),
-                applied: AtomicU64::new(0),
+                applied: watch::Sender::new(Applied::default()),
                 loaded: watch::Sender::new(false),
                 too_large: AtomicBool::new(false),
                 warm: OnceLock::new(),
@@ -118,8 +131,12 @@ impl ListIndex {
                 admin_pages_database: AtomicU64::new(0),
                 detail_keys_index: AtomicU64::new(0),
                 detail_keys_database: AtomicU64::new(0),
+                thread: IndexThread::start(),
             }),
-        })
+        };
+        let reads = feed::serve(Arc::downgrade(&this.inner), this.inner.wanted.clone());
+        this.inner.thread.spawn_detached(reads);
+        Some(this)
     }
 
     /// Hands the newest listed issues to `warm` after each load (the first call counts).
@@ -127,13 +144,13 @@ impl ListIndex {
         let _ = self.inner.warm.set(warm);
     }
 
-    /// Starts a load in the background, unless one is under way.
+    /// Starts a load in the background (on the index's thread), unless one is under way.
     pub fn start(&self) {
         if self.inner.loading.swap(true, Ordering::AcqRel) {
             return;
         }
         let this = self.clone();
-        tokio::spawn(async move {
+        self.inner.thread.spawn_detached(async move {
             this.load().await;
             this.inner.loading.store(false, Ordering::Release);
         });
@@ -253,14 +270,32 @@ impl ListIndex {
         self.after_feed(|i| Some(i.categories())).await
     }
 
-    /// `read` of the index after a read of the feed that started after this call; `None` when
-    /// no index is held or the read failed (the database answers then).
+    /// `read` of the index after a read of the feed that started after this call (`feed.rs`);
+    /// `None` when no index is held (a load is started then, unless the data is too large) or
+    /// the read failed: the database answers then.
     async fn after_feed<T>(&self, read: impl FnOnce(&Index) -> Option<T>) -> Option<T> {
-        let arrived = self.inner.started.load(Ordering::SeqCst);
-        if !self.read_feed(arrived).await {
+        let inner = &self.inner;
+        let arrived = inner.started.load(Ordering::SeqCst);
+        if inner.index.read().await.is_none() {
+            self.start_if_due();
             return None;
         }
-        self.inner.index.read().await.as_ref().and_then(read)
+        let mut applied = inner.applied.subscribe();
+        inner.wanted.notify_one();
+        let held = applied.wait_for(|a| a.number > arrived).await.ok()?.held;
+        if !held {
+            return None;
+        }
+        inner.index.read().await.as_ref().and_then(read)
+    }
+
+    /// Starts a load when the index is missing after the first load ended, unless the data is
+    /// too large.
+    fn start_if_due(&self) {
+        let inner = &self.inner;
+        if *inner.loaded.borrow() && !inner.too_large.load(Ordering::Acquire) {
+            self.start();
+        }
     }
 
     /// The officers' page of `filter` from the index (by date, `list_index/admin.rs`), as of
@@ -289,62 +324,6 @@ impl ListIndex {
             false => &inner.admin_pages_database,
         };
         counter.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Makes sure a feed read numbered above `arrived` was applied; false when no index is
-    /// held (a load is started then, unless the data is too large) or the read failed.
-    async fn read_feed(&self, arrived: u64) -> bool {
-        let inner = &self.inner;
-        let _reading = inner.reading.lock().await;
-        if inner.applied.load(Ordering::SeqCst) > arrived {
-            return inner.index.read().await.is_some();
-        }
-        let held = inner
-            .index
-            .read()
-            .await
-            .as_ref()
-            .map(|i| (i.position(), i.votes.position()));
-        let Some((position, votes_position)) = held else {
-            if *inner.loaded.borrow() && !inner.too_large.load(Ordering::Acquire) {
-                self.start();
-            }
-            return false;
-        };
-        let number = inner.started.fetch_add(1, Ordering::SeqCst) + 1;
-        let read = match inner.store.issue_changes(position).await {
-            Ok(issues) => {
-                let now = inner.clock.now();
-                let votes = inner.store.vote_changes(votes_position, now).await;
-                votes.map(|votes| (issues, votes))
-            }
-            Err(err) => Err(err),
-        };
-        let (changes, votes) = match read {
-            Ok(read) => read,
-            Err(err) => {
-                // The index can no longer be brought up to date from its position: the
-                // database answers this page (or says why it cannot), the next starts a load.
-                tracing::warn!(
-                    error = format!("{err:#}"),
-                    "reading the issue or vote feed failed; the list index is dropped"
-                );
-                *inner.index.write().await = None;
-                return false;
-            }
-        };
-        let mut held = inner.index.write().await;
-        if let Some(index) = held.as_mut() {
-            index.apply(changes);
-            index.votes.apply(votes);
-            if index.len() > inner.max_items {
-                *held = None;
-                self.drop_too_large();
-                return false;
-            }
-        }
-        inner.applied.store(number, Ordering::SeqCst);
-        held.is_some()
     }
 
     /// Ready once the first load ended (a failed or too large one too: the database answers).

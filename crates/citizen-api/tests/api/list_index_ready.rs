@@ -4,19 +4,26 @@
 //! every issue is held at a gate while a check is polled and dropped (as its time-out drops
 //! it); once the gate opens, the next check is ready and every issue was read from position 0
 //! once.
+//!
+//! A page waits for a feed read that started after it arrived, run on the index's own thread:
+//! a page that arrives while a read is under way is not answered from that read, but from the
+//! next, which holds what was committed in between.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use citizen_api::list_index::ListIndex;
+use citizen_api::list_index::{IndexRow, ListIndex};
 use citizen_api::store::{
     DetailKey, FeedMark, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow, NewReport,
     Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult, TimelineData,
     VoteSink,
 };
 use domain::geo::NearestOrder;
+use domain::limits::Page;
+use domain::reports::{Direction, Order, OrderBy};
 use futures::FutureExt;
+use service_kit::clock::Clock;
 use test_support::on_both_backends;
 use tokio::sync::watch;
 use uuid::Uuid;
@@ -25,14 +32,30 @@ use crate::helpers::{Filing, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     a_check_that_times_out_leaves_the_load_running,
+    a_page_that_arrives_during_a_read_waits_for_the_next,
 );
 
 /// The app's report store, whose reads of every issue (from position 0) wait for `open` and
-/// are counted.
+/// are counted; its later feed reads are counted in `entered` as they start, and each waits
+/// for `feed_open` once its statement has run.
 struct Held {
     store: Arc<dyn ReportStore>,
     open: watch::Receiver<bool>,
     reads_from_zero: AtomicUsize,
+    feed_open: watch::Receiver<bool>,
+    entered: watch::Sender<usize>,
+}
+
+impl Held {
+    fn new(store: Arc<dyn ReportStore>, open: watch::Receiver<bool>) -> Self {
+        Self {
+            store,
+            open,
+            reads_from_zero: AtomicUsize::new(0),
+            feed_open: watch::channel(true).1,
+            entered: watch::Sender::new(0),
+        }
+    }
 }
 
 #[async_trait]
@@ -75,8 +98,13 @@ impl ReportStore for Held {
             let mut open = self.open.clone();
             // The sender lives as long as the test.
             let _ = open.wait_for(|open| *open).await;
+            return self.store.issue_changes_each(since, each).await;
         }
-        self.store.issue_changes_each(since, each).await
+        self.entered.send_modify(|n| *n += 1);
+        let read = self.store.issue_changes_each(since, each).await;
+        let mut open = self.feed_open.clone();
+        let _ = open.wait_for(|open| *open).await;
+        read
     }
     fn nearest_order(&self) -> NearestOrder {
         self.store.nearest_order()
@@ -108,11 +136,7 @@ impl ReportStore for Held {
 async fn a_check_that_times_out_leaves_the_load_running(app: TestApp) {
     app.file(Filing::new("Lampa", 1)).await;
     let (gate, open) = watch::channel(false);
-    let held = Arc::new(Held {
-        store: app.stores.reports.clone(),
-        open,
-        reads_from_zero: AtomicUsize::new(0),
-    });
+    let held = Arc::new(Held::new(app.stores.reports.clone(), open));
     let index = ListIndex::new(held.clone(), 1_000, app.clock.clone()).expect("an index");
     let check = index.readiness();
     // The first check starts the load, which waits at the gate: the check is not ready, and
@@ -125,4 +149,49 @@ async fn a_check_that_times_out_leaves_the_load_running(app: TestApp) {
     assert_eq!(held.reads_from_zero.load(Ordering::SeqCst), 1);
     check.check().await.expect("still ready");
     assert_eq!(held.reads_from_zero.load(Ordering::SeqCst), 1);
+}
+
+async fn a_page_that_arrives_during_a_read_waits_for_the_next(app: TestApp) {
+    let lamp = app.file(Filing::new("Lampa", 1)).await;
+    let (feed_gate, feed_open) = watch::channel(true);
+    let held = Arc::new(Held {
+        feed_open,
+        ..Held::new(app.stores.reports.clone(), watch::channel(true).1)
+    });
+    let mut entered = held.entered.subscribe();
+    let index = ListIndex::new(held.clone(), 1_000, app.clock.clone()).expect("an index");
+    index.readiness().check().await.expect("loaded");
+    let filter = ReportFilter {
+        categories: Vec::new(),
+        statuses: Vec::new(),
+        q: None,
+        near: None,
+        date_from: None,
+        date_to: None,
+        order: Order {
+            by: OrderBy::Date,
+            direction: Direction::Desc,
+        },
+        page: Page::default(),
+    };
+    let now = app.clock.now();
+    let issues = |page: Option<ListPage<IndexRow>>| -> Vec<Uuid> {
+        let page = page.expect("a page from the index");
+        page.rows.iter().map(|row| row.issue_id).collect()
+    };
+    // The first page asks for a read, which is held once its statement has run.
+    feed_gate.send_replace(false);
+    let mut first = Box::pin(index.page(&filter, now));
+    assert!(futures::poll!(&mut first).is_pending());
+    entered.wait_for(|n| *n == 1).await.expect("the first read");
+    // Filed after that read's statement, then a second page arrives while it is held.
+    let pothole = app.file(Filing::new("Výtluk", 2)).await;
+    let mut second = Box::pin(index.page(&filter, now));
+    assert!(futures::poll!(&mut second).is_pending());
+    feed_gate.send_replace(true);
+    // The first page is written from the read it waited for, without the pothole; the second
+    // from the next read, with it.
+    assert_eq!(issues(first.await), vec![lamp.issue]);
+    assert_eq!(issues(second.await), vec![pothole.issue, lamp.issue]);
+    assert_eq!(*entered.borrow(), 2);
 }
