@@ -21,7 +21,6 @@ use citizen_api::store::{
 };
 use domain::geo::NearestOrder;
 use domain::limits::Page;
-use domain::reports::{Direction, Order, OrderBy};
 use futures::FutureExt;
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
@@ -36,8 +35,8 @@ on_both_backends!(crate::helpers::spawn_app;
 );
 
 /// The app's report store, whose reads of every issue (from position 0) wait for `open` and
-/// are counted; its later feed reads are counted in `entered` as they start, and each waits
-/// for `feed_open` once its statement has run.
+/// are counted; its later feed reads are counted in `entered` once their statement has run,
+/// and each then waits for `feed_open`.
 struct Held {
     store: Arc<dyn ReportStore>,
     open: watch::Receiver<bool>,
@@ -100,8 +99,8 @@ impl ReportStore for Held {
             let _ = open.wait_for(|open| *open).await;
             return self.store.issue_changes_each(since, each).await;
         }
-        self.entered.send_modify(|n| *n += 1);
         let read = self.store.issue_changes_each(since, each).await;
+        self.entered.send_modify(|n| *n += 1);
         let mut open = self.feed_open.clone();
         let _ = open.wait_for(|open| *open).await;
         read
@@ -161,19 +160,7 @@ async fn a_page_that_arrives_during_a_read_waits_for_the_next(app: TestApp) {
     let mut entered = held.entered.subscribe();
     let index = ListIndex::new(held.clone(), 1_000, app.clock.clone()).expect("an index");
     index.readiness().check().await.expect("loaded");
-    let filter = ReportFilter {
-        categories: Vec::new(),
-        statuses: Vec::new(),
-        q: None,
-        near: None,
-        date_from: None,
-        date_to: None,
-        order: Order {
-            by: OrderBy::Date,
-            direction: Direction::Desc,
-        },
-        page: Page::default(),
-    };
+    let filter = ReportFilter::newest(Page::default());
     let now = app.clock.now();
     let issues = |page: Option<ListPage<IndexRow>>| -> Vec<Uuid> {
         let page = page.expect("a page from the index");
