@@ -6,7 +6,6 @@ use chrono::TimeDelta;
 use domain::geo::{LocationParam, LonLat};
 use domain::issues::Transition;
 use domain::limits::Page;
-use domain::reports::{Direction, Order, OrderBy};
 use uuid::Uuid;
 
 use crate::store::{Instant, ListRead, NewCategory, NewReport, ReportFilter, Stores};
@@ -62,22 +61,10 @@ const REPORTS: [(&str, &str, f64, f64, bool, i64); 4] = [
 pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Option<usize>> {
     // News, news categories and projects have their own probe (see demo_news).
     crate::demo_news::load_when_empty(stores, now).await?;
-    let probe = ReportFilter {
-        categories: Vec::new(),
-        statuses: Vec::new(),
-        q: None,
-        near: None,
-        date_from: None,
-        date_to: None,
-        order: Order {
-            by: OrderBy::Date,
-            direction: Direction::Desc,
-        },
-        page: Page {
-            limit: 1,
-            offset: 0,
-        },
-    };
+    let probe = ReportFilter::newest(Page {
+        limit: 1,
+        offset: 0,
+    });
     if !stores
         .reports
         .public_reports(&probe, now, ListRead::Keys)

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use domain::geo::{LocationParam, LonLat};
 use domain::issues::{IssueStatus, StatusChange};
 use domain::limits::Page;
-use domain::reports::Order;
+use domain::reports::{Direction, Order, OrderBy};
 use uuid::Uuid;
 
 /// An instant as the service handles it (microsecond precision, what both databases keep).
@@ -179,6 +179,25 @@ pub struct ReportFilter {
     pub date_to: Option<Instant>,
     pub order: Order,
     pub page: Page,
+}
+
+impl ReportFilter {
+    /// Every listed report, newest first, one `page` of them.
+    pub fn newest(page: Page) -> Self {
+        Self {
+            categories: Vec::new(),
+            statuses: Vec::new(),
+            q: None,
+            near: None,
+            date_from: None,
+            date_to: None,
+            order: Order {
+                by: OrderBy::Date,
+                direction: Direction::Desc,
+            },
+            page,
+        }
+    }
 }
 
 /// One page of a list: at most `limit` rows, and whether more follow.
