@@ -9,6 +9,7 @@
 //! the next load (none was active at a load that is expired at its instant): they count for
 //! nothing, and they take what an active one does (110–170 bytes, docs/operations.md).
 
+use smallvec::SmallVec;
 use uuid::Uuid;
 
 use crate::id_map::IdMap;
@@ -18,13 +19,18 @@ use crate::store::{Instant, VoteChanges, VoteState};
 /// A token that never expires is held as expiring at the end of time.
 const NEVER: i64 = i64::MAX;
 
+/// A target's held tokens' expiry instants, ascending. Up to two sit in the map's own slot (as
+/// long as a vector's header): nearly every report holds one or two tokens, and a count then
+/// reads no memory beyond the slot it found, one cache miss fewer per row of a page.
+type Expiries = SmallVec<[i64; 2]>;
+
 /// The active tokens by target (module docs).
 #[derive(Default)]
 pub struct VoteTally {
     /// Each held token's target and expiry (microseconds).
     tokens: IdMap<(Uuid, i64)>,
     /// Each target's held tokens' expiry instants, ascending.
-    by_target: IdMap<Vec<i64>>,
+    by_target: IdMap<Expiries>,
     /// The feed position to read from next.
     position: i64,
 }
