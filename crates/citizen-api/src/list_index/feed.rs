@@ -22,14 +22,30 @@ pub(super) struct Applied {
     pub(super) held: bool,
 }
 
-/// Reads the feed each time a read is wanted, until the index is dropped.
+/// Reads the feed each time a read is wanted, until the index is dropped. Each read is a task
+/// of its own: one that panics (a bug) drops the index and answers its pages with the
+/// database, and the next page starts a load, where the pages would otherwise wait for ever.
 pub(super) async fn serve(inner: Weak<Inner>, wanted: Arc<Notify>) {
     loop {
         wanted.notified().await;
         let Some(inner) = inner.upgrade() else {
             return;
         };
-        ListIndex { inner }.read_once().await;
+        let index = ListIndex { inner };
+        let read = tokio::spawn({
+            let index = index.clone();
+            async move { index.read_once().await }
+        });
+        if read.await.is_err() {
+            tracing::error!("a read of the list index's feed panicked; the list index is dropped");
+            let inner = &index.inner;
+            *inner.index.write().await = None;
+            let number = inner.started.load(Ordering::SeqCst);
+            inner.applied.send_replace(Applied {
+                number,
+                held: false,
+            });
+        }
     }
 }
 

@@ -156,6 +156,12 @@ impl ListIndex {
         });
     }
 
+    /// Loads the index on the caller's task, unless one is held or the data is too large (a
+    /// load under way is waited for): what [`Self::start`] runs in the background.
+    pub async fn load_now(&self) {
+        self.load().await;
+    }
+
     /// Reads every issue (position 0) unless an index is held or the data is too large. Pages
     /// keep coming from the database meanwhile; the next page after the install reads the feed
     /// from the loaded position first.

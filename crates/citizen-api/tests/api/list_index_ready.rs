@@ -9,8 +9,9 @@
 //! a page that arrives while a read is under way is not answered from that read, but from the
 //! next, which holds what was committed in between.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use citizen_api::list_index::{IndexRow, ListIndex};
@@ -32,6 +33,7 @@ use crate::helpers::{Filing, TestApp};
 on_both_backends!(crate::helpers::spawn_app;
     a_check_that_times_out_leaves_the_load_running,
     a_page_that_arrives_during_a_read_waits_for_the_next,
+    a_read_that_panics_leaves_the_page_to_the_database,
 );
 
 /// The app's report store, whose reads of every issue (from position 0) wait for `open` and
@@ -43,6 +45,8 @@ struct Held {
     reads_from_zero: AtomicUsize,
     feed_open: watch::Receiver<bool>,
     entered: watch::Sender<usize>,
+    /// The next later feed read panics (as a bug in it would).
+    panic_next: AtomicBool,
 }
 
 impl Held {
@@ -53,6 +57,7 @@ impl Held {
             reads_from_zero: AtomicUsize::new(0),
             feed_open: watch::channel(true).1,
             entered: watch::Sender::new(0),
+            panic_next: AtomicBool::new(false),
         }
     }
 }
@@ -101,6 +106,9 @@ impl ReportStore for Held {
         }
         let read = self.store.issue_changes_each(since, each).await;
         self.entered.send_modify(|n| *n += 1);
+        if self.panic_next.swap(false, Ordering::SeqCst) {
+            panic!("a bug in a feed read");
+        }
         let mut open = self.feed_open.clone();
         let _ = open.wait_for(|open| *open).await;
         read
@@ -181,4 +189,35 @@ async fn a_page_that_arrives_during_a_read_waits_for_the_next(app: TestApp) {
     assert_eq!(issues(first.await), vec![lamp.issue]);
     assert_eq!(issues(second.await), vec![pothole.issue, lamp.issue]);
     assert_eq!(*entered.borrow(), 2);
+}
+
+async fn a_read_that_panics_leaves_the_page_to_the_database(app: TestApp) {
+    let lamp = app.file(Filing::new("Lampa", 1)).await;
+    let held = Arc::new(Held::new(
+        app.stores.reports.clone(),
+        watch::channel(true).1,
+    ));
+    let index = ListIndex::new(held.clone(), 1_000, app.clock.clone()).expect("an index");
+    index.readiness().check().await.expect("loaded");
+    let filter = ReportFilter::newest(Page::default());
+    let now = app.clock.now();
+    // Bounded: a page that waited for ever on the failed read would hang the suite.
+    let bound = Duration::from_secs(30);
+    held.panic_next.store(true, Ordering::SeqCst);
+    let page = tokio::time::timeout(bound, index.page(&filter, now))
+        .await
+        .expect("answered");
+    assert!(
+        page.is_none(),
+        "the database answers the page of the failed read"
+    );
+    // The index was dropped; once loaded again, pages come from it through the feed reads.
+    index.load_now().await;
+    let page = tokio::time::timeout(bound, index.page(&filter, now))
+        .await
+        .expect("answered")
+        .expect("a page from the index again");
+    let rows: Vec<Uuid> = page.rows.iter().map(|row| row.issue_id).collect();
+    assert_eq!(rows, vec![lamp.issue]);
+    assert_eq!(held.reads_from_zero.load(Ordering::SeqCst), 2);
 }
