@@ -133,8 +133,8 @@ impl Grid {
                 },
             }
         };
-        let (first, second) = (axis(a), axis(b));
-        let mut second = second;
+        let first = axis(a);
+        let mut second = axis(b);
         second.cells = second.cells.min((MAX_CELLS / first.cells).max(1));
         let mut grid = Self {
             axes: [first, second],
@@ -162,9 +162,9 @@ impl Grid {
         a.cell(position[a.k]) * b.cells + b.cell(position[b.k])
     }
 
+    /// Puts `located` in its cell (the envelope already holds it).
     fn place(&mut self, located: Located) {
         let cell = self.cell_of(&located.position);
-        self.envelope.include(&located.position);
         if let Some(points) = self.cells.get_mut(cell) {
             points.push(located);
             self.len += 1;
@@ -174,6 +174,7 @@ impl Grid {
     /// Holds `located`; builds the grid again when the points have doubled since the last
     /// build.
     pub(super) fn insert(&mut self, located: Located) {
+        self.envelope.include(&located.position);
         self.place(located);
         if self.len > 2 * self.built_for.max(512) {
             let points = std::mem::take(&mut self.cells)

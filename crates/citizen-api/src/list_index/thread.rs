@@ -14,11 +14,9 @@ use std::future::Future;
 use tokio::runtime::{Builder, Handle};
 use tokio::sync::oneshot;
 
-/// A thread running a single-threaded runtime until this is dropped.
-pub(super) struct IndexThread {
-    handle: Option<Handle>,
-    _stop: Option<oneshot::Sender<()>>,
-}
+/// A thread running a single-threaded runtime until this is dropped: its runtime's handle,
+/// and the sender whose drop stops it (none when the thread did not start).
+pub(super) struct IndexThread(Option<(Handle, oneshot::Sender<()>)>);
 
 impl IndexThread {
     /// Starts the thread. Should that fail (the system refuses a thread), the index's reads
@@ -31,10 +29,7 @@ impl IndexThread {
                     error = format!("{err:#}"),
                     "the list index's thread did not start; its reads run on the HTTP workers"
                 );
-                Self {
-                    handle: None,
-                    _stop: None,
-                }
+                Self(None)
             }
         }
     }
@@ -52,16 +47,13 @@ impl IndexThread {
                     let _ = stopped.await;
                 });
             })?;
-        Ok(Self {
-            handle: Some(handle),
-            _stop: Some(stop),
-        })
+        Ok(Self(Some((handle, stop))))
     }
 
     /// Starts `work` on the thread (or on the caller's runtime) without waiting for it.
     pub(super) fn spawn_detached(&self, work: impl Future<Output = ()> + Send + 'static) {
-        match &self.handle {
-            Some(handle) => drop(handle.spawn(work)),
+        match &self.0 {
+            Some((handle, _)) => drop(handle.spawn(work)),
             None => drop(tokio::spawn(work)),
         }
     }
