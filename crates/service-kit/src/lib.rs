@@ -16,6 +16,7 @@ pub mod extract;
 pub mod health;
 pub mod http;
 pub mod instant;
+pub mod kept_connection;
 pub mod metrics;
 #[cfg(feature = "mqtt")]
 pub mod mqtt;
