@@ -13,6 +13,7 @@ use std::sync::{Arc, Weak};
 use tokio::sync::Notify;
 
 use super::{Inner, ListIndex};
+use crate::store::{FeedChanges, FeedPositions};
 
 /// The last read applied: its number, and whether an index was held after it (else the
 /// database answers the pages that waited for it).
@@ -81,15 +82,12 @@ impl ListIndex {
             self.start_if_due();
             return false;
         };
-        let read = match inner.store.issue_changes(position).await {
-            Ok(issues) => {
-                let now = inner.clock.now();
-                let votes = inner.store.vote_changes(votes_position, now).await;
-                votes.map(|votes| (issues, votes))
-            }
-            Err(err) => Err(err),
+        let since = FeedPositions {
+            issues: position,
+            votes: votes_position,
         };
-        let (changes, votes) = match read {
+        let read = inner.store.feed_changes(since, inner.clock.now()).await;
+        let FeedChanges { issues, votes } = match read {
             Ok(read) => read,
             Err(err) => {
                 // The index can no longer be brought up to date from its position: the
@@ -105,7 +103,7 @@ impl ListIndex {
         };
         let mut held = inner.index.write().await;
         if let Some(index) = held.as_mut() {
-            index.apply(changes);
+            index.apply(issues);
             index.votes.apply(votes);
             if index.len() > inner.max_items {
                 *held = None;

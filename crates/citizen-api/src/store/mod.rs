@@ -164,6 +164,17 @@ pub trait ReportStore: Send + Sync + 'static {
         each: &mut VoteSink<'_>,
     ) -> StoreResult<i64>;
 
+    /// Both feeds from `since`, each with the guarantee of [`Self::issue_changes`] and
+    /// [`Self::vote_changes`] (a position 0 of the vote feed reads as there). A backend reads
+    /// them in one statement: the list index reads them before every page it serves, and one
+    /// statement is half the hops to the database's worker and back. This default reads them
+    /// one after the other.
+    async fn feed_changes(&self, since: FeedPositions, now: Instant) -> StoreResult<FeedChanges> {
+        let issues = self.issue_changes(since.issues).await?;
+        let votes = self.vote_changes(since.votes, now).await?;
+        Ok(FeedChanges { issues, votes })
+    }
+
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.
     async fn own_reports(

@@ -314,3 +314,17 @@ pub struct VoteChanges {
     pub next: i64,
     pub tokens: Vec<VoteState>,
 }
+
+/// Where a reader of both feeds stands: the position of each, as the last read answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeedPositions {
+    pub issues: i64,
+    pub votes: i64,
+}
+
+/// One read of both feeds (`ReportStore::feed_changes`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FeedChanges {
+    pub issues: IssueChanges,
+    pub votes: VoteChanges,
+}

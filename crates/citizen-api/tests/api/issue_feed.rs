@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use citizen_api::store::{IssueChanges, IssueState};
+use citizen_api::store::{FeedPositions, IssueChanges, IssueState};
 use domain::geo::LonLat;
 use domain::issues::IssueStatus;
 use futures::future::join_all;
@@ -19,6 +19,7 @@ use uuid::Uuid;
 use citizen_api::store::SCHEMA;
 use service_kit::db::Database;
 
+use crate::feed_both::both;
 use crate::helpers::{spawn_on, Filing, TestApp};
 use crate::news_generation::raw_execute;
 
@@ -305,16 +306,23 @@ async fn race(backend: Backend) {
     let (started, reading) = tokio::sync::oneshot::channel();
     let reader = {
         let (done, stop, app) = (done.clone(), stop.clone(), two.clone());
-        let mut at = first.next;
+        // As the list index reads: both feeds in one statement (`feed_changes`).
+        let mut at = FeedPositions {
+            issues: first.next,
+            votes: 0,
+        };
         let mut started = Some(started);
         tokio::spawn(async move {
             let mut reads = 0;
             loop {
                 let last = stop.load(Ordering::SeqCst);
                 let before: Vec<Done> = done.lock().unwrap().clone();
-                let changes = read(&app, at).await;
-                at = changes.next;
-                for issue in changes.issues {
+                let changes = both(&app, at).await;
+                at = FeedPositions {
+                    issues: changes.issues.next,
+                    votes: changes.votes.next,
+                };
+                for issue in changes.issues.issues {
                     held.insert(issue.issue_id, issue);
                 }
                 reads += 1;

@@ -16,6 +16,7 @@ mod delivery_helpers;
 mod detail;
 mod detail_index;
 mod docs;
+mod feed_both;
 mod filing;
 mod filing_anonymous;
 mod filing_limits;

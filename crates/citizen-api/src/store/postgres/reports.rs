@@ -13,9 +13,9 @@ use super::rows::{
 };
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow,
-    NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
-    TimelineData, VoteSink,
+    search_text, status, DetailKey, FeedChanges, FeedPositions, Instant, IssueRow, IssueSink,
+    ListPage, ListRead, ListRow, NewReport, Report, ReportDetail, ReportFilter, ReportStore,
+    ReportWithIssues, StoreResult, TimelineData, VoteSink,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -290,6 +290,12 @@ impl ReportStore for PgStore {
         each: &mut IssueSink<'_>,
     ) -> StoreResult<Option<crate::store::FeedMark>> {
         super::feed::issue_changes(&self.pool, since, each).await
+    }
+
+    async fn feed_changes(&self, since: FeedPositions, now: Instant) -> StoreResult<FeedChanges> {
+        self.feed
+            .run(|conn| Box::pin(super::feed::feed_changes(conn, since, now)))
+            .await
     }
 
     async fn vote_changes_each(

@@ -22,6 +22,7 @@ mod votes;
 use anyhow::Context as _;
 use async_trait::async_trait;
 use chrono::DateTime;
+use service_kit::kept_connection::KeptConnection;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
@@ -30,11 +31,18 @@ use super::{Category, CategoryStore, Instant, NewCategory, StoreResult};
 
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// The list index's feed reads, one statement before every page it serves
+    /// (`ReportStore::feed_changes`), on a connection of their own: no test of the
+    /// connection on its way back to the pool (`service_kit::kept_connection`).
+    feed: KeptConnection<sqlx::Sqlite>,
 }
 
 impl SqliteStore {
     pub fn new(pool: SqlitePool) -> Self {
-        Self { pool }
+        Self {
+            feed: KeptConnection::new(pool.clone()),
+            pool,
+        }
     }
 }
 

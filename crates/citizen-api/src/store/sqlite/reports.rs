@@ -19,9 +19,9 @@ use super::rows::{
 };
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
-    search_text, status, DetailKey, Instant, IssueRow, IssueSink, ListPage, ListRead, ListRow,
-    NewReport, Report, ReportDetail, ReportFilter, ReportStore, ReportWithIssues, Statement,
-    StoreResult, TimelineData, VoteSink,
+    search_text, status, DetailKey, FeedChanges, FeedPositions, Instant, IssueRow, IssueSink,
+    ListPage, ListRead, ListRow, NewReport, Report, ReportDetail, ReportFilter, ReportStore,
+    ReportWithIssues, Statement, StoreResult, TimelineData, VoteSink,
 };
 
 /// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`, in the
@@ -239,6 +239,12 @@ impl ReportStore for SqliteStore {
         each: &mut VoteSink<'_>,
     ) -> StoreResult<i64> {
         super::feed::vote_changes(&self.pool, since, now, each).await
+    }
+
+    async fn feed_changes(&self, since: FeedPositions, now: Instant) -> StoreResult<FeedChanges> {
+        self.feed
+            .run(|conn| Box::pin(super::feed::feed_changes(conn, since, now)))
+            .await
     }
 
     async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
