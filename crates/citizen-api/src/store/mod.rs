@@ -4,6 +4,7 @@
 pub mod admin;
 pub mod deliveries;
 pub mod digests;
+mod feeds;
 mod model;
 pub mod news;
 pub mod notifications;

@@ -12,9 +12,10 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
 use super::{get_instant, get_opt_instant, get_opt_uuid, get_uuid, micros};
+use crate::store::feeds::{split_feeds, FeedRow};
 use crate::store::{
-    status, FeedChanges, FeedMark, FeedPositions, Instant, IssueChanges, IssueSink, IssueState,
-    StoreResult, VoteChanges, VoteSink, VoteState,
+    status, FeedChanges, FeedMark, FeedPositions, Instant, IssueSink, IssueState, StoreResult,
+    VoteSink, VoteState,
 };
 
 /// The issue feed from parameter `?{since}`, its rows marked `feed` 0: the next position comes
@@ -107,29 +108,13 @@ pub(super) async fn feed_changes(
         .bind(micros(now))
         .fetch_all(conn)
         .await?;
-    let mut changes = FeedChanges {
-        issues: IssueChanges {
-            next: since.issues,
-            categories: 0,
-            issues: Vec::new(),
-        },
-        votes: VoteChanges {
-            next: since.votes,
-            tokens: Vec::new(),
-        },
-    };
-    for row in &rows {
-        if row.try_get::<i64, _>("feed")? == 0 {
-            let mark = feed_mark(row)?;
-            changes.issues.next = mark.next;
-            changes.issues.categories = mark.categories;
-            changes.issues.issues.extend(issue(row)?);
+    split_feeds(&rows, since, |row| {
+        Ok(if row.try_get::<i64, _>("feed")? == 0 {
+            FeedRow::Issues(feed_mark(row)?, issue(row)?)
         } else {
-            changes.votes.next = row.try_get("next")?;
-            changes.votes.tokens.extend(vote(row)?);
-        }
-    }
-    Ok(changes)
+            FeedRow::Votes(row.try_get("next")?, vote(row)?)
+        })
+    })
 }
 
 fn feed_mark(row: &SqliteRow) -> StoreResult<FeedMark> {
