@@ -184,10 +184,17 @@ async fn a_page_that_arrives_during_a_read_waits_for_the_next(app: TestApp) {
     let mut second = Box::pin(index.page(&filter, now));
     assert!(futures::poll!(&mut second).is_pending());
     feed_gate.send_replace(true);
-    // The first page is written from the read it waited for, without the pothole; the second
-    // from the next read, with it.
-    assert_eq!(issues(first.await), vec![lamp.issue]);
-    assert_eq!(issues(second.await), vec![pothole.issue, lamp.issue]);
+    // The second page is written from the next read, with the pothole. The first is written
+    // from the read it waited for, without it, or from the next if that was applied before
+    // this test polled the page again (newer is as right; it failed the exact check about one
+    // run in five).
+    let first = issues(first.await);
+    let with_pothole = vec![pothole.issue, lamp.issue];
+    assert!(
+        first == vec![lamp.issue] || first == with_pothole,
+        "{first:?}"
+    );
+    assert_eq!(issues(second.await), with_pothole);
     assert_eq!(*entered.borrow(), 2);
 }
 
