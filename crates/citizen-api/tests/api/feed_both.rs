@@ -5,8 +5,6 @@
 use std::collections::BTreeMap;
 
 use citizen_api::store::{FeedChanges, FeedPositions, SCHEMA};
-use reqwest::Method;
-use serde_json::json;
 use service_kit::clock::Clock;
 use service_kit::db::{Database, DatabaseSettings};
 use test_support::{on_both_backends, Backend};
@@ -43,15 +41,9 @@ async fn each_alone(app: &TestApp, since: FeedPositions) -> FeedChanges {
     }
 }
 
+/// Places `count` tokens (`vote_feed::place`), which must succeed.
 async fn place(app: &TestApp, citizen: &str, target: Uuid, count: u32) {
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &app.token(citizen, &[]),
-            &json!({"target": target, "count": count}),
-        )
-        .await;
+    let (status, body) = crate::vote_feed::place(app, citizen, target, count).await;
     assert_eq!(status, 200, "{body}");
 }
 

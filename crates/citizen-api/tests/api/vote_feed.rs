@@ -53,7 +53,7 @@ impl Reader {
     }
 }
 
-async fn place(app: &TestApp, citizen: &str, target: Uuid, count: u32) -> (u16, Value) {
+pub(crate) async fn place(app: &TestApp, citizen: &str, target: Uuid, count: u32) -> (u16, Value) {
     app.send_json(
         Method::POST,
         "/me/vote-tokens",
