@@ -211,24 +211,35 @@ impl Grid {
     }
 
     /// Hands over each point inside `bounds` (corners included), cell by cell.
+    ///
+    /// The cells' points are read first in a loop of loads and nothing else: each cell is a
+    /// run of its own on the heap, a cache miss to start, and the processor overlaps these
+    /// misses only when no branch on the points' places stands between them (`perf annotate`
+    /// put the first read of each cell at half the walk's own time, 2026-11-27).
     pub(super) fn each_in(&self, bounds: &Bounds, mut each: impl FnMut(&Located)) {
-        let [a, b] = &self.axes;
-        let rows = a.cell(bounds.lower[a.k])..=a.cell(bounds.upper[a.k]);
-        let columns = b.cell(bounds.lower[b.k])..=b.cell(bounds.upper[b.k]);
-        for row in rows {
-            let start = row * b.cells;
-            let Some(cells) = self
-                .cells
-                .get(start + columns.start()..=start + columns.end())
-            else {
-                continue;
-            };
-            for located in cells.iter().flatten() {
-                if bounds.contains(&located.position) {
-                    each(located);
-                }
+        let mut any = 0u64;
+        for located in self.covering(bounds).flatten() {
+            any ^= located.position[0].to_bits();
+        }
+        std::hint::black_box(any);
+        for located in self.covering(bounds).flatten() {
+            if bounds.contains(&located.position) {
+                each(located);
             }
         }
+    }
+
+    /// The cells `bounds` covers, row by row.
+    fn covering(&self, bounds: &Bounds) -> impl Iterator<Item = &Vec<Located>> + '_ {
+        let [a, b] = self.axes;
+        let rows = a.cell(bounds.lower[a.k])..=a.cell(bounds.upper[a.k]);
+        let columns = b.cell(bounds.lower[b.k])..=b.cell(bounds.upper[b.k]);
+        rows.flat_map(move |row| {
+            let start = row * b.cells;
+            self.cells
+                .get(start + columns.start()..=start + columns.end())
+                .unwrap_or_default()
+        })
     }
 }
 
