@@ -82,7 +82,11 @@ fn time(index: &Index, filters: &[ReportFilter]) -> (f64, usize) {
     let started = Instant::now();
     let rows: usize = filters
         .iter()
-        .map(|f| index.page(f).map_or(0, |page| page.rows.len()))
+        .map(|f| {
+            index
+                .page(f, chrono::DateTime::UNIX_EPOCH)
+                .map_or(0, |page| page.rows.len())
+        })
         .sum();
     let micros = started.elapsed().as_secs_f64() * 1e6 / filters.len() as f64;
     (micros, rows)
@@ -116,7 +120,12 @@ fn main() -> anyhow::Result<()> {
             .iter()
             .filter_map(|f| {
                 let from = f.near.as_ref()?.point;
-                let rows = index.page(f)?.rows.iter().filter_map(|r| r.point).collect();
+                let rows = index
+                    .page(f, chrono::DateTime::UNIX_EPOCH)?
+                    .rows
+                    .iter()
+                    .filter_map(|r| r.point)
+                    .collect();
                 Some((from, rows))
             })
             .collect();

@@ -21,6 +21,7 @@ pub mod routes;
 pub mod settings;
 pub mod startup;
 pub mod store;
+pub mod touch;
 pub mod votes;
 
 pub use settings::{Settings, SPEC};

@@ -104,7 +104,7 @@ impl ListIndex {
         let mut held = inner.index.write().await;
         if let Some(index) = held.as_mut() {
             index.apply(issues);
-            index.votes.apply(votes);
+            index.apply_votes(votes);
             if index.len() > inner.max_items {
                 *held = None;
                 self.drop_too_large();

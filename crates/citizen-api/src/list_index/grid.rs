@@ -157,7 +157,8 @@ impl Grid {
         grid
     }
 
-    fn cell_of(&self, position: &[f64; 3]) -> usize {
+    /// The number of the cell that holds `position` (cells numbered row by row).
+    pub(super) fn cell_of(&self, position: &[f64; 3]) -> usize {
         let [a, b] = &self.axes;
         a.cell(position[a.k]) * b.cells + b.cell(position[b.k])
     }

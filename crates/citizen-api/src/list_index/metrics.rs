@@ -10,8 +10,9 @@ impl ListIndex {
     /// Registers `report_list_pages_total{source="index"|"database"}` (public list pages by
     /// date and nearest first) and `admin_report_list_pages_total{source=…}` (officers' pages
     /// by date), by where their rows were found, `report_detail_keys_total{source=…}`
-    /// (anonymous details' keys, [`Self::detail_key`]) and `list_index_feed_reads_total`
-    /// (filled at every scrape).
+    /// (anonymous details' keys, [`Self::detail_key`]), `list_index_feed_reads_total` and the
+    /// gauge `list_index_heads` (rows whose list JSON the index's entries hold,
+    /// `Index::keep_head`), filled at every scrape.
     pub fn watch(&self, metrics: &Metrics) -> anyhow::Result<()> {
         let pages = |name: &str, help: &str| -> anyhow::Result<prometheus::IntCounterVec> {
             let counters =
@@ -36,10 +37,20 @@ impl ListIndex {
             "Reads of the issue feed before index pages (one read serves every page waiting)",
         )?;
         metrics.registry().register(Box::new(reads.clone()))?;
+        let heads = prometheus::IntGauge::new(
+            "list_index_heads",
+            "List rows whose JSON the list index holds with its entries (at most reports.row_cache_entries)",
+        )?;
+        metrics.registry().register(Box::new(heads.clone()))?;
         let inner = self.inner.clone();
         metrics.add_collector(move |_| {
             let started = inner.started.load(Ordering::Relaxed);
             reads.inc_by(started.saturating_sub(reads.get()));
+            // A scrape never waits for the index: while a read holds it, the last figure stays.
+            if let Ok(index) = inner.index.try_read() {
+                let held = index.as_ref().map_or(0, |index| index.heads());
+                heads.set(i64::try_from(held).unwrap_or(i64::MAX));
+            }
             for (counters, label, total) in [
                 (&public, "index", &inner.pages_index),
                 (&public, "database", &inner.pages_database),

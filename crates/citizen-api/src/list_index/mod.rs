@@ -26,6 +26,7 @@
 mod admin;
 mod feed;
 mod grid;
+mod heads;
 mod metrics;
 mod model;
 mod nearest;
@@ -55,9 +56,16 @@ use thread::IndexThread;
 pub trait Warm: Send + Sync {
     /// At most how many issues to hand over.
     fn capacity(&self) -> usize;
-    /// Takes the listed issues newest first, each with the version the index holds.
-    async fn warm(&self, issues: Vec<(Uuid, i64)>);
+    /// Takes listed issues (the newest, in place order: `Index::to_warm`; a batch at a time),
+    /// each with the version the index
+    /// holds, and hands back the list JSON it holds for them (id, version it was written from,
+    /// JSON), which the index keeps with its entries ([`ListIndex::keep_heads`]). `None`
+    /// stops the warming (a read failed: pages read what is missing as they go).
+    async fn warm(&self, issues: &[(Uuid, i64)]) -> Option<Vec<(Uuid, i64, Arc<str>)>>;
 }
+
+/// Issues handed to [`Warm::warm`] at a time.
+const WARM_BATCH: usize = 10_000;
 
 /// One replica's list index (module docs).
 #[derive(Clone)]
@@ -171,6 +179,8 @@ impl ListIndex {
         if inner.index.read().await.is_none() && !inner.too_large.load(Ordering::Acquire) {
             // Each issue goes into the index as it arrives; past the cap the read stops.
             let mut index = Index::new(inner.store.nearest_order());
+            // The entries hold the row cache's heads, up to its size (`Index::keep_head`).
+            index.keep_heads_up_to(inner.warm.get().map_or(0, |warm| warm.capacity()));
             let max_items = inner.max_items;
             let read = inner
                 .store
@@ -185,7 +195,9 @@ impl ListIndex {
                     let (now, votes) = (inner.clock.now(), &mut index.votes);
                     let read = inner
                         .store
-                        .vote_changes_each(0, now, &mut |token| votes.put(token))
+                        .vote_changes_each(0, now, &mut |token| {
+                            votes.put(token);
+                        })
                         .await;
                     read.map(|next| {
                         votes.set_position(next);
@@ -198,6 +210,7 @@ impl ListIndex {
                 Ok(None) => self.drop_too_large(),
                 Ok(Some(mark)) => {
                     index.set_mark(mark);
+                    index.copy_votes();
                     index.locate();
                     tracing::info!(
                         issues = index.len(),
@@ -207,14 +220,20 @@ impl ListIndex {
                     let newest = inner
                         .warm
                         .get()
-                        .map(|w| (w.clone(), index.newest(w.capacity())));
+                        .map(|w| (w.clone(), index.to_warm(w.capacity())));
                     {
                         let _reading = inner.reading.lock().await;
                         *inner.index.write().await = Some(index);
                     }
                     if let Some((warm, issues)) = newest {
-                        let count = issues.len();
-                        warm.warm(issues).await;
+                        let mut count = 0;
+                        for batch in issues.chunks(WARM_BATCH) {
+                            let Some(heads) = warm.warm(batch).await else {
+                                break;
+                            };
+                            count += heads.len();
+                            self.keep_heads(heads).await;
+                        }
                         tracing::info!(rows = count, "list rows warmed");
                     }
                 }
@@ -243,15 +262,24 @@ impl ListIndex {
             return None;
         }
         let inner = &self.inner;
-        let page = self
-            .after_feed(|i| i.page(filter).map(|page| i.count_votes(page, now)))
-            .await;
+        let page = self.after_feed(|i| i.page(filter, now)).await;
         let counter = match page {
             Some(_) => &inner.pages_index,
             None => &inner.pages_database,
         };
         counter.fetch_add(1, Ordering::Relaxed);
         page
+    }
+
+    /// Keeps list JSON (issue id, the version it was written from, JSON) with the index's
+    /// entries held at that version (`Index::keep_head`): pages from the index hand it with
+    /// their rows.
+    pub async fn keep_heads(&self, heads: impl IntoIterator<Item = (Uuid, i64, Arc<str>)>) {
+        if let Some(index) = self.inner.index.read().await.as_ref() {
+            for (issue_id, version, head) in heads {
+                index.keep_head(issue_id, version, head);
+            }
+        }
     }
 
     /// What the public detail of `report_id` is kept under (its issues' version sum and its vote

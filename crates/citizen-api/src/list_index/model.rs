@@ -4,6 +4,8 @@
 //! (`store/*/reports.rs`, `store/*/nearest.rs`; the walk nearest first is `nearest.rs`).
 
 use std::collections::BTreeSet;
+use std::sync::atomic::AtomicUsize;
+use std::sync::{Arc, OnceLock};
 
 use domain::geo::{LonLat, NearestOrder, SearchSpace};
 use domain::issues::IssueStatus;
@@ -11,9 +13,12 @@ use domain::reports::{Direction, OrderBy};
 use uuid::Uuid;
 
 use super::grid::{Grid, Located};
-use super::votes::VoteTally;
+use super::heads::rows;
+use super::votes::{active, Expiries, VoteTally};
 use crate::id_map::IdMap;
-use crate::store::{FeedMark, Instant, IssueChanges, IssueState, ListPage, ReportFilter};
+use crate::store::{
+    FeedMark, Instant, IssueChanges, IssueState, ListPage, ReportFilter, VoteChanges,
+};
 
 /// One issue as the index keeps it.
 pub(super) struct Entry {
@@ -26,6 +31,9 @@ pub(super) struct Entry {
     pub(super) point: Option<LonLat>,
     pub(super) version: i64,
     pub(super) search: Box<str>,
+    /// Its report's active vote tokens' expiry instants, as the tally holds them
+    /// (`Index::apply_votes`): a page counts a row's votes from the entry it has read anyway.
+    pub(super) votes: Expiries,
     /// When the report was placed in the category, in microseconds (the admin list).
     pub(super) placed: i64,
     pub(super) has_possible_duplicates: bool,
@@ -33,6 +41,10 @@ pub(super) struct Entry {
     /// The slot of the report's issue held before this one ([`NO_SLOT`]: none): a report's
     /// issues are a chain from [`Index::reports`] (an issue never changes report).
     pub(super) same_report: u32,
+    /// The public list's JSON of this row written from `version` ([`Index::keep_head`]), handed
+    /// with the row: the row cache's copy, found without a lookup in a map of a million (a
+    /// cache miss a row). An entry read at another version is a new entry, without it.
+    pub(super) head: OnceLock<Arc<str>>,
 }
 
 /// The end of a report's chain of issues.
@@ -56,26 +68,30 @@ impl Entry {
                 .is_none_or(|to| self.filed <= to.timestamp_micros())
     }
 
-    pub(super) fn row(&self) -> IndexRow {
+    /// The row, with its vote count at `now` (microseconds).
+    pub(super) fn row(&self, now: i64) -> IndexRow {
         IndexRow {
             issue_id: self.issue_id,
             report_id: self.report_id,
             version: self.version,
             point: self.point,
-            votes_count: 0,
+            votes_count: active(Some(&self.votes), now),
+            head: self.head.get().cloned(),
         }
     }
 }
 
 /// A row of a page served from the index: what the page's statement would have read, with its
-/// report's vote count at the request's instant (`ListIndex::page` counts it; 0 until then).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// report's vote count at the request's instant,
+/// and its list JSON when the index holds it at the row's version (`ListIndex::keep_heads`).
+#[derive(Debug, Clone, PartialEq)]
 pub struct IndexRow {
     pub issue_id: Uuid,
     pub report_id: Uuid,
     pub version: i64,
     pub point: Option<LonLat>,
     pub votes_count: i64,
+    pub head: Option<Arc<str>>,
 }
 
 /// Every issue, and the listed ones by (filing time, issue id): the list's order by date, ties
@@ -84,7 +100,7 @@ pub struct IndexRow {
 /// whole entries would take twice the room in empty slots); the map and the orders name their
 /// slot.
 pub struct Index {
-    slots: IdMap<u32>,
+    pub(super) slots: IdMap<u32>,
     /// Each report's newest-held issue: the head of its chain (`Entry::same_report`).
     reports: IdMap<u32>,
     pub(super) entries: Vec<Entry>,
@@ -102,6 +118,11 @@ pub struct Index {
     categories: i64,
     /// The active vote tokens by target, from the vote feed (`votes.rs`).
     pub(super) votes: VoteTally,
+    /// Entries holding a head (`Entry::head`), and at most how many may: the row cache's size
+    /// ([`Self::keep_heads_up_to`]; 0 until set), so the heads held here beside the row cache
+    /// stay within its bound.
+    pub(super) heads: AtomicUsize,
+    pub(super) max_heads: usize,
 }
 
 impl Index {
@@ -118,6 +139,8 @@ impl Index {
             position: 0,
             categories: 0,
             votes: VoteTally::default(),
+            heads: AtomicUsize::new(0),
+            max_heads: 0,
         }
     }
 
@@ -219,16 +242,21 @@ impl Index {
             point,
             version,
             search: search.into_boxed_str(),
+            votes: self.votes.expiries(&report_id),
             placed: placed_at.timestamp_micros(),
             has_possible_duplicates,
             parent_id,
             same_report: NO_SLOT,
+            head: OnceLock::new(),
         };
         let slot = match self.slots.get(&issue_id) {
             Some(&slot) => {
                 if let Some(old) = self.entries.get_mut(slot as usize) {
                     entry.same_report = old.same_report;
                     let old = std::mem::replace(old, entry);
+                    if old.head.get().is_some() {
+                        *self.heads.get_mut() -= 1;
+                    }
                     self.unlist(&old, slot);
                 }
                 slot
@@ -307,24 +335,36 @@ impl Index {
         Some((version, self.votes.count(report_id, now)))
     }
 
-    /// Each row of `page` with its report's active vote tokens at `now`.
-    pub fn count_votes(&self, mut page: ListPage<IndexRow>, now: Instant) -> ListPage<IndexRow> {
-        let counts = self
-            .votes
-            .counts(page.rows.iter().map(|row| row.report_id), now);
-        for (row, count) in page.rows.iter_mut().zip(counts) {
-            row.votes_count = count;
+    /// Applies one read of the vote feed to the tally, and copies what changed to the entries
+    /// of the reports it changed.
+    pub fn apply_votes(&mut self, changes: VoteChanges) {
+        for report_id in self.votes.apply(changes) {
+            let held = self.votes.expiries(&report_id);
+            let mut slot = self.reports.get(&report_id).copied().unwrap_or(NO_SLOT);
+            while let Some(entry) = self.entries.get_mut(slot as usize) {
+                entry.votes = held.clone();
+                slot = entry.same_report;
+            }
         }
-        page
     }
 
-    /// The page of `filter` (`None` when the index does not serve it, [`Self::serves`]).
-    pub fn page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
+    /// Copies the tally to every entry (after a load, which fills the tally token by token).
+    pub fn copy_votes(&mut self) {
+        let votes = &self.votes;
+        for entry in &mut self.entries {
+            entry.votes = votes.expiries(&entry.report_id);
+        }
+    }
+
+    /// The page of `filter` (`None` when the index does not serve it, [`Self::serves`]), each
+    /// row with its report's active vote tokens at `now`.
+    pub fn page(&self, filter: &ReportFilter, now: Instant) -> Option<ListPage<IndexRow>> {
         if !Self::serves(filter) {
             return None;
         }
+        let now = now.timestamp_micros();
         if filter.order.by == OrderBy::Location {
-            return self.nearest_page(filter);
+            return self.nearest_page(filter, now);
         }
         let from = filter.date_from.map_or(i64::MIN, |t| t.timestamp_micros());
         let to = filter.date_to.map_or(i64::MAX, |t| t.timestamp_micros());
@@ -338,14 +378,16 @@ impl Index {
             Direction::Desc => Box::new(range.rev()),
             Direction::Asc => Box::new(range),
         };
-        let rows = listed
+        let entries = listed
             .filter_map(|(_, _, slot)| self.entries.get(*slot as usize))
             .filter(|e| e.matches(filter))
             .skip(filter.page.offset as usize)
             .take(filter.page.limit as usize + 1)
-            .map(Entry::row)
             .collect();
-        Some(ListPage::from_overfetch(rows, filter.page.limit))
+        Some(ListPage::from_overfetch(
+            rows(entries, now),
+            filter.page.limit,
+        ))
     }
 }
 

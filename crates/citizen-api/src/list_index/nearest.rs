@@ -23,6 +23,7 @@ use domain::geo::LonLat;
 use uuid::Uuid;
 
 use super::grid::{Bounds, Grid};
+use super::heads::rows;
 use super::model::{Entry, Index, IndexRow};
 use crate::store::{ListPage, ReportFilter};
 
@@ -104,8 +105,13 @@ fn touch_entries<'a>(entries: &[Entry], points: impl Iterator<Item = &'a (f64, u
 }
 
 impl Index {
-    /// The page nearest first; `None` until the grid is built.
-    pub(super) fn nearest_page(&self, filter: &ReportFilter) -> Option<ListPage<IndexRow>> {
+    /// The page nearest first, vote counts at `now` (microseconds); `None` until the grid is
+    /// built.
+    pub(super) fn nearest_page(
+        &self,
+        filter: &ReportFilter,
+        now: i64,
+    ) -> Option<ListPage<IndexRow>> {
         let near = filter.near.as_ref()?;
         let grid = self.located.as_ref()?;
         let (offset, limit) = (filter.page.offset as usize, filter.page.limit as usize);
@@ -182,7 +188,7 @@ impl Index {
         }
         let located = best.into_sorted_vec().into_iter().map(|ranked| ranked.slot);
         let unlocated = self.unlocated.iter().map(|(_, slot)| *slot);
-        let rows = located
+        let entries = located
             .chain(unlocated.filter(|slot| {
                 self.entries
                     .get(*slot as usize)
@@ -191,8 +197,10 @@ impl Index {
             .filter_map(|slot| self.entries.get(slot as usize))
             .skip(offset)
             .take(limit + 1)
-            .map(|entry| entry.row())
             .collect();
-        Some(ListPage::from_overfetch(rows, filter.page.limit))
+        Some(ListPage::from_overfetch(
+            rows(entries, now),
+            filter.page.limit,
+        ))
     }
 }

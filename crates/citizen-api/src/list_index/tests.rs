@@ -3,6 +3,8 @@
 //! ties in filing time, moves and changes applied in several reads; nearest first, every point
 //! measured by the backend's key and sorted with its ties by id, then the rows without a point.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, TimeDelta, Utc};
 use domain::geo::{LocationParam, LonLat, NearestOrder, Nearness};
 use domain::issues::IssueStatus;
@@ -12,7 +14,7 @@ use test_support::XorShift;
 use uuid::Uuid;
 
 use super::{Index, IndexRow};
-use crate::store::{IssueChanges, IssueState, ReportFilter};
+use crate::store::{IssueChanges, IssueState, ReportFilter, VoteChanges, VoteState};
 
 const WORDS: [&str; 5] = ["lampa", "vytluk", "lavicka", "graffiti", "strom"];
 /// Every status an issue may be read with (shared with the officers' oracle).
@@ -78,9 +80,12 @@ fn wrap(lon: f64) -> f64 {
     }
 }
 
+/// The oracle's page of `filter`; `votes` are the active tokens by report at the page's
+/// instant.
 fn oracle(
     order: NearestOrder,
     issues: &[IssueState],
+    votes: &HashMap<Uuid, i64>,
     filter: &ReportFilter,
 ) -> (Vec<IndexRow>, bool) {
     let mut rows: Vec<&IssueState> = issues
@@ -114,11 +119,12 @@ fn oracle(
         .into_iter()
         .skip(filter.page.offset as usize)
         .map(|i| IndexRow {
-            votes_count: 0,
+            votes_count: votes.get(&i.report_id).copied().unwrap_or(0),
             issue_id: i.issue_id,
             report_id: i.report_id,
             version: i.version,
             point: i.point,
+            head: None,
         })
         .collect();
     let has_next = rest.len() > filter.page.limit as usize;
@@ -195,6 +201,7 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
     let categories: Vec<Uuid> = (1..=4).map(Uuid::from_u128).collect();
     let mut index = Index::new(order);
     let mut current: Vec<IssueState> = Vec::new();
+    let mut tokens: HashMap<Uuid, VoteState> = HashMap::new();
     for round in 0..6u32 {
         if round == locate_after {
             index.locate();
@@ -228,6 +235,12 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
         });
         assert_eq!(index.position(), i64::from(round) + 1);
         assert_eq!(index.len(), current.len());
+        let read = vote_changes(&mut rng, &current, &mut tokens, round);
+        index.apply_votes(VoteChanges {
+            next: i64::from(round) + 1,
+            tokens: read,
+        });
+        let votes = active_by_report(&tokens);
         // Each report's detail key: the sum of `row_version + 1` over all its issues.
         for held in &current {
             let version: i64 = current
@@ -235,22 +248,23 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
                 .filter(|i| i.report_id == held.report_id)
                 .map(|i| i.version + 1)
                 .sum();
+            let count = votes.get(&held.report_id).copied().unwrap_or(0);
             assert_eq!(
                 index.detail_key(held.report_id, at(0)),
-                Some((version, 0)),
+                Some((version, count)),
                 "{order:?} round {round}"
             );
         }
         assert_eq!(index.detail_key(Uuid::from_u128(7), at(0)), None);
         for _ in 0..300 {
             let filter = filter(&mut rng, city, &categories);
-            let page = index.page(&filter);
+            let page = index.page(&filter, at(0));
             if filter.order.by == OrderBy::Location && round < locate_after {
                 assert!(page.is_none(), "nearest first waits for the grid");
                 continue;
             }
             let page = page.expect("served");
-            let (rows, has_next) = oracle(order, &current, &filter);
+            let (rows, has_next) = oracle(order, &current, &votes, &filter);
             assert_eq!(
                 (page.rows, page.has_next),
                 (rows, has_next),
@@ -258,6 +272,72 @@ fn pages_equal_the_oracle(city: LonLat, order: NearestOrder, locate_after: u32) 
             );
         }
     }
+    // A load: every issue, then every token into the tally, then the tally to the entries.
+    let mut loaded = Index::new(order);
+    for issue in &current {
+        loaded.put(issue.clone());
+    }
+    for token in tokens.values() {
+        loaded.votes.put(token.clone());
+    }
+    loaded.copy_votes();
+    loaded.locate();
+    let votes = active_by_report(&tokens);
+    for _ in 0..300 {
+        let filter = filter(&mut rng, city, &categories);
+        let page = loaded.page(&filter, at(0)).expect("served");
+        let (rows, has_next) = oracle(order, &current, &votes, &filter);
+        assert_eq!(
+            (page.rows, page.has_next),
+            (rows, has_next),
+            "loaded {filter:?}"
+        );
+    }
+}
+
+/// A read of the vote feed: new tokens on held reports and on one not held yet (its issue
+/// comes later), some expired at the pages' instant, and revokes of held ones; `tokens` is the
+/// database after it.
+fn vote_changes(
+    rng: &mut XorShift,
+    current: &[IssueState],
+    tokens: &mut HashMap<Uuid, VoteState>,
+    round: u32,
+) -> Vec<VoteState> {
+    let mut read = Vec::new();
+    for n in 0..30u32 {
+        let target = match current.get(rng.below(current.len() + 3)) {
+            Some(issue) => issue.report_id,
+            None => Uuid::from_u128(1_000_000 + u128::from((round + 1) * 40 + n % 40)),
+        };
+        let token = VoteState {
+            token_id: Uuid::from_u128(5_000_000 + u128::from(round * 100 + n)),
+            target_id: target,
+            expires_at: [None, Some(at(-1)), Some(at(5))][rng.below(3)],
+            revoked: false,
+        };
+        read.push(token.clone());
+        tokens.insert(token.token_id, token);
+    }
+    let held: Vec<Uuid> = tokens.keys().copied().collect();
+    for _ in 0..held.len() / 5 {
+        if let Some(token) = tokens.get_mut(&held[rng.below(held.len())]) {
+            token.revoked = true;
+            read.push(token.clone());
+        }
+    }
+    read
+}
+
+/// The active tokens by report at `at(0)`, as the database counts them.
+fn active_by_report(tokens: &HashMap<Uuid, VoteState>) -> HashMap<Uuid, i64> {
+    let mut counts = HashMap::new();
+    for token in tokens.values() {
+        if !token.revoked && token.expires_at.is_none_or(|e| e > at(0)) {
+            *counts.entry(token.target_id).or_insert(0) += 1;
+        }
+    }
+    counts
 }
 
 #[test]
@@ -287,11 +367,18 @@ fn votes_farthest_first_or_within_a_radius_are_left_to_the_database() {
     ] {
         let mut other = base.clone();
         other.order = Order { by, direction };
-        assert_eq!(index.page(&other).is_some(), served, "{by:?} {direction:?}");
+        assert_eq!(
+            index.page(&other, at(0)).is_some(),
+            served,
+            "{by:?} {direction:?}"
+        );
         let mut within = other.clone();
         if let Some(near) = within.near.as_mut() {
             near.radius_m = Some(500.0);
         }
-        assert!(index.page(&within).is_none(), "{by:?} {direction:?} radius");
+        assert!(
+            index.page(&within, at(0)).is_none(),
+            "{by:?} {direction:?} radius"
+        );
     }
 }

@@ -22,7 +22,7 @@ const NEVER: i64 = i64::MAX;
 /// A target's held tokens' expiry instants, ascending. Up to two sit in the map's own slot (as
 /// long as a vector's header): nearly every report holds one or two tokens, and a count then
 /// reads no memory beyond the slot it found, one cache miss fewer per row of a page.
-type Expiries = SmallVec<[i64; 2]>;
+pub(super) type Expiries = SmallVec<[i64; 2]>;
 
 /// The active tokens by target (module docs).
 #[derive(Default)]
@@ -51,21 +51,33 @@ impl VoteTally {
         self.tokens.len()
     }
 
-    /// Applies one read of the feed: each token read replaces what was held of it.
-    pub fn apply(&mut self, changes: VoteChanges) {
-        for token in changes.tokens {
-            self.put(token);
-        }
+    /// Applies one read of the feed: each token read replaces what was held of it. Returns the
+    /// targets whose held instants changed (once each).
+    pub fn apply(&mut self, changes: VoteChanges) -> Vec<Uuid> {
+        let mut changed: Vec<Uuid> = changes
+            .tokens
+            .into_iter()
+            .filter_map(|token| self.put(token))
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
         self.position = changes.next;
+        changed
+    }
+
+    /// The instants held for `target` (empty when none).
+    pub(super) fn expiries(&self, target: &Uuid) -> Expiries {
+        self.by_target.get(target).cloned().unwrap_or_default()
     }
 
     /// Holds `token` as read, in place of what was held of it (a load hands every token here,
-    /// then sets the position).
-    pub(super) fn put(&mut self, token: VoteState) {
+    /// then sets the position). Returns its target when what the target holds changed (a
+    /// token's target never changes).
+    pub(super) fn put(&mut self, token: VoteState) -> Option<Uuid> {
         let expires = token.expires_at.map_or(NEVER, |t| t.timestamp_micros());
         match (self.tokens.get(&token.token_id).copied(), token.revoked) {
             // Read again unchanged (a feed read may bring a token twice).
-            (Some(held), false) if held == (token.target_id, expires) => {}
+            (Some(held), false) if held == (token.target_id, expires) => None,
             (Some((target, held)), _) => {
                 self.take(target, held);
                 if token.revoked {
@@ -73,10 +85,14 @@ impl VoteTally {
                 } else {
                     self.hold(token.token_id, token.target_id, expires);
                 }
+                Some(target)
             }
-            (None, false) => self.hold(token.token_id, token.target_id, expires),
+            (None, false) => {
+                self.hold(token.token_id, token.target_id, expires);
+                Some(token.target_id)
+            }
             // Revoked before this replica held it: it never counted here.
-            (None, true) => {}
+            (None, true) => None,
         }
     }
 
@@ -103,21 +119,11 @@ impl VoteTally {
     pub fn count(&self, target: Uuid, now: Instant) -> i64 {
         active(self.by_target.get(&target), now.timestamp_micros())
     }
-
-    /// [`Self::count`] of each of `targets`, in their order. The targets are found first, in
-    /// one loop of lookups and nothing else, so the processor overlaps their cache misses (a
-    /// page's rows lie anywhere in a map of a million); counted one by one, each lookup waited
-    /// behind the count of the row before (docs/benchmarks.md, 2026-11-27).
-    pub fn counts(&self, targets: impl Iterator<Item = Uuid>, now: Instant) -> Vec<i64> {
-        let now = now.timestamp_micros();
-        let held: Vec<Option<&Expiries>> =
-            targets.map(|target| self.by_target.get(&target)).collect();
-        held.into_iter().map(|held| active(held, now)).collect()
-    }
 }
 
-/// How many of `held` (a target's expiry instants, ascending) expire after `now`.
-fn active(held: Option<&Expiries>, now: i64) -> i64 {
+/// How many of `held` (a target's expiry instants, ascending) expire after `now`
+/// (microseconds).
+pub(super) fn active(held: Option<&Expiries>, now: i64) -> i64 {
     held.map_or(0, |held| {
         let expired = held.partition_point(|e| *e <= now);
         // A target holds far fewer than i64::MAX tokens.

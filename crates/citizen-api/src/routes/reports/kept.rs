@@ -51,18 +51,6 @@ pub struct KeptJson {
     misses: Arc<AtomicU64>,
 }
 
-/// Reads every cache line of each head (their sum, so the loads are kept), in one loop of
-/// independent loads: the copies that follow find them in cache.
-fn touch<'a>(heads: impl Iterator<Item = &'a str>) {
-    let mut any = 0u8;
-    for head in heads {
-        for byte in head.as_bytes().iter().step_by(64) {
-            any ^= byte;
-        }
-    }
-    std::hint::black_box(any);
-}
-
 impl KeptJson {
     /// At most `entries` heads (0: none kept).
     pub fn new(entries: usize) -> Self {
@@ -108,7 +96,7 @@ impl KeptJson {
         let found: Vec<Option<&Entry>> = keys
             .map(|(id, version)| kept.by_id.get(&id).filter(|entry| entry.version == version))
             .collect();
-        touch(found.iter().flatten().map(|entry| &*entry.head));
+        crate::touch::texts(found.iter().flatten().map(|entry| &*entry.head));
         let heads: Vec<Option<Arc<str>>> = found
             .iter()
             .map(|entry| entry.map(|entry| entry.head.clone()))

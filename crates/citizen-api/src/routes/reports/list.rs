@@ -1,5 +1,7 @@
 //! `GET /reports`: the public list, one row per issue.
 
+use std::sync::Arc;
+
 use actix_web::http::header::ContentType;
 use actix_web::{web, HttpRequest, HttpResponse};
 use service_kit::auth::MaybeAuth;
@@ -88,14 +90,24 @@ pub async fn list(
     // A page from the list index names its rows, which the row cache holds or are read by id
     // (rows.rs). From the database, nearest first from a point anywhere reads its rows with
     // the page (a random place's rows are rarely kept); every other page reads its rows' keys.
-    let (page, read) = match indexed {
-        Some(found) => (keyed(found), ListRead::Keys),
+    // Which rows' heads the list index held (`None`: the page is the database's).
+    let mut held_by_index: Option<Vec<bool>> = None;
+    let (page, read, from_index) = match indexed {
+        Some(found) => {
+            let (page, heads) = keyed(found);
+            held_by_index = Some(heads.iter().map(Option::is_some).collect());
+            (page, ListRead::Keys, Some(heads))
+        }
         None => {
             let read = match filter.order.by {
                 OrderBy::Location => ListRead::Rows,
                 OrderBy::Date | OrderBy::Votes => ListRead::Keys,
             };
-            (reports.public_reports(&filter, now, read).await?, read)
+            (
+                reports.public_reports(&filter, now, read).await?,
+                read,
+                None,
+            )
         }
     };
     let (keys, contents): (Vec<_>, Vec<_>) = page
@@ -107,7 +119,10 @@ pub async fn list(
     let heads = match read {
         ListRead::Rows => rows::written(kept, contents, &state.media),
         ListRead::Keys => {
-            let heads = rows::kept_heads(kept, &keys);
+            let heads = match from_index {
+                Some(held) => rows::kept_heads_beside(kept, &keys, held),
+                None => rows::kept_heads(kept, &keys),
+            };
             let missing: Vec<Uuid> = keys
                 .iter()
                 .zip(&heads)
@@ -123,6 +138,13 @@ pub async fn list(
         }
     }
     .map_err(ApiError::internal)?;
+    if let (Some(index), Some(held)) = (&state.list_index, &held_by_index) {
+        // What the index's entries did not hold, now kept, goes to them for the next page.
+        let kept_now = rows::kept_beside(kept, &keys, held);
+        if !kept_now.is_empty() {
+            index.keep_heads(kept_now).await;
+        }
+    }
     let body = rows::page_body(
         &keys,
         &heads,
@@ -137,23 +159,25 @@ pub async fn list(
 }
 
 /// A page from the list index as the page's statement would have read it: each row's key with
-/// its report's vote count (counted by the index at the request's instant).
-fn keyed(found: ListPage<IndexRow>) -> ListPage<ListRow> {
-    let rows = found
+/// its report's vote count (counted by the index at the request's instant); beside it, the
+/// heads the index held for the rows.
+fn keyed(found: ListPage<IndexRow>) -> (ListPage<ListRow>, Vec<Option<Arc<str>>>) {
+    let (rows, heads) = found
         .rows
         .into_iter()
-        .map(|row| ListRow {
-            key: IssueRowKey {
+        .map(|row| {
+            let key = IssueRowKey {
                 issue_id: row.issue_id,
                 version: row.version,
                 votes_count: row.votes_count,
                 point: row.point,
-            },
-            content: None,
+            };
+            (ListRow { key, content: None }, row.head)
         })
-        .collect();
-    ListPage {
+        .unzip();
+    let page = ListPage {
         rows,
         has_next: found.has_next,
-    }
+    };
+    (page, heads)
 }

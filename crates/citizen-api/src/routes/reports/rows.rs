@@ -100,6 +100,47 @@ pub fn kept_heads(kept: &KeptJson, keys: &[IssueRowKey]) -> Vec<Option<Arc<str>>
     kept.get_all(keys.iter().map(|key| (key.issue_id, key.version)))
 }
 
+/// [`kept_heads`] for the rows of a page from the list index: the heads the index held
+/// (`held`, in the page's order) are taken as they are, counted as found in the row cache
+/// (they are its copies), and only the others are looked up.
+pub fn kept_heads_beside(
+    kept: &KeptJson,
+    keys: &[IssueRowKey],
+    held: Vec<Option<Arc<str>>>,
+) -> Vec<Option<Arc<str>>> {
+    let missing: Vec<&IssueRowKey> = keys
+        .iter()
+        .zip(&held)
+        .filter(|(_, head)| head.is_none())
+        .map(|(key, _)| key)
+        .collect();
+    kept.count(true, keys.len() - missing.len());
+    let mut found = kept
+        .get_all(missing.iter().map(|key| (key.issue_id, key.version)))
+        .into_iter();
+    held.into_iter()
+        .map(|head| head.or_else(|| found.next().flatten()))
+        .collect()
+}
+
+/// The heads the row cache holds now, at the key's version, for the rows whose head the list
+/// index did not hold (`held` false): to be kept with the index's entries
+/// (`ListIndex::keep_heads`).
+pub fn kept_beside(
+    kept: &KeptJson,
+    keys: &[IssueRowKey],
+    held: &[bool],
+) -> Vec<(Uuid, i64, Arc<str>)> {
+    keys.iter()
+        .zip(held)
+        .filter(|(_, held)| !**held)
+        .filter_map(|(key, _)| {
+            let (version, head) = kept.peek(key.issue_id)?;
+            (version == key.version).then_some((key.issue_id, version, head))
+        })
+        .collect()
+}
+
 /// Writes the rows read for the page's misses, keeps them, and puts each head in its place of
 /// `heads`. A row read at a newer version than its key is written and kept at the newer one (a
 /// write between the page's two statements); a row no longer found stays `None`.
