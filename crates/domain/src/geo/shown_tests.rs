@@ -92,3 +92,24 @@ fn near_half_a_centimetre_the_exact_distance_rounds() {
     assert_eq!(round_cm_near(1.007, exact(5.0)), 1.01);
     assert!(!exact_called.get());
 }
+
+#[test]
+fn small_angles_sines_and_cosines_match_the_librarys() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    for _ in 0..100_000 {
+        let d = SMALL_ANGLE * (2.0 * rng.unit() - 1.0);
+        let (sin, cos) = small_sin_cos(d);
+        let (want_sin, want_cos) = d.sin_cos();
+        assert!(
+            (sin - want_sin).abs() <= 2.0 * f64::EPSILON * want_sin.abs(),
+            "sin {d}"
+        );
+        assert!((cos - want_cos).abs() <= 2.0 * f64::EPSILON, "cos {d}");
+        // From an origin anywhere, the angle sum is as near the library's as its own rounding.
+        let origin = std::f64::consts::PI * (2.0 * rng.unit() - 1.0);
+        let (sum_sin, sum_cos) = DistancesFrom::sin_cos_near(origin.sin_cos(), d);
+        let (want_sin, want_cos) = (origin + d).sin_cos();
+        assert!((sum_sin - want_sin).abs() <= 4e-16, "sin {origin} + {d}");
+        assert!((sum_cos - want_cos).abs() <= 4e-16, "cos {origin} + {d}");
+    }
+}
