@@ -129,9 +129,13 @@ impl Index {
         // The box's points by their Euclidean distance from the origin (squared), then slot
         // (the first box holds about 1.7 times `needed`: `first_reach`).
         let mut boxed_points: Vec<(f64, u32, LonLat)> = Vec::with_capacity(4 * needed);
-        // The `needed` best so far, the worst on top.
-        let mut best: BinaryHeap<Ranked> = BinaryHeap::with_capacity(needed + 1);
+        // The best so far: gathered as they come until there are `needed` (points come about in
+        // order, so pushing each on a heap would carry each to its top), then made a heap, the
+        // worst on top, whose top a better row replaces.
+        let mut filling: Vec<Ranked> = Vec::with_capacity(needed);
+        let mut best: BinaryHeap<Ranked> = BinaryHeap::new();
         loop {
+            filling.clear();
             best.clear();
             boxed_points.clear();
             let boxed = Bounds {
@@ -146,16 +150,15 @@ impl Index {
                     located.point,
                 ));
             });
-            boxed_points.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            // A squared distance is never negative, so its bits order as the numbers do.
+            boxed_points.sort_unstable_by_key(|(distance2, slot, _)| (distance2.to_bits(), *slot));
             // ...then their entries, nearest first in the search space: a point whose floor is
             // past the worst row kept ends the walk, so an entry is read (a cache miss each in a
             // city's million) only for a point that may enter the page.
             let mut matched = 0usize;
             touch_entries(&self.entries, boxed_points.iter().take(needed + 8));
             for &(distance2, slot, point) in &boxed_points {
-                let worst = (best.len() == needed)
-                    .then(|| best.peek().map(|worst| worst.key))
-                    .flatten();
+                let worst = best.peek().map(|worst| worst.key);
                 if worst.is_some_and(|worst| nearness.floor(distance2) > worst) {
                     break;
                 }
@@ -170,13 +173,20 @@ impl Index {
                     continue;
                 }
                 matched += 1;
-                best.push(Ranked {
+                let ranked = Ranked {
                     key,
                     issue_id: entry.issue_id,
                     slot,
-                });
-                if best.len() > needed {
-                    best.pop();
+                };
+                if best.is_empty() {
+                    filling.push(ranked);
+                    if filling.len() == needed {
+                        best = BinaryHeap::from(std::mem::take(&mut filling));
+                    }
+                } else if let Some(mut worst) = best.peek_mut() {
+                    if ranked < *worst {
+                        *worst = ranked;
+                    }
                 }
             }
             // The corners are rounded: a point outside is farther than a hair less than the
@@ -184,7 +194,7 @@ impl Index {
             let inner = reach * (1.0 - 1e-9) - 1e-12;
             let beyond = nearness.floor(inner.max(0.0).powi(2));
             let complete = boxed.contains_bounds(&everything)
-                || (best.len() == needed && best.peek().is_some_and(|worst| worst.key < beyond));
+                || best.peek().is_some_and(|worst| worst.key < beyond);
             if complete {
                 break;
             }
@@ -192,7 +202,13 @@ impl Index {
             let wanted = needed as f64 / matched.max(1) as f64;
             reach *= (wanted * 1.5).sqrt().clamp(std::f64::consts::SQRT_2, 8.0);
         }
-        let located = best.into_sorted_vec().into_iter().map(|ranked| ranked.slot);
+        let mut located = if best.is_empty() {
+            filling
+        } else {
+            best.into_vec()
+        };
+        located.sort_unstable();
+        let located = located.into_iter().map(|ranked| ranked.slot);
         let unlocated = self.unlocated.iter().map(|(_, slot)| *slot);
         let entries = located
             .chain(unlocated.filter(|slot| {
