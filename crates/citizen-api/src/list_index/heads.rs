@@ -10,8 +10,8 @@ use uuid::Uuid;
 use super::model::{Entry, Index, IndexRow};
 
 /// The rows of `entries` with their vote counts at `now` (microseconds), their kept JSON read
-/// ahead first (`crate::touch`): each head's
-/// `Arc` is counted as it is handed over, an atomic write to the head's first line.
+/// ahead first (`crate::touch`): each head's `Arc` is counted as it is handed over, an atomic
+/// write to the head's first line, which would otherwise wait on memory row after row.
 pub(super) fn rows(entries: Vec<&Entry>, now: i64) -> Vec<IndexRow> {
     crate::touch::texts(
         entries

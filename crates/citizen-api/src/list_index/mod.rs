@@ -57,10 +57,10 @@ pub trait Warm: Send + Sync {
     /// At most how many issues to hand over.
     fn capacity(&self) -> usize;
     /// Takes listed issues (the newest, in place order: `Index::to_warm`; a batch at a time),
-    /// each with the version the index
-    /// holds, and hands back the list JSON it holds for them (id, version it was written from,
-    /// JSON), which the index keeps with its entries ([`ListIndex::keep_heads`]). `None`
-    /// stops the warming (a read failed: pages read what is missing as they go).
+    /// each with the version the index holds, and hands back the list JSON it holds for them
+    /// (id, version it was written from, JSON), which the index keeps with its entries
+    /// ([`ListIndex::keep_heads`]). `None` stops the warming (a read failed: pages read what
+    /// is missing as they go).
     async fn warm(&self, issues: &[(Uuid, i64)]) -> Option<Vec<(Uuid, i64, Arc<str>)>>;
 }
 

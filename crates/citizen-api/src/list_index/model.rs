@@ -82,8 +82,8 @@ impl Entry {
 }
 
 /// A row of a page served from the index: what the page's statement would have read, with its
-/// report's vote count at the request's instant,
-/// and its list JSON when the index holds it at the row's version (`ListIndex::keep_heads`).
+/// report's vote count at the request's instant, and its list JSON when the index holds it at
+/// the row's version (`ListIndex::keep_heads`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexRow {
     pub issue_id: Uuid,
