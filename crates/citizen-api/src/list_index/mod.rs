@@ -51,6 +51,9 @@ use crate::store::{Instant, ListPage, ReportFilter, ReportStore};
 use feed::Applied;
 use thread::IndexThread;
 
+/// A row's list JSON with the issue and the version it was written from.
+pub type HeadAt = (Uuid, i64, Arc<str>);
+
 /// What fills a cache from the index after a load (module docs).
 #[async_trait]
 pub trait Warm: Send + Sync {
@@ -61,7 +64,7 @@ pub trait Warm: Send + Sync {
     /// (id, version it was written from, JSON), which the index keeps with its entries
     /// ([`ListIndex::keep_heads`]). `None` stops the warming (a read failed: pages read what
     /// is missing as they go).
-    async fn warm(&self, issues: &[(Uuid, i64)]) -> Option<Vec<(Uuid, i64, Arc<str>)>>;
+    async fn warm(&self, issues: &[(Uuid, i64)]) -> Option<Vec<HeadAt>>;
 }
 
 /// Issues handed to [`Warm::warm`] at a time.
@@ -274,7 +277,7 @@ impl ListIndex {
     /// Keeps list JSON (issue id, the version it was written from, JSON) with the index's
     /// entries held at that version (`Index::keep_head`): pages from the index hand it with
     /// their rows.
-    pub async fn keep_heads(&self, heads: impl IntoIterator<Item = (Uuid, i64, Arc<str>)>) {
+    pub async fn keep_heads(&self, heads: impl IntoIterator<Item = HeadAt>) {
         if let Some(index) = self.inner.index.read().await.as_ref() {
             for (issue_id, version, head) in heads {
                 index.keep_head(issue_id, version, head);

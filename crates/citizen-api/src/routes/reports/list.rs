@@ -90,12 +90,9 @@ pub async fn list(
     // A page from the list index names its rows, which the row cache holds or are read by id
     // (rows.rs). From the database, nearest first from a point anywhere reads its rows with
     // the page (a random place's rows are rarely kept); every other page reads its rows' keys.
-    // Which rows' heads the list index held (`None`: the page is the database's).
-    let mut held_by_index: Option<Vec<bool>> = None;
     let (page, read, from_index) = match indexed {
         Some(found) => {
             let (page, heads) = keyed(found);
-            held_by_index = Some(heads.iter().map(Option::is_some).collect());
             (page, ListRead::Keys, Some(heads))
         }
         None => {
@@ -116,11 +113,17 @@ pub async fn list(
         .map(|row| (row.key, row.content))
         .unzip();
     let kept = &state.list_rows;
+    // Heads the row cache held for rows of an index page whose entries did not.
+    let mut for_index = Vec::new();
     let heads = match read {
         ListRead::Rows => rows::written(kept, contents, &state.media),
         ListRead::Keys => {
             let heads = match from_index {
-                Some(held) => rows::kept_heads_beside(kept, &keys, held),
+                Some(held) => {
+                    let (heads, found) = rows::kept_heads_beside(kept, &keys, held);
+                    for_index = found;
+                    heads
+                }
                 None => rows::kept_heads(kept, &keys),
             };
             let missing: Vec<Uuid> = keys
@@ -138,12 +141,10 @@ pub async fn list(
         }
     }
     .map_err(ApiError::internal)?;
-    if let (Some(index), Some(held)) = (&state.list_index, &held_by_index) {
-        // What the index's entries did not hold, now kept, goes to them for the next page.
-        let kept_now = rows::kept_beside(kept, &keys, held);
-        if !kept_now.is_empty() {
-            index.keep_heads(kept_now).await;
-        }
+    if let Some(index) = state.list_index.as_ref().filter(|_| !for_index.is_empty()) {
+        // What the index's entries did not hold but the row cache did goes to them for the
+        // next page (a row read from the database is kept there once the row cache has it).
+        index.keep_heads(for_index).await;
     }
     let body = rows::page_body(
         &keys,

@@ -20,6 +20,7 @@ use domain::limits::Page;
 
 use super::super::model::{Report, View};
 use super::kept::{finish, head, KeptJson};
+use crate::list_index::HeadAt;
 use crate::media::MediaStore;
 use crate::store::{IssueRow, IssueRowKey};
 use uuid::Uuid;
@@ -102,12 +103,13 @@ pub fn kept_heads(kept: &KeptJson, keys: &[IssueRowKey]) -> Vec<Option<Arc<str>>
 
 /// [`kept_heads`] for the rows of a page from the list index: the heads the index held
 /// (`held`, in the page's order) are taken as they are, counted as found in the row cache
-/// (they are its copies), and only the others are looked up.
+/// (they are its copies), and only the others are looked up. Beside the heads, those found
+/// here (id, version, head): for the index's entries to hold (`ListIndex::keep_heads`).
 pub fn kept_heads_beside(
     kept: &KeptJson,
     keys: &[IssueRowKey],
     held: Vec<Option<Arc<str>>>,
-) -> Vec<Option<Arc<str>>> {
+) -> (Vec<Option<Arc<str>>>, Vec<HeadAt>) {
     let missing: Vec<&IssueRowKey> = keys
         .iter()
         .zip(&held)
@@ -115,30 +117,18 @@ pub fn kept_heads_beside(
         .map(|(key, _)| key)
         .collect();
     kept.count(true, keys.len() - missing.len());
-    let mut found = kept
-        .get_all(missing.iter().map(|key| (key.issue_id, key.version)))
-        .into_iter();
-    held.into_iter()
-        .map(|head| head.or_else(|| found.next().flatten()))
-        .collect()
-}
-
-/// The heads the row cache holds now, at the key's version, for the rows whose head the list
-/// index did not hold (`held` false): to be kept with the index's entries
-/// (`ListIndex::keep_heads`).
-pub fn kept_beside(
-    kept: &KeptJson,
-    keys: &[IssueRowKey],
-    held: &[bool],
-) -> Vec<(Uuid, i64, Arc<str>)> {
-    keys.iter()
-        .zip(held)
-        .filter(|(_, held)| !**held)
-        .filter_map(|(key, _)| {
-            let (version, head) = kept.peek(key.issue_id)?;
-            (version == key.version).then_some((key.issue_id, version, head))
-        })
-        .collect()
+    let looked_up = kept.get_all(missing.iter().map(|key| (key.issue_id, key.version)));
+    let found_here: Vec<HeadAt> = missing
+        .iter()
+        .zip(&looked_up)
+        .filter_map(|(key, head)| Some((key.issue_id, key.version, head.clone()?)))
+        .collect();
+    let mut looked_up = looked_up.into_iter();
+    let heads = held
+        .into_iter()
+        .map(|head| head.or_else(|| looked_up.next().flatten()))
+        .collect();
+    (heads, found_here)
 }
 
 /// Writes the rows read for the page's misses, keeps them, and puts each head in its place of

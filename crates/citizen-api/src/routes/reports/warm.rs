@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use super::kept::KeptJson;
 use super::rows::keep;
-use crate::list_index::Warm;
+use crate::list_index::{HeadAt, Warm};
 use crate::media::MediaStore;
 use crate::store::ReportStore;
 
@@ -35,7 +35,7 @@ impl Warm for RowWarmer {
         self.capacity
     }
 
-    async fn warm(&self, issues: &[(Uuid, i64)]) -> Option<Vec<(Uuid, i64, Arc<str>)>> {
+    async fn warm(&self, issues: &[(Uuid, i64)]) -> Option<Vec<HeadAt>> {
         let mut held = Vec::with_capacity(issues.len());
         for batch in issues.chunks(BATCH) {
             let mut missing = Vec::new();
