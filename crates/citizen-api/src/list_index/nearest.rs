@@ -167,7 +167,7 @@ impl Index {
                 boxed_points.push((located.slot, located.point));
             });
             // Numbers sort without a comparison function: sorting the 32-byte points by a key
-            // was as much of the walk as reading the grid (`perf`, 2026-11-27).
+            // was as much of the walk as reading the grid (`callgrind`, 2026-11-27).
             by_distance.sort_unstable();
             let walk = by_distance.iter().filter_map(|ranked| {
                 let (distance2, at) = unranked(*ranked);
