@@ -12,6 +12,14 @@ use service_kit::db::{Database, DatabaseSettings};
 use sqlx::Row;
 use uuid::Uuid;
 
+/// The process allocates through mimalloc (its `override` feature also serves the C libraries:
+/// SQLite, Paho, OpenSSL). Under load glibc's malloc spent a quarter of a list page's CPU in its
+/// arenas (perf, docs/benchmarks.md). Chosen here, by the binary, not by a library: tests and
+/// tools linking the libraries keep the system allocator, so valgrind and AddressSanitizer see
+/// their heap.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 async fn one(db: web::Data<Database>, path: web::Path<String>) -> HttpResponse {
     let Ok(id) = path.parse::<Uuid>() else {
         return HttpResponse::NotFound().finish();

@@ -7,6 +7,14 @@ use clap::{Parser, Subcommand};
 use service_kit::auth::DevTokenArgs;
 use service_kit::db::Database;
 
+/// The process allocates through mimalloc (its `override` feature also serves the C libraries:
+/// SQLite, Paho, OpenSSL). Under load glibc's malloc spent a quarter of a list page's CPU in its
+/// arenas (perf, docs/benchmarks.md). Chosen here, by the binary, not by a library: tests and
+/// tools linking the libraries keep the system allocator, so valgrind and AddressSanitizer see
+/// their heap.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "citizen-api",

@@ -6,6 +6,14 @@
 
 use actix_web::{web, App, HttpResponse, HttpServer};
 
+/// The process allocates through mimalloc (its `override` feature also serves the C libraries:
+/// SQLite, Paho, OpenSSL). Under load glibc's malloc spent a quarter of a list page's CPU in its
+/// arenas (perf, docs/benchmarks.md). Chosen here, by the binary, not by a library: tests and
+/// tools linking the libraries keep the system allocator, so valgrind and AddressSanitizer see
+/// their heap.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 async fn healthz() -> HttpResponse {
     HttpResponse::Ok()
         .content_type("application/json")

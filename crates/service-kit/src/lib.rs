@@ -30,10 +30,4 @@ pub mod telemetry;
 
 pub use error::{ApiError, ErrorBody};
 
-/// Every service (and every binary linking this crate: tools, benchmarks' ceilings, tests)
-/// allocates through mimalloc. Under load glibc's malloc spent a quarter of a list page's CPU
-/// in its arenas (`_int_malloc`, `malloc_consolidate`, `_int_free`; perf, docs/benchmarks.md):
-/// a response of 100 rows is thousands of short-lived strings and one large buffer per request.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 pub use store_error::StoreError;
