@@ -1,6 +1,22 @@
 //! `mqtt.*` settings and how they become a paho-mqtt client and its connect options, the same
 //! for every service that talks to the broker (platform-messages' change notices, citizen-api's
-//! report status events). Behind the `mqtt` feature: only those services build the Paho C library.
+//! report status events), and [`keep_connected`], the one task that connects the client and
+//! reconnects it. Behind the `mqtt` feature: only those services build the Paho C library.
+//!
+//! # Why not paho's automatic reconnect
+//!
+//! The Paho C library (1.3.16, paho-mqtt-sys 0.11) calls a connect's failure callback with the
+//! connect's context and then, when the attempt failed at once (a refused TCP connect: a broker
+//! that is away), copies the command, callback and context included, into the client's stored
+//! connect (`MQTTAsync_processCommand`, MQTTAsyncUtils.c). With automatic reconnect on, every
+//! retry starts from that stored connect and, failing the same way, calls the failure callback
+//! again with the same context. The Rust wrapper's context is a reference-counted token that
+//! the first callback already released, so each later failure releases freed memory again: heap
+//! corruption that surfaced as a SIGSEGV in `malloc` minutes after start (issue 32). A
+//! `connect` called by the service while paho retried on its own made it likelier. So the
+//! services never turn automatic reconnect on: [`keep_connected`] makes one connect at a time,
+//! each with a fresh token, waits for its outcome before the next, and reconnects after the
+//! connection-lost callback, so no callback ever sees a released context.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,6 +28,8 @@ use paho_mqtt::{
 };
 use secrecy::{ExposeSecret as _, SecretString};
 use serde::Deserialize;
+use std::future::Future;
+use tokio::sync::{mpsc, watch};
 
 /// The broker connection (`mqtt.*`).
 #[derive(Clone, Deserialize)]
@@ -124,8 +142,8 @@ impl MqttSettings {
 
     /// A paho client for the effective URL (no persistence: nothing is buffered while the broker
     /// is away, the republish-all after the next connect sends fresh states) and its connect
-    /// options (clean session, MQTT 3.1.1, automatic reconnect every `retry_millis`, at least 1 s:
-    /// paho counts in seconds).
+    /// options (clean session, MQTT 3.1.1, no automatic reconnect: [`keep_connected`] reconnects,
+    /// see the module documentation).
     pub fn client(&self) -> anyhow::Result<(AsyncClient, ConnectOptions)> {
         let url = BrokerUrl::parse(&self.effective_url())?;
         let suffix = uuid::Uuid::new_v4().simple().to_string();
@@ -143,13 +161,11 @@ impl MqttSettings {
             .mqtt_version(MQTT_VERSION_3_1_1)
             .create_client()
             .context("cannot create the MQTT client")?;
-        let retry = Duration::from_millis(self.retry_millis);
         let mut options = ConnectOptionsBuilder::with_mqtt_version(MQTT_VERSION_3_1_1);
         options
             .keep_alive_interval(Duration::from_secs(self.keep_alive_seconds.max(5)))
             .clean_session(true)
-            .connect_timeout(Duration::from_secs(10))
-            .automatic_reconnect(retry, retry.max(Duration::from_secs(1)));
+            .connect_timeout(Duration::from_secs(10));
         if let Some(user) = &self.username {
             options.user_name(user.as_str());
             if let Some(password) = &self.password {
@@ -173,6 +189,70 @@ impl MqttSettings {
         }
         Ok((client, options.finalize()))
     }
+}
+
+/// The state of a client's broker connection, as [`keep_connected`] reports it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Link {
+    /// Whether the connection is up.
+    pub up: bool,
+    /// Connections made so far: a higher count is a new connection (a broker that restarted
+    /// without its state needs everything retained published again).
+    pub connects: u64,
+}
+
+/// Connects `client` (retrying every `retry`, at least 10 ms, until the broker accepts) and
+/// reconnects it after every lost connection, one attempt at a time, each awaited before the
+/// next; never fails on an unreachable broker. Installs the client's connection-lost callback
+/// (paho calls it on a thread of the C library; it only sends into a channel). The returned
+/// future does the connecting, forever (run it in a task; dropping it stops the reconnecting,
+/// and a client then disconnected stays so); the receiver follows the connection.
+pub fn keep_connected(
+    client: AsyncClient,
+    options: ConnectOptions,
+    retry: Duration,
+) -> (
+    impl Future<Output = ()> + Send + 'static,
+    watch::Receiver<Link>,
+) {
+    let retry = retry.max(Duration::from_millis(10));
+    let (lost_tx, mut lost) = mpsc::unbounded_channel::<()>();
+    client.set_connection_lost_callback(move |_| {
+        let _ = lost_tx.send(());
+    });
+    let (link_tx, link) = watch::channel(Link::default());
+    let connecting = async move {
+        let mut failures = 0u64;
+        loop {
+            // A loss reported before this attempt belongs to the previous connection.
+            while lost.try_recv().is_ok() {}
+            match client.connect(options.clone()).await {
+                Ok(_) => {
+                    failures = 0;
+                    tracing::info!(broker = client.server_uri(), "connected to the MQTT broker");
+                    link_tx.send_modify(|link| {
+                        link.up = true;
+                        link.connects += 1;
+                    });
+                    if lost.recv().await.is_none() {
+                        return;
+                    }
+                    tracing::warn!("lost the MQTT broker connection; reconnecting");
+                    link_tx.send_modify(|link| link.up = false);
+                }
+                Err(err) => {
+                    failures += 1;
+                    if failures == 1 {
+                        tracing::warn!(error = %err, broker = client.server_uri(), "cannot reach the MQTT broker; retrying");
+                    } else {
+                        tracing::debug!(error = %err, failures, "cannot reach the MQTT broker");
+                    }
+                    tokio::time::sleep(retry).await;
+                }
+            }
+        }
+    };
+    (connecting, link)
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@
 //! after the run, because the test harness hides the output of passing tests.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // test code: a failure here is a test failure
 
+pub mod broker_away;
 mod private_pg;
 
 pub use private_pg::PrivatePostgres;

@@ -12,7 +12,7 @@ use anyhow::Context as _;
 use paho_mqtt::{AsyncClient, MessageBuilder};
 use serde::{Deserialize, Serialize};
 use service_kit::clock::Clock;
-use service_kit::mqtt::MqttSettings;
+use service_kit::mqtt::{keep_connected, MqttSettings};
 
 use crate::store::status_events::StatusEvent;
 use crate::store::{Instant, Stores};
@@ -157,8 +157,8 @@ impl StatusPublisher {
 }
 
 /// Starts publishing on the current runtime: connects to the broker in the background
-/// (retrying; never fails start-up on an unreachable broker) and publishes every `poll_millis`
-/// while connected. When `status_events.enabled` is off, recorded changes are discarded on the
+/// ([`keep_connected`]: retrying, reconnecting; never fails start-up on an unreachable broker)
+/// and publishes every `poll_millis` while connected. When `status_events.enabled` is off, recorded changes are discarded on the
 /// same timer instead. Nothing runs when `publisher_enabled` is off. Fails only on settings
 /// that cannot make a client.
 pub fn start(
@@ -182,25 +182,20 @@ pub fn start(
         })));
     }
     let (client, options) = mqtt.client()?;
-    let retry = Duration::from_millis(mqtt.retry_millis.max(10));
-    let publisher = StatusPublisher::new(
+    let (connecting, link) = keep_connected(
         client.clone(),
+        options,
+        Duration::from_millis(mqtt.retry_millis),
+    );
+    let publisher = StatusPublisher::new(
+        client,
         stores,
         settings.lease_secs,
         Duration::from_millis(mqtt.publish_timeout_millis),
     );
-    Ok(Some(tokio::spawn(async move {
-        let mut warned = false;
-        while let Err(err) = client.connect(options.clone()).await {
-            if !warned {
-                tracing::warn!(error = %err, "cannot reach the MQTT broker for report status events; retrying");
-                warned = true;
-            }
-            tokio::time::sleep(retry).await;
-        }
-        tracing::info!("connected to the MQTT broker: publishing report status events");
+    let publishing = async move {
         loop {
-            if client.is_connected() {
+            if link.borrow().up {
                 match publisher.run_once(clock.now()).await {
                     Ok(0) => {}
                     Ok(events) => tracing::debug!(events, "report status events published"),
@@ -212,5 +207,8 @@ pub fn start(
             }
             tokio::time::sleep(pause).await;
         }
+    };
+    Ok(Some(tokio::spawn(async move {
+        tokio::join!(connecting, publishing);
     })))
 }

@@ -11,15 +11,14 @@
 //! broker that restarted without persistence.
 //!
 //! The client is paho-mqtt's `AsyncClient` (the Eclipse Paho C library): its delivery token is a
-//! future that completes on the PUBACK, and its connected / connection-lost callbacks, which run
-//! on a C thread, are forwarded to a tokio task through a channel (`connection`).
+//! future that completes on the PUBACK; service-kit's `keep_connected` connects and reconnects
+//! it, and `connection::track` follows the connection.
 
 mod broker;
 mod connection;
 mod publisher;
 
 use std::collections::{HashSet, VecDeque};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
@@ -103,8 +102,6 @@ struct Shared {
     connected: watch::Sender<bool>,
     /// True while nothing is queued or being published.
     idle: watch::Sender<bool>,
-    /// Set by `shutdown`: no more connection attempts.
-    stopping: AtomicBool,
     settings: MqttSettings,
 }
 
@@ -154,6 +151,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[derive(Clone)]
 pub struct Notifier {
     shared: Arc<Shared>,
+    /// Stops the reconnecting (`shutdown`).
+    connecting: tokio::task::AbortHandle,
     /// Aborted when the last handle is dropped.
     _tasks: Arc<Tasks>,
 }
@@ -177,7 +176,11 @@ impl Notifier {
         clock: Arc<dyn Clock>,
     ) -> anyhow::Result<Self> {
         let (client, options) = settings.client()?;
-        let events = connection::forward_callbacks(&client);
+        let (connecting, link) = service_kit::mqtt::keep_connected(
+            client.clone(),
+            options,
+            Duration::from_millis(settings.retry_millis),
+        );
         let (connected, _) = watch::channel(false);
         let (idle, _) = watch::channel(true);
         let shared = Arc::new(Shared {
@@ -188,16 +191,18 @@ impl Notifier {
             wake: Notify::new(),
             connected,
             idle,
-            stopping: AtomicBool::new(false),
             settings: settings.clone(),
         });
+        let connecting = tokio::spawn(connecting);
+        let connecting_abort = connecting.abort_handle();
         let tasks = vec![
-            tokio::spawn(connection::track(shared.clone(), events)),
-            tokio::spawn(connection::connect(shared.clone(), options)),
+            connecting,
+            tokio::spawn(connection::track(shared.clone(), link)),
             tokio::spawn(publisher::publish_loop(shared.clone())),
         ];
         Ok(Self {
             shared,
+            connecting: connecting_abort,
             _tasks: Arc::new(Tasks(tasks)),
         })
     }
@@ -233,7 +238,7 @@ impl Notifier {
 
     /// Closes the broker connection (no reconnect after it) and stops the publisher.
     pub async fn shutdown(&self) {
-        self.shared.stopping.store(true, Ordering::SeqCst);
+        self.connecting.abort();
         if self.shared.client.is_connected() {
             let disconnect = self.shared.client.disconnect(None);
             let _ = tokio::time::timeout(Duration::from_secs(2), disconnect).await;
