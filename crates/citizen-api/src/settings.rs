@@ -18,7 +18,6 @@ pub const SPEC: ServiceSpec = ServiceSpec {
     name: "citizen-api",
     env_prefix: "CITIZEN_API",
     defaults_toml: include_str!("../../../config/citizen-api.toml"),
-    list_keys: &["http.cors_allowed_origins"],
 };
 
 /// All settings of citizen-api (see config/citizen-api.toml for the defaults and their meaning).
@@ -157,6 +156,27 @@ mod tests {
         let settings: Settings = service_kit::settings::load_from(&SPEC, None, env)?;
         settings.validate()?;
         Ok(settings)
+    }
+
+    #[test]
+    fn every_list_setting_is_read_from_the_environment() {
+        let keys = service_kit::settings::check_lists_from_environment::<Settings>(&SPEC).unwrap();
+        for key in [
+            "http.cors_allowed_origins",
+            "notifications.webpush.allowed_hosts",
+        ] {
+            assert!(keys.iter().any(|k| k == key), "{key} not walked: {keys:?}");
+        }
+        // The value that stopped start-up (issue 32): now two hosts, and valid.
+        let settings = load(&[(
+            "CITIZEN_API__NOTIFICATIONS__WEBPUSH__ALLOWED_HOSTS",
+            "web.push.apple.com,*.example.org",
+        )])
+        .unwrap();
+        assert_eq!(
+            settings.notifications.webpush.allowed_hosts,
+            ["web.push.apple.com", "*.example.org"]
+        );
     }
 
     #[test]

@@ -17,7 +17,6 @@ pub const SPEC: ServiceSpec = ServiceSpec {
     name: "platform-messages",
     env_prefix: "PLATFORM_MESSAGES",
     defaults_toml: include_str!("../../../config/platform-messages.toml"),
-    list_keys: &["http.cors_allowed_origins"],
 };
 
 /// All settings of platform-messages (see config/platform-messages.toml for the defaults and
@@ -65,6 +64,15 @@ mod tests {
     fn load(env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
         let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
         service_kit::settings::load_from(&SPEC, None, env)
+    }
+
+    #[test]
+    fn every_list_setting_is_read_from_the_environment() {
+        let keys = service_kit::settings::check_lists_from_environment::<Settings>(&SPEC).unwrap();
+        assert!(
+            keys.iter().any(|k| k == "http.cors_allowed_origins"),
+            "{keys:?}"
+        );
     }
 
     #[test]

@@ -5,6 +5,10 @@
 //! `STREETS_API__DATABASE__URL` sets `database.url`. Unknown keys are refused so a typo in a key
 //! stops start-up instead of being silently ignored. Secrets belong in the environment only.
 
+mod lists;
+
+pub use lists::list_keys;
+
 use config::{Config, Environment, File, FileFormat};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -19,8 +23,6 @@ pub struct ServiceSpec {
     pub env_prefix: &'static str,
     /// The built-in defaults (`config/<service>.toml`), embedded with `include_str!`.
     pub defaults_toml: &'static str,
-    /// Keys whose environment value is a comma-separated list.
-    pub list_keys: &'static [&'static str],
 }
 
 /// Configuration that cannot be loaded; the message names the key and the source.
@@ -45,18 +47,23 @@ pub fn load_from<T: DeserializeOwned>(
     file: Option<&Path>,
     env: impl IntoIterator<Item = (String, String)>,
 ) -> Result<T, SettingsError> {
-    let fail = |message: String| SettingsError {
-        service: spec.name,
-        message,
-    };
+    layered::<T>(spec, file, env)?
+        .try_deserialize()
+        .map_err(|e| spec.error(e.to_string()))
+}
+
+/// The three layers merged, before they are read into `T` (whose list settings decide which
+/// environment values are split at commas).
+fn layered<T: DeserializeOwned>(
+    spec: &ServiceSpec,
+    file: Option<&Path>,
+    env: impl IntoIterator<Item = (String, String)>,
+) -> Result<Config, SettingsError> {
     let mut builder =
         Config::builder().add_source(File::from_str(spec.defaults_toml, FileFormat::Toml));
     if let Some(path) = file {
         if !path.is_file() {
-            return Err(fail(format!(
-                "config file {} does not exist",
-                path.display()
-            )));
+            return Err(spec.error(format!("config file {} does not exist", path.display())));
         }
         builder = builder.add_source(File::from(path).required(true));
     }
@@ -70,17 +77,57 @@ pub fn load_from<T: DeserializeOwned>(
         .separator("__")
         .try_parsing(true)
         .source(Some(env));
-    if !spec.list_keys.is_empty() {
+    // Every list-valued setting of `T` takes a comma-separated value from the environment.
+    let lists = list_keys::<T>();
+    if !lists.is_empty() {
         environment = environment.list_separator(",");
-        for key in spec.list_keys {
+        for key in &lists {
             environment = environment.with_list_parse_key(key);
         }
     }
     builder
         .add_source(environment)
         .build()
-        .and_then(Config::try_deserialize)
-        .map_err(|e| fail(e.to_string()))
+        .map_err(|e| spec.error(e.to_string()))
+}
+
+/// Sets every list setting of `T` from the environment at once, as `<PREFIX>__A__B=x.example,
+/// y.example`, and checks that each becomes those two items and that `T` still loads; the keys
+/// walked, or what went wrong. Each service's tests call it with its own settings type.
+pub fn check_lists_from_environment<T: DeserializeOwned>(
+    spec: &ServiceSpec,
+) -> Result<Vec<String>, String> {
+    let keys = list_keys::<T>();
+    let items = ["x.example".to_owned(), "y.example".to_owned()];
+    let env: Vec<(String, String)> = keys
+        .iter()
+        .map(|key| {
+            let var = format!(
+                "{}__{}",
+                spec.env_prefix,
+                key.replace('.', "__").to_uppercase()
+            );
+            (var, items.join(","))
+        })
+        .collect();
+    let config = layered::<T>(spec, None, env.clone()).map_err(|e| e.to_string())?;
+    for key in &keys {
+        let got: Vec<String> = config.get(key).map_err(|e| format!("{key}: {e}"))?;
+        if got != items {
+            return Err(format!("{key}: the environment gave {got:?}"));
+        }
+    }
+    load_from::<T>(spec, None, env).map_err(|e| e.to_string())?;
+    Ok(keys)
+}
+
+impl ServiceSpec {
+    fn error(&self, message: String) -> SettingsError {
+        SettingsError {
+            service: self.name,
+            message,
+        }
+    }
 }
 
 /// The JSON body limit of a route that registers none of its own (see [`crate::extract::BodyLimit`]).
@@ -225,7 +272,6 @@ mod tests {
             request_timeout_seconds = 30
             max_body_bytes = 1024
         "#,
-        list_keys: &["http.cors_allowed_origins"],
     };
 
     fn env(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -12,7 +12,6 @@ pub const SPEC: ServiceSpec = ServiceSpec {
     name: "streets-api",
     env_prefix: "STREETS_API",
     defaults_toml: include_str!("../../../config/streets-api.toml"),
-    list_keys: &["http.cors_allowed_origins"],
 };
 
 /// All settings of streets-api.
@@ -52,5 +51,21 @@ impl Settings {
                 service: SPEC.name,
                 message,
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // test code
+
+    use super::{Settings, SPEC};
+
+    #[test]
+    fn every_list_setting_is_read_from_the_environment() {
+        let keys = service_kit::settings::check_lists_from_environment::<Settings>(&SPEC).unwrap();
+        assert!(
+            keys.iter().any(|k| k == "http.cors_allowed_origins"),
+            "{keys:?}"
+        );
     }
 }
