@@ -30,8 +30,12 @@ pub async fn import_file(
     now: Instant,
 ) -> anyhow::Result<ImportSummary> {
     let text = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    let items: Vec<NewsItemInput> = serde_json::from_slice(&text)
-        .with_context(|| format!("{} is not a JSON array of news items", file.display()))?;
+    // Held to the shape of `POST /news` as the API holds its bodies: an item is an object.
+    let mut de = serde_json::Deserializer::from_slice(&text);
+    let items: Vec<NewsItemInput> =
+        serde::Deserialize::deserialize(service_kit::extract::strict::Strict(&mut de))
+            .and_then(|items| de.end().map(|()| items))
+            .with_context(|| format!("{} is not a JSON array of news items", file.display()))?;
     import(stores, items, now).await
 }
 

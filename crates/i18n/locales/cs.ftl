@@ -51,6 +51,7 @@ json-syntax = Tělo požadavku není platný JSON: { $reason }
 json-content-type = Očekává se tělo s hlavičkou Content-Type: application/json.
 # Hodnota JSON nesprávného tvaru; $field je cesta k hodnotě v těle.
 invalid-body = Pole { $field } v těle požadavku je neplatné: { $reason }
+invalid-body-shape = Tělo požadavku nemá popsaný tvar: { $reason }
 invalid-query = Parametr dotazu { $field } je neplatný: { $reason }
 invalid-path = Parametr cesty { $field } je neplatný: { $reason }
 unexpected-error = Došlo k neočekávané chybě; byla zaznamenána.

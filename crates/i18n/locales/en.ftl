@@ -49,6 +49,7 @@ json-syntax = the body is not valid JSON: { $reason }
 json-content-type = expected a body with Content-Type: application/json
 # A JSON value of the wrong shape; $field is the path of the value in the body.
 invalid-body = the body field { $field } is invalid: { $reason }
+invalid-body-shape = the body is not of its documented shape: { $reason }
 invalid-query = the query parameter { $field } is invalid: { $reason }
 invalid-path = the path parameter { $field } is invalid: { $reason }
 unexpected-error = An unexpected error occurred; it has been logged.

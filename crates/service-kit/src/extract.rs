@@ -5,6 +5,10 @@
 //! JSON and query values are deserialized through `serde_path_to_error`, so a 400 names the
 //! field at fault (`limit: invalid digit found in string`), which actix's own `Json`/`Query`
 //! cannot do; path parameters use actix's `Path` with the error handler of [`path_config`].
+//! JSON bodies also go through [`strict::Strict`]: an array where the schema has an object is
+//! refused, at any depth (serde's derive would take it as the fields in order).
+
+pub mod strict;
 
 use actix_web::dev::Payload;
 use actix_web::http::header::CONTENT_TYPE;
@@ -98,7 +102,7 @@ fn is_json(req: &HttpRequest) -> bool {
 /// Deserializes a JSON body, telling syntax errors from shape errors.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(body);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+    let value = serde_path_to_error::deserialize(strict::Strict(&mut de)).map_err(|err| {
         let path = err.path().to_string();
         json_error(&path, err.into_inner())
     })?;
@@ -111,6 +115,11 @@ fn json_error(path: &str, err: serde_json::Error) -> ApiError {
         ApiError::new(
             ErrorCode::InvalidJson,
             Message::new("json-syntax").arg("reason", err),
+        )
+    } else if path.is_empty() || path == "." {
+        // The body as a whole (an array where the schema has an object, say).
+        ApiError::validation(
+            Message::new("invalid-body-shape").arg("reason", strip_position(&err.to_string())),
         )
     } else {
         ApiError::validation(

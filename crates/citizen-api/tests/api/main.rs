@@ -22,6 +22,7 @@ mod filing_anonymous;
 mod filing_limits;
 mod helpers;
 mod issue_feed;
+mod json_bodies;
 mod kept_json;
 mod list;
 mod list_copies;

@@ -37,6 +37,10 @@ async fn writes_are_validated(app: TestApp) {
         json!({"text": "x", "title": "t".repeat(201)}),
         json!({"text": "x", "valid_from": "yesterday"}),
         json!({}),
+        // An array in place of the object (serde's derive would read it as the fields in
+        // order; issue 32).
+        json!(["x"]),
+        json!(["x", "Title"]),
     ] {
         expect_error(&app, &client, body, "VALIDATION_ERROR").await;
     }
