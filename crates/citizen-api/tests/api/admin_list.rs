@@ -171,11 +171,14 @@ async fn scopes_and_categories_decide_what_is_listed(app: TestApp) {
         .await;
     assert_eq!(status, 204);
     assert!(ids(&app.admin_list("", &app.officer("o-light")).await).is_empty());
-    // Without the read scope: 403; without a token: 401.
+    // The manage scope alone lists too (it is "everything read allows, plus the workflow");
+    // with neither scope: 403; without a token: 401.
+    let manager = app.token("o-roads", &["cityuser:reports:manage"]);
+    assert_eq!(ids(&app.admin_list("", &manager).await), s(&[c.b, c.a]));
     let (status, body) = app
         .get_as(
             "/admin/reports",
-            Some(&app.token("o-roads", &["cityuser:reports:manage"])),
+            Some(&app.token("o-roads", &["cityuser:news:manage"])),
         )
         .await;
     assert_error(status, &body, 403, "FORBIDDEN");

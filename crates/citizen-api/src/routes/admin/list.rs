@@ -11,7 +11,7 @@ use super::super::model::{Report, View};
 use super::super::params::RawListParams;
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
-use super::{access, indexed, READ_SCOPE};
+use super::{access, indexed, require_any, MANAGE_SCOPE, READ_SCOPE};
 use crate::list_index::Index;
 use crate::store::admin::AdminFilter;
 
@@ -91,12 +91,12 @@ fn overdue(query: &str) -> Result<Option<bool>, LimitError> {
     tag = "admin",
     operation_id = "listAdminReports",
     params(AdminListParams),
-    security(("bearer" = ["cityuser:reports:read"])),
+    security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "A page of reports", body = AdminReportList),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated", body = service_kit::ErrorBody),
         (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:read`", body = service_kit::ErrorBody),
+        (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
     )
 )]
@@ -106,7 +106,7 @@ pub async fn list(
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(READ_SCOPE)?;
+    require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
     let list = RawListParams::parse(req.query_string())?.to_filter()?;
     let overdue = overdue(req.query_string())?;
     let now = state.clock.now();
