@@ -103,6 +103,10 @@ pub struct Migrations<'a> {
     pub schema: &'a str,
     pub postgres: &'a Migrator,
     pub sqlite: &'a Migrator,
+    /// PostgreSQL extensions the migrations use, which an administrator creates in `public`
+    /// (docs/deployment.md); checked before migrating, so a missing one is named with the
+    /// command that creates it instead of failing halfway through a migration.
+    pub extensions: &'a [&'a str],
 }
 
 /// A PostgreSQL connection idle for this long is pinged before it is handed out.
@@ -202,6 +206,7 @@ impl Database {
                 .fetch_one(pool)
                 .await
                 .context("cannot reach PostgreSQL")?;
+                check_extensions(pool, migrations.extensions).await?;
                 if !exists {
                     let ident = migrations.schema.replace('"', "\"\"");
                     sqlx::query(&format!("CREATE SCHEMA \"{ident}\""))
@@ -241,6 +246,68 @@ impl Database {
             Self::Postgres(p) => p.close().await,
             Self::Sqlite(p) => p.close().await,
         }
+    }
+}
+
+/// Fails, naming the command that fixes it, when an extension in `needed` is not installed in
+/// schema `public` of the database.
+async fn check_extensions(pool: &PgPool, needed: &[&str]) -> anyhow::Result<()> {
+    if needed.is_empty() {
+        return Ok(());
+    }
+    let needed: Vec<String> = needed.iter().map(|e| (*e).to_owned()).collect();
+    let rows: Vec<(String, Option<String>, bool, String)> = sqlx::query_as(
+        "SELECT wanted.name, n.nspname, a.name IS NOT NULL, current_database()::text \
+         FROM unnest($1::text[]) AS wanted(name) \
+         LEFT JOIN pg_extension e ON e.extname = wanted.name \
+         LEFT JOIN pg_namespace n ON n.oid = e.extnamespace \
+         LEFT JOIN pg_available_extensions a ON a.name = wanted.name",
+    )
+    .bind(&needed)
+    .fetch_all(pool)
+    .await
+    .context("cannot reach PostgreSQL")?;
+    let problems: Vec<String> = rows
+        .iter()
+        .filter_map(|(name, schema, available, database)| {
+            extension_problem(name, schema.as_deref(), *available, database)
+        })
+        .collect();
+    anyhow::ensure!(
+        problems.is_empty(),
+        "the database is not ready for the migrations (docs/deployment.md, section 2): {}",
+        problems.join("; ")
+    );
+    Ok(())
+}
+
+/// What is wrong with one needed extension, and what a database owner runs to fix it.
+fn extension_problem(
+    name: &str,
+    schema: Option<&str>,
+    available: bool,
+    database: &str,
+) -> Option<String> {
+    match schema {
+        Some("public") => None,
+        Some(other) => Some(format!(
+            "extension {name} is installed in schema {other}, the migrations need it in public: \
+             a database owner runs `ALTER EXTENSION {name} SET SCHEMA public;` in database {database}"
+        )),
+        None if available => Some(format!(
+            "extension {name} is missing: a database owner (superuser) runs \
+             `CREATE EXTENSION IF NOT EXISTS {name} WITH SCHEMA public;` in database {database}"
+        )),
+        None => Some(format!(
+            "extension {name} is missing and not installed on the server: install its package \
+             (Debian: {}), then a database owner runs \
+             `CREATE EXTENSION IF NOT EXISTS {name} WITH SCHEMA public;` in database {database}",
+            if name == "postgis" {
+                "postgresql-15-postgis-3"
+            } else {
+                "postgresql-contrib"
+            }
+        )),
     }
 }
 

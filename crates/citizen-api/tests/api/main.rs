@@ -30,6 +30,7 @@ mod list_edges;
 mod list_index;
 mod list_index_ready;
 mod me;
+mod migrate;
 mod nearest_order;
 mod news;
 mod news_admin;

@@ -32,6 +32,7 @@ pub fn migrations() -> Migrations<'static> {
         schema: SCHEMA,
         postgres: &POSTGRES_MIGRATIONS,
         sqlite: &SQLITE_MIGRATIONS,
+        extensions: &["postgis", "pg_trgm"],
     }
 }
 
