@@ -62,8 +62,9 @@
 //!
 //! [`MultipartReader::collect`] reads everything into memory instead (for small forms and tests).
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
+use std::time::Duration;
 
 use actix_multipart::Field;
 use actix_web::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
@@ -80,6 +81,11 @@ mod spec;
 
 pub use form::{Form, FormFile};
 use spec::WireLimit;
+
+/// How long [`MultipartReader::discard_rest`] reads a refused body (nginx's `lingering_timeout`
+/// is as long): enough for a client on a fair link to finish sending a form of the size limits
+/// allow; a longer body is cut, its connection closed.
+pub const DISCARD_WITHIN: Duration = Duration::from_secs(5);
 pub use spec::{MultipartLimits, MultipartSpec};
 
 /// actix-multipart's extractor, for [`MultipartReader::new`].
@@ -175,6 +181,8 @@ pub struct MultipartReader {
     failed: Option<ApiError>,
     /// Set by [`WireLimit`] when the raw body outgrows [`MultipartSpec::wire_budget`].
     wire_exceeded: Rc<Cell<bool>>,
+    /// The raw body under the [`WireLimit`] (not with [`Self::new`]), for [`Self::discard_rest`].
+    raw: Option<Rc<RefCell<Option<web::Payload>>>>,
 }
 
 impl MultipartReader {
@@ -190,6 +198,7 @@ impl MultipartReader {
             total: 0,
             ended: false,
             failed: None,
+            raw: None,
             wire_exceeded: Rc::new(Cell::new(false)),
         }
     }
@@ -224,15 +233,42 @@ impl MultipartReader {
             return Err(spec.total_too_large());
         }
         let exceeded = Rc::new(Cell::new(false));
+        let raw = Rc::new(RefCell::new(Some(body)));
         let stream = WireLimit {
-            inner: body,
+            inner: raw.clone(),
             read: 0,
             budget,
             exceeded: exceeded.clone(),
         };
         let mut reader = Self::new(Multipart::new(req.headers(), stream), spec);
         reader.wire_exceeded = exceeded;
+        reader.raw = Some(raw);
         Ok(reader)
+    }
+
+    /// Reads and discards what is left of the body, for at most [`DISCARD_WITHIN`]; whether the
+    /// body ended. A handler refusing a form (a limit, a bad file, any error) calls it before it
+    /// answers: a client that sends its whole body before reading (Python's `requests`, many
+    /// mobile stacks) has then sent it and reads the answer, instead of waiting on a server
+    /// that stopped reading (actix-http 3.20 does not reliably drain a refused body itself).
+    /// Nothing read here is kept. The answer closes the connection (the shared stack marks
+    /// error answers to requests with a body `Connection: close`).
+    pub async fn discard_rest(&mut self) -> bool {
+        self.current = None;
+        let Some(payload) = self.raw.as_ref().and_then(|raw| raw.borrow_mut().take()) else {
+            return false;
+        };
+        let mut payload = payload;
+        let drained = tokio::time::timeout(DISCARD_WITHIN, async {
+            while let Some(chunk) = payload.next().await {
+                if chunk.is_err() {
+                    return false;
+                }
+            }
+            true
+        })
+        .await;
+        drained.unwrap_or(false)
     }
 
     /// The next part, or `None` after the last one (once every required text field was seen).

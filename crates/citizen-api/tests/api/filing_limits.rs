@@ -25,6 +25,7 @@ pub async fn spawn_small(backend: Backend) -> Option<TestApp> {
 
 on_both_backends!(crate::filing_limits::spawn_small;
     each_media_limit_at_and_past_its_edge,
+    a_client_that_writes_its_whole_upload_first_gets_the_refusal,
 );
 
 /// A valid JPEG of exactly `size` bytes: the test photo with comment segments (which are
@@ -98,4 +99,111 @@ async fn each_media_limit_at_and_past_its_edge(app: TestApp) {
             .len(),
         2
     );
+}
+
+/// How a client that sends its whole body before it reads the answer (Python's `requests` and
+/// `httpx`, many mobile stacks) fares with an upload refused at the file limit: it may finish
+/// writing (the server reads and discards what it will not keep) and then reads the 413, marked
+/// `Connection: close`, after which the server closes the connection. Before issue 32's fix
+/// the server stopped reading after its answer and such a client waited for its own time-out.
+/// Both ways of sending a body: chunked, and with a `Content-Length` over the limits.
+async fn a_client_that_writes_its_whole_upload_first_gets_the_refusal(app: TestApp) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::time::{timeout, Duration};
+
+    let rest = app.base.trim_start_matches("http://");
+    let (authority, base_path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let path = format!("{base_path}/reports");
+    let boundary = "writes-first-boundary";
+    let head_part = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nt\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"description\"\r\n\r\nd\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"media\"; filename=\"a.jpg\"\r\n\
+         Content-Type: image/jpeg\r\n\r\n"
+    );
+    let (photo, _) = images::jpeg();
+    // 8 MiB: far past the 64 KiB file limit, and more than the kernel's socket buffers hold,
+    // so a server that stops reading blocks the client's writes.
+    let total = 8 * 1024 * 1024;
+    for chunked in [true, false] {
+        let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+        let framing = if chunked {
+            "Transfer-Encoding: chunked".to_owned()
+        } else {
+            format!("Content-Length: {}", head_part.len() + total)
+        };
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {authority}\r\n\
+             Content-Type: multipart/form-data; boundary={boundary}\r\n{framing}\r\n\r\n"
+        );
+        stream.write_all(head.as_bytes()).await.unwrap();
+        let mut body = head_part.clone().into_bytes();
+        body.extend_from_slice(&photo);
+        body.resize(head_part.len() + total, b'x');
+        let mut written = 0;
+        let mut write_error = None;
+        for piece in body.chunks(64 * 1024) {
+            let framed = if chunked {
+                let mut framed = format!("{:x}\r\n", piece.len()).into_bytes();
+                framed.extend_from_slice(piece);
+                framed.extend_from_slice(b"\r\n");
+                framed
+            } else {
+                piece.to_vec()
+            };
+            match timeout(Duration::from_secs(10), stream.write_all(&framed)).await {
+                Ok(Ok(())) => written += piece.len(),
+                Ok(Err(err)) => {
+                    write_error = Some(err);
+                    break;
+                }
+                Err(_) => {
+                    let mut answer = vec![0u8; 4096];
+                    let got = timeout(Duration::from_secs(2), stream.read(&mut answer)).await;
+                    let got = match got {
+                        Ok(Ok(n)) => String::from_utf8_lossy(&answer[..n]).into_owned(),
+                        other => format!("{other:?}"),
+                    };
+                    panic!(
+                        "chunked={chunked}: the server stopped reading after {written} bytes; a \
+                         client that writes first would wait for its own time-out; it answered: \
+                         {got}"
+                    )
+                }
+            }
+        }
+        if chunked && write_error.is_none() {
+            let _ = stream.write_all(b"0\r\n\r\n").await;
+        }
+        let mut answer = Vec::new();
+        let read = timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+        let text = String::from_utf8_lossy(&answer);
+        assert!(
+            read.is_ok(),
+            "chunked={chunked}: the connection was not closed after the answer: {text}"
+        );
+        // The file limit (413 PAYLOAD_TOO_LARGE) when the body streams in; the declared length
+        // over the form's total is refused before reading (400 TOTAL_MEDIA_SIZE_TOO_LARGE).
+        let refused = if chunked {
+            "HTTP/1.1 413"
+        } else {
+            "HTTP/1.1 400"
+        };
+        assert!(
+            text.starts_with(refused),
+            "chunked={chunked}: wrote {written} bytes ({write_error:?}), answer: {text:?}"
+        );
+        assert!(write_error.is_none(), "chunked={chunked}: {write_error:?}");
+        assert!(
+            text.to_ascii_lowercase()
+                .contains("\r\nconnection: close\r\n"),
+            "chunked={chunked}: {text}"
+        );
+        let name = if chunked {
+            "PAYLOAD_TOO_LARGE"
+        } else {
+            "TOTAL_MEDIA_SIZE_TOO_LARGE"
+        };
+        assert!(text.contains(name), "{text}");
+    }
 }

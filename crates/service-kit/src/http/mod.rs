@@ -137,6 +137,10 @@ pub fn bind(http: &HttpSettings) -> std::io::Result<std::net::TcpListener> {
     std::net::TcpListener::bind((http.host.as_str(), http.port))
 }
 
+/// How long a connection closing after an answer may still send the rest of its request body
+/// (read and discarded), like nginx's `lingering_timeout`.
+const LINGER: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Serves until `shutdown` resolves, then stops accepting and lets in-flight requests finish for
 /// at most `http.shutdown_grace_seconds`.
 pub async fn serve(
@@ -155,6 +159,10 @@ pub async fn serve(
         .workers(workers)
         .disable_signals()
         .shutdown_timeout(grace)
+        // After an answer that leaves a request body unread (an upload refused at a limit), read
+        // and discard for at most this long before closing, as nginx's lingering close does: a
+        // client that writes its whole body before reading still gets the answer.
+        .client_disconnect_timeout(LINGER)
         .listen(listener)?
         .run();
     let handle = server.handle();

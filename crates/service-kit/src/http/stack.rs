@@ -10,7 +10,12 @@
 //!   (500, no internals);
 //! - renders every error answer as `{statusCode, name, userinfo}` in the language negotiated from
 //!   `Accept-Language`, with `Content-Language`: an [`ApiError`] with its own message, any other
-//!   error of the framework (unknown route, wrong method, CORS refusal, …) by its status.
+//!   error of the framework (unknown route, wrong method, CORS refusal, …) by its status;
+//! - closes the connection after an error answer to a request that sent a body
+//!   (`Connection: close`): the body may be partly unread (an upload refused at a limit), and a
+//!   client that writes its whole body before reading must get the answer and a closed
+//!   connection, not a server that stopped reading (actix reads and discards what is left,
+//!   within `client_disconnect_timeout`, before closing).
 //!
 //! Errors that happen here after the request was handed on (time-out, panic) cannot become a
 //! `ServiceResponse` (the request is gone), so they are returned as an already rendered error.
@@ -21,8 +26,9 @@ use actix_web::dev::{
 };
 use actix_web::http::header::{
     HeaderName, HeaderValue, ACCEPT_LANGUAGE, CONTENT_LANGUAGE, CONTENT_LENGTH, CONTENT_TYPE,
+    TRANSFER_ENCODING,
 };
-use actix_web::http::{Method, StatusCode};
+use actix_web::http::{ConnectionType, Method, StatusCode};
 use actix_web::{HttpResponse, ResponseError};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
@@ -117,6 +123,7 @@ where
         routes.get_or_init(|| req.resource_map().clone());
         let uri = req.uri().clone();
         let accept_language = req.headers().get(ACCEPT_LANGUAGE).cloned();
+        let sent_body = sends_body(&req);
         let span = tracing::info_span!(
             "request",
             method = %method,
@@ -144,6 +151,9 @@ where
                 Outcome::Response(mut res) => {
                     if res.status().as_u16() >= 400 {
                         res = localize(res, locale);
+                        if sent_body {
+                            close_after(res.response_mut().head_mut());
+                        }
                     }
                     res.headers_mut().insert(REQUEST_ID, request_id);
                     Ok(res)
@@ -152,6 +162,7 @@ where
                     error,
                     locale,
                     request_id,
+                    close: sent_body,
                 }
                 .into()),
             };
@@ -298,12 +309,29 @@ fn finish(
     );
 }
 
+/// Whether the request comes with a body (which an error answer may have left unread).
+fn sends_body(req: &ServiceRequest) -> bool {
+    let headers = req.headers();
+    headers.contains_key(TRANSFER_ENCODING)
+        || headers
+            .get(CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.trim() != "0")
+}
+
+/// Marks an answer as the connection's last.
+fn close_after(head: &mut actix_web::dev::ResponseHead) {
+    head.set_connection_type(ConnectionType::Close);
+}
+
 /// An error answer decided before it could be attached to its request.
 #[derive(Debug)]
 struct Rendered {
     error: ApiError,
     locale: Locale,
     request_id: HeaderValue,
+    /// The request sent a body: the connection closes after this answer.
+    close: bool,
 }
 
 impl std::fmt::Display for Rendered {
@@ -322,6 +350,9 @@ impl ResponseError for Rendered {
         response
             .headers_mut()
             .insert(REQUEST_ID, self.request_id.clone());
+        if self.close {
+            close_after(response.head_mut());
+        }
         response
     }
 }

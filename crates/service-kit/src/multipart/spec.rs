@@ -1,6 +1,6 @@
 //! The schema and limits of a form, and the cap on raw body bytes.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::pin::Pin;
 use std::rc::Rc;
 use std::task::{Context, Poll};
@@ -128,7 +128,9 @@ pub(super) fn malformed(reason: impl std::fmt::Display) -> ApiError {
 
 /// The request body, ending in an error once more than `budget` bytes came.
 pub(super) struct WireLimit {
-    pub(super) inner: web::Payload,
+    /// Shared with the reader, which takes it to discard what is left of a refused body
+    /// ([`super::MultipartReader::discard_rest`]); taken, the stream ends.
+    pub(super) inner: Rc<RefCell<Option<web::Payload>>>,
     pub(super) read: u64,
     pub(super) budget: u64,
     pub(super) exceeded: Rc<Cell<bool>>,
@@ -141,7 +143,10 @@ impl Stream for WireLimit {
         if self.exceeded.get() {
             return Poll::Ready(Some(Err(PayloadError::Overflow)));
         }
-        let polled = self.inner.poll_next_unpin(cx);
+        let polled = match self.inner.borrow_mut().as_mut() {
+            Some(payload) => payload.poll_next_unpin(cx),
+            None => Poll::Ready(None),
+        };
         if let Poll::Ready(Some(Ok(chunk))) = &polled {
             self.read = self.read.saturating_add(chunk.len() as u64);
             if self.read > self.budget {

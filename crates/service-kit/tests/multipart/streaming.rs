@@ -126,3 +126,48 @@ async fn huge_declared_upload_is_refused_before_reading() {
         HUGE / MIB
     );
 }
+
+/// A client that writes its whole (chunked) body before it reads, refused at the file limit:
+/// it can write on (the server discards) and then reads the 413, after which the connection is
+/// closed (issue 32).
+#[tokio::test]
+async fn a_client_that_writes_first_gets_the_refusal_and_a_closed_connection() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let base = serve(LIMITS);
+    let rest = base.trim_start_matches("http://");
+    let (authority, path) = rest.split_at(rest.find('/').unwrap());
+    let mut stream = tokio::net::TcpStream::connect(authority).await.unwrap();
+    let head = format!(
+        "POST {path}/reports HTTP/1.1\r\nHost: {authority}\r\nContent-Type: {}\r\n\
+         Transfer-Encoding: chunked\r\n\r\n",
+        content_type()
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut body = Body::new().text("title", "big").unfinished();
+    body.extend_from_slice(
+        format!(
+            "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"media\"; \
+             filename=\"big.bin\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        )
+        .as_bytes(),
+    );
+    body.resize(body.len() + 8 * MIB as usize, b'x');
+    for piece in body.chunks(CHUNK) {
+        let mut framed = format!("{:x}\r\n", piece.len()).into_bytes();
+        framed.extend_from_slice(piece);
+        framed.extend_from_slice(b"\r\n");
+        tokio::time::timeout(Duration::from_secs(10), stream.write_all(&framed))
+            .await
+            .expect("the server stopped reading the refused body")
+            .unwrap();
+    }
+    stream.write_all(b"0\r\n\r\n").await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer))
+        .await
+        .expect("the connection stays open after the answer")
+        .unwrap();
+    let text = String::from_utf8_lossy(&answer).to_ascii_lowercase();
+    assert!(text.starts_with("http/1.1 413"), "{text}");
+    assert!(text.contains("\r\nconnection: close\r\n"), "{text}");
+}

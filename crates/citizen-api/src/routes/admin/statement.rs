@@ -94,6 +94,7 @@ pub async fn add(
         Err(err) => {
             let stored: Vec<Uuid> = form.media.iter().map(|m| m.id).collect();
             state.media.discard(&stored).await;
+            reader.discard_rest().await;
             Err(err)
         }
     }

@@ -81,6 +81,7 @@ pub async fn upload(
         Err(err) => {
             let ids: Vec<Uuid> = stored.iter().map(|m| m.media_id).collect();
             state.media.discard(&ids).await;
+            reader.discard_rest().await;
             Err(err)
         }
     }

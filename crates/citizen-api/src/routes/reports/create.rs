@@ -122,6 +122,8 @@ pub async fn create(
         Err(err) => {
             let stored: Vec<Uuid> = form.media.iter().map(|m| m.id).collect();
             state.media.discard(&stored).await;
+            // A client that sends the whole form before reading gets this answer too.
+            reader.discard_rest().await;
             Err(err)
         }
     }
