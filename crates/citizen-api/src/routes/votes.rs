@@ -134,6 +134,7 @@ pub async fn place(
         .target
         .parse()
         .map_err(|_| target_not_found(&body.0.target))?;
+    crate::routes::notifications::remember_locale(&state, &auth.0).await?;
     let placed = state
         .stores
         .votes

@@ -107,6 +107,12 @@ pub trait NotificationStore: Send + Sync + 'static {
         now: Instant,
     ) -> StoreResult<()>;
 
+    /// Records `locale` (the token's `locale` claim) as the language of what is written to the
+    /// subject unless one is recorded already: the first thing a citizen does (file, vote,
+    /// subscribe) sets it; saving the settings sets it again. A subject without settings gets
+    /// the defaults' row (enabled, no interval), which reads as no row everywhere.
+    async fn remember_locale(&self, subject: &str, locale: &str, now: Instant) -> StoreResult<()>;
+
     /// Whether the subject has a web push subscription with this endpoint.
     async fn webpush_subscribed(&self, subject: &str, endpoint: &str) -> StoreResult<bool>;
 

@@ -8,12 +8,13 @@ use serde_json::{json, Value};
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
-use crate::helpers::{Filing, TestApp, OFFICER};
+use crate::helpers::{form, Filing, TestApp, OFFICER};
 use crate::notifications_helpers::{fields, token_with};
 
 on_both_backends!(crate::notifications_events::spawn_without_worker;
     status_changes_and_statements_reach_author_and_voters_once,
     a_refused_step_writes_no_event,
+    the_tokens_language_counts_from_the_first_action_until_the_settings_are_saved,
 );
 
 /// The service with its own outbox loop off: the tests drive the worker.
@@ -132,4 +133,103 @@ async fn a_refused_step_writes_no_event(app: TestApp) {
     assert!(refused.is_err());
     assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 0);
     assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
+}
+
+/// A citizen whose token says `locale=en`, in a city whose default is Czech, reads English from
+/// the first thing they do (file, vote, subscribe) on, without saving any settings; saving
+/// them with another token's language changes it, a later action does not.
+async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are_saved(
+    app: TestApp,
+) {
+    let czech_city = Worker::new(app.stores.clone(), i18n::Locale::Cs);
+    let (status, _, body) = app
+        .post_report(
+            form("Broken lamp", "By the school"),
+            Some(&token_with("author-en", None, Some("en"))),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let report: uuid::Uuid = body["id"].as_str().unwrap().parse().unwrap();
+    let issue = app
+        .stores
+        .reports
+        .report(report)
+        .await
+        .unwrap()
+        .unwrap()
+        .issues[0]
+        .id;
+    for (voter, locale) in [("voter-en", Some("en")), ("voter-plain", None)] {
+        let (status, body) = app
+            .send_json(
+                Method::POST,
+                "/me/vote-tokens",
+                &token_with(voter, None, locale),
+                &json!({"target": report.to_string(), "count": 1}),
+            )
+            .await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let now = app.clock.now();
+    app.stores
+        .issues
+        .change_status(issue, Transition::Accept, OFFICER, now)
+        .await
+        .unwrap();
+    assert_eq!(czech_city.run_once(now).await.unwrap(), 1);
+    let accepted_en = "“Broken lamp” is now accepted.";
+    let accepted_cs = "„Broken lamp“ je nyní přijato.";
+    assert_eq!(
+        fields(&feed(&app, "author-en").await, "body"),
+        [accepted_en]
+    );
+    assert_eq!(fields(&feed(&app, "voter-en").await, "body"), [accepted_en]);
+    assert_eq!(
+        fields(&feed(&app, "voter-plain").await, "body"),
+        [accepted_cs]
+    );
+
+    // The settings saved with a Czech token choose Czech; a later vote with an English token
+    // does not undo that choice.
+    let (status, _) = app
+        .send_json(
+            Method::PUT,
+            "/me/notifications/settings",
+            &token_with("voter-en", None, Some("cs")),
+            &json!({"enabled": true, "interval": null}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let (status, body) = app
+        .send_json(
+            Method::PATCH,
+            "/me/vote-token-revoke",
+            &token_with("voter-en", None, Some("en")),
+            &json!({"target": report.to_string(), "count": 1}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = app
+        .send_json(
+            Method::POST,
+            "/me/vote-tokens",
+            &token_with("voter-en", None, Some("en")),
+            &json!({"target": report.to_string(), "count": 1}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    app.stores
+        .issues
+        .add_statement(issue, "We are on it.", false, &[], OFFICER, now)
+        .await
+        .unwrap();
+    assert_eq!(czech_city.run_once(now).await.unwrap(), 1);
+    assert_eq!(
+        fields(&feed(&app, "voter-en").await, "body"),
+        ["Nové vyjádření k „Broken lamp“.", accepted_en]
+    );
+    assert_eq!(
+        fields(&feed(&app, "author-en").await, "body"),
+        ["A new statement on “Broken lamp”.", accepted_en]
+    );
 }

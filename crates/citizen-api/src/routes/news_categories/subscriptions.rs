@@ -100,6 +100,7 @@ pub async fn change(
         .into_iter()
         .map(|id| (id, last.get(&id).copied().unwrap_or_default()))
         .collect();
+    crate::routes::notifications::remember_locale(&state, &auth.0).await?;
     let changed = state
         .stores
         .news

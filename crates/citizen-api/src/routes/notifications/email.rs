@@ -71,6 +71,7 @@ pub async fn subscribe(state: web::Data<AppState>, auth: Auth) -> Result<HttpRes
         locale: auth.0.locale.clone(),
         unsubscribe_token: uuid::Uuid::new_v4().simple().to_string(),
     };
+    super::remember_locale(&state, &auth.0).await?;
     state
         .stores
         .notifications

@@ -10,7 +10,33 @@ pub mod settings;
 pub mod webpush;
 
 use actix_web::web;
+use service_kit::auth::Principal;
+use service_kit::ApiError;
 use utoipa::OpenApi;
+
+use crate::routes::AppState;
+
+/// Records the language of the caller's token (`locale` claim) for what is written to them,
+/// unless one is recorded already (`NotificationStore::remember_locale`). Called by the first
+/// things a citizen does (file, vote, subscribe) before doing them, so their notifications,
+/// feed entries included, are written in that language until the settings are saved.
+pub async fn remember_locale(state: &AppState, principal: &Principal) -> Result<(), ApiError> {
+    // A language tag (BCP 47) is short; anything else is not worth keeping.
+    let Some(locale) = principal
+        .locale
+        .as_deref()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && l.len() <= 35)
+    else {
+        return Ok(());
+    };
+    state
+        .stores
+        .notifications
+        .remember_locale(&principal.subject, locale, state.clock.now())
+        .await?;
+    Ok(())
+}
 
 /// Registers the routes (one call in the service's `configure`).
 pub fn configure(cfg: &mut web::ServiceConfig) {

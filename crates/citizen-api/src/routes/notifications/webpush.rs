@@ -112,6 +112,7 @@ pub async fn subscribe(
         auth: sub.keys.auth.clone(),
         locale: auth.0.locale.clone(),
     };
+    super::remember_locale(&state, &auth.0).await?;
     state
         .stores
         .notifications

@@ -93,6 +93,9 @@ pub async fn create(
     state: web::Data<AppState>,
     auth: MaybeAuth,
 ) -> Result<HttpResponse, ApiError> {
+    if let Some(principal) = &auth.0 {
+        crate::routes::notifications::remember_locale(&state, principal).await?;
+    }
     let author = auth.0.map(|p| p.subject);
     let client = crate::rate_limit::client_address(&req, state.trusted_proxy_hops);
     if author.is_none() {

@@ -168,6 +168,20 @@ impl NotificationStore for SqliteStore {
         Ok(())
     }
 
+    async fn remember_locale(&self, subject: &str, locale: &str, now: Instant) -> StoreResult<()> {
+        sqlx::query(
+            "INSERT INTO notification_settings (subject, enabled, \"interval\", locale, updated_at) \
+             VALUES (?1, TRUE, NULL, ?2, ?3) ON CONFLICT (subject) DO UPDATE SET \
+             locale = excluded.locale WHERE notification_settings.locale IS NULL",
+        )
+        .bind(subject)
+        .bind(locale)
+        .bind(micros(now))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
     async fn webpush_subscribed(&self, subject: &str, endpoint: &str) -> StoreResult<bool> {
         let found: Option<String> = sqlx::query_scalar(
             "SELECT endpoint FROM webpush_subscriptions WHERE subject = ?1 AND endpoint = ?2",
