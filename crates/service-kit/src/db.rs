@@ -249,15 +249,17 @@ impl Database {
     }
 }
 
-/// Fails, naming the command that fixes it, when an extension in `needed` is not installed in
-/// schema `public` of the database.
+/// Makes sure every extension in `needed` is installed in schema `public`: a superuser (a local
+/// or test database) creates a missing one, as an administrator would; any other role gets an
+/// error naming each missing one with the command a database owner runs (docs/deployment.md).
 async fn check_extensions(pool: &PgPool, needed: &[&str]) -> anyhow::Result<()> {
     if needed.is_empty() {
         return Ok(());
     }
     let needed: Vec<String> = needed.iter().map(|e| (*e).to_owned()).collect();
-    let rows: Vec<(String, Option<String>, bool, String)> = sqlx::query_as(
-        "SELECT wanted.name, n.nspname, a.name IS NOT NULL, current_database()::text \
+    let rows: Vec<(String, Option<String>, bool, String, bool)> = sqlx::query_as(
+        "SELECT wanted.name, n.nspname, a.name IS NOT NULL, current_database()::text, \
+           (SELECT rolsuper FROM pg_roles WHERE rolname = current_user) \
          FROM unnest($1::text[]) AS wanted(name) \
          LEFT JOIN pg_extension e ON e.extname = wanted.name \
          LEFT JOIN pg_namespace n ON n.oid = e.extnamespace \
@@ -267,12 +269,26 @@ async fn check_extensions(pool: &PgPool, needed: &[&str]) -> anyhow::Result<()> 
     .fetch_all(pool)
     .await
     .context("cannot reach PostgreSQL")?;
-    let problems: Vec<String> = rows
-        .iter()
-        .filter_map(|(name, schema, available, database)| {
-            extension_problem(name, schema.as_deref(), *available, database)
-        })
-        .collect();
+    let mut problems = Vec::new();
+    for (name, schema, available, database, superuser) in &rows {
+        if schema.is_none() && *available && *superuser {
+            let ident = name.replace('"', "\"\"");
+            sqlx::query(&format!(
+                "CREATE EXTENSION IF NOT EXISTS \"{ident}\" WITH SCHEMA public"
+            ))
+            .execute(pool)
+            .await
+            .with_context(|| format!("cannot create extension {name}"))?;
+            tracing::info!(extension = %name, "created a missing PostgreSQL extension (superuser)");
+            continue;
+        }
+        problems.extend(extension_problem(
+            name,
+            schema.as_deref(),
+            *available,
+            database,
+        ));
+    }
     anyhow::ensure!(
         problems.is_empty(),
         "the database is not ready for the migrations (docs/deployment.md, section 2): {}",

@@ -1,5 +1,7 @@
-//! `citizen-api migrate` on a database that lacks an extension the migrations use: it stops
-//! before migrating and names the extension with the command that creates it.
+//! `citizen-api migrate` on a database that lacks an extension the migrations use: as the
+//! service's own role (no superuser, as in production) it stops before migrating and names the
+//! extension with the command a database owner runs; as a superuser (a local database) it
+//! creates the extension, as the administrator would.
 
 use std::process::Command;
 
@@ -27,13 +29,31 @@ async fn exec(url: &str, sql: &str) {
     conn.close().await.unwrap();
 }
 
+/// `url` with `user` in place of its user (and no password: the test server trusts).
+fn as_user(url: &str, user: &str) -> String {
+    let (scheme, rest) = url.split_once("://").unwrap();
+    let host = rest.rsplit_once('@').map_or(rest, |(_, host)| host);
+    format!("{scheme}://{user}@{host}")
+}
+
 #[tokio::test]
 async fn migrate_names_a_missing_extension_and_the_command_that_creates_it() {
     let Some(db) = test_support::postgres("migrate_ext").await else {
         return;
     };
+    let role = format!("cstest_migrator_{}", &db.name[db.name.len() - 8..]);
     exec(&db.url, "DROP EXTENSION pg_trgm").await;
-    let (ok, text) = migrate(&db.url);
+    exec(
+        &db.url,
+        &format!(
+            "CREATE ROLE {role} LOGIN; GRANT CREATE ON DATABASE {} TO {role}",
+            db.name
+        ),
+    )
+    .await;
+    let service = as_user(&db.url, &role);
+
+    let (ok, text) = migrate(&service);
     assert!(!ok, "{text}");
     assert!(
         text.contains("extension pg_trgm is missing")
@@ -52,7 +72,7 @@ async fn migrate_names_a_missing_extension_and_the_command_that_creates_it() {
         "CREATE SCHEMA ext; CREATE EXTENSION pg_trgm WITH SCHEMA ext",
     )
     .await;
-    let (ok, text) = migrate(&db.url);
+    let (ok, text) = migrate(&service);
     assert!(!ok, "{text}");
     assert!(
         text.contains("ALTER EXTENSION pg_trgm SET SCHEMA public;"),
@@ -60,7 +80,19 @@ async fn migrate_names_a_missing_extension_and_the_command_that_creates_it() {
     );
 
     exec(&db.url, "ALTER EXTENSION pg_trgm SET SCHEMA public").await;
-    let (ok, text) = migrate(&db.url);
+    let (ok, text) = migrate(&service);
     assert!(ok, "{text}");
     assert!(text.contains("migrations applied"), "{text}");
+
+    // A superuser on a database without the extension creates it and migrates.
+    let Some(local) = test_support::postgres("migrate_su").await else {
+        return;
+    };
+    exec(&local.url, "DROP EXTENSION pg_trgm").await;
+    let (ok, text) = migrate(&local.url);
+    assert!(ok, "{text}");
+
+    let admin = test_support::admin_url();
+    exec(&admin, &format!("DROP DATABASE {} WITH (FORCE)", db.name)).await;
+    exec(&admin, &format!("DROP ROLE {role}")).await;
 }
