@@ -116,11 +116,13 @@ pub fn items(raw: &str, settings: FeaturesSettings) -> Result<ItemsRequest, ApiE
         match name {
             "f" => check_format(&value)?,
             "limit" => {
-                let limit: u64 = value
-                    .parse()
-                    .ok()
-                    .filter(|l| *l >= 1)
-                    .ok_or_else(|| invalid("limit", "it must be an integer of at least 1"))?;
+                // A 64-bit integer, as the API description says; larger ones are refused.
+                let limit: i64 = value.parse().ok().filter(|l| *l >= 1).ok_or_else(|| {
+                    invalid(
+                        "limit",
+                        "it must be an integer from 1 to 9223372036854775807",
+                    )
+                })?;
                 query.limit = u32::try_from(limit)
                     .unwrap_or(u32::MAX)
                     .min(settings.max_limit);
@@ -254,6 +256,8 @@ mod tests {
             "over the maximum: the maximum"
         );
         assert_eq!(ok("limit=99999999999999").limit, 1000);
+        assert_eq!(ok("limit=9223372036854775807").limit, 1000);
+        refused("limit=9223372036854775808");
         refused("limit=0");
         refused("limit=-1");
         refused("limit=x");
