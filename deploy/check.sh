@@ -311,6 +311,13 @@ def expect_status(path, code, location=None, contains=None):
 expect("/api/v1/streets", "streets-api")
 expect("/api/v1/streets?q=n%C3%A1m%C4%9Bst%C3%AD&limit=5", "streets-api")
 expect("/api/v1/streets/12345", "streets-api")
+expect("/api/v1/conformance", "streets-api")
+expect("/api/v1/collections", "streets-api")
+expect("/api/v1/collections/streets/items?limit=10&bbox=14.4,50.0,14.5,50.1", "streets-api")
+# The landing page comes from the service's /api/v1/; its self link's `/api/v1/"` is rewritten,
+# which shows on the stub's echoed path.
+expect_status("/streets-features/", 200, contains='"service": "streets-api", "path": "/streets-features/"')
+expect_status("/streets-features", 301, "/streets-features/")
 expect("/api/v1/public/clients/app-1/messages", "platform-messages")
 expect("/api/v1/me/messages", "platform-messages")
 expect("/api/v1/me/reports", "citizen-api")

@@ -6,6 +6,7 @@
 
 pub mod demo;
 pub mod model;
+pub mod ogc;
 pub mod routes;
 pub mod settings;
 pub mod startup;

@@ -40,8 +40,8 @@ enum Command {
         /// LineString/MultiLineString features with I_GM_U and N_GM_U, format by extension:
         /// .geojson/.json, .gpkg (GeoPackage), .shp (Shapefile with .dbf and .prj), .fgb.
         file: PathBuf,
-        /// Source CRS, e.g. EPSG:5514; default: the file's (GeoJSON `crs` member, else EPSG:4326;
-        /// GeoPackage srs_id; Shapefile .prj; FlatGeobuf header).
+        /// Source CRS: any EPSG code, e.g. EPSG:3067; default: the file's (GeoJSON `crs` member,
+        /// else EPSG:4326; GeoPackage srs_id; Shapefile .prj; FlatGeobuf header).
         #[arg(long, value_name = "EPSG:CODE")]
         source_crs: Option<String>,
     },

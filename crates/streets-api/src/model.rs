@@ -5,6 +5,8 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
 
+use crate::store::bbox::BoxFilter;
+
 /// A street as read from the database for the read model: everything a replica serves and
 /// searches by.
 #[derive(Debug, Clone, PartialEq)]
@@ -67,6 +69,14 @@ impl Feature {
         self.0
     }
 
+    /// The feature as the features API serves it: the same object with the street number as
+    /// its GeoJSON `id` in front (`{"id":N,` followed by the rest of the object).
+    pub fn with_id(&self, number: i64) -> Bytes {
+        let mut out = Vec::with_capacity(self.0.len() + 24);
+        write_with_id(&mut out, number, &self.0);
+        out.into()
+    }
+
     /// A JSON array of features, as one buffer.
     pub fn array(features: &[Feature]) -> Bytes {
         let len = features.iter().map(|f| f.0.len() + 1).sum::<usize>() + 2;
@@ -96,6 +106,14 @@ pub(crate) fn write_feature(
         kind: "MultiLineString",
     };
     serde_json::to_writer(out, &FeatureOut::new(id, number, name, geometry))
+}
+
+/// Appends a feature's JSON (`{"_id":…}`) to `out` with `"id":number` as its first member.
+pub(crate) fn write_with_id(out: &mut Vec<u8>, number: i64, feature: &[u8]) {
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(number.to_string().as_bytes());
+    out.push(b',');
+    out.extend_from_slice(feature.get(1..).unwrap_or_default());
 }
 
 /// A feature borrowed from its parts, serialised in the field order of [`StreetFeature`].
@@ -147,6 +165,40 @@ pub struct StreetQuery {
     pub name: Option<String>,
     /// Point and radius in metres.
     pub near: Option<Near>,
+}
+
+/// What a features API items request asks for (already validated): streets by number,
+/// `offset` skipped, at most `limit`, filtered by box and by folded name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemsQuery {
+    pub limit: u32,
+    pub offset: u32,
+    pub bbox: Option<BoxFilter>,
+    /// Streets whose folded name equals this.
+    pub name: Option<String>,
+}
+
+/// One page of a features API items answer.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ItemsPage {
+    /// How many streets the filters select, over every page.
+    pub matched: u64,
+    /// How many features `features` holds.
+    pub returned: u32,
+    /// The features of the page as the features API serves them ([`Feature::with_id`]),
+    /// separated by commas: the inside of a JSON array.
+    pub features: Vec<u8>,
+}
+
+impl ItemsPage {
+    /// Appends a street's feature to the page.
+    pub(crate) fn push(&mut self, number: i64, feature: &[u8]) {
+        if self.returned > 0 {
+            self.features.push(b',');
+        }
+        write_with_id(&mut self.features, number, feature);
+        self.returned += 1;
+    }
 }
 
 /// A radius search.

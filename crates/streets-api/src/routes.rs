@@ -13,14 +13,17 @@ use std::sync::Arc;
 use utoipa::{IntoParams, OpenApi};
 
 use crate::model::{Near, StreetFeature, StreetQuery};
+use crate::ogc::{self, FeaturesConfig};
 use crate::store::StreetStore;
 
-/// The routes under the base path.
-pub fn configure(store: Arc<dyn StreetStore>) -> ConfigureApi {
+/// The routes under the base path: the seed's `/streets`, and the features API beside them
+/// (`crate::ogc`).
+pub fn configure(store: Arc<dyn StreetStore>, features: Arc<FeaturesConfig>) -> ConfigureApi {
     Arc::new(move |cfg: &mut web::ServiceConfig| {
         cfg.app_data(web::Data::from(store.clone()))
             .service(web::resource("/streets").route(web::get().to(list_streets)))
             .service(web::resource("/streets/{street_id}").route(web::get().to(get_street)));
+        crate::ogc::configure(cfg, features.clone());
     })
 }
 
@@ -31,11 +34,25 @@ pub fn configure(store: Arc<dyn StreetStore>) -> ConfigureApi {
         title = "Streets API",
         version = "1.0.0",
         description = "Public, read-only street geometries of the city as GeoJSON features in WGS84 \
-                       (EPSG:4326, coordinates longitude then latitude). No authentication."
+                       (EPSG:4326, coordinates longitude then latitude). No authentication. \
+                       The same streets as an OGC API – Features collection for GIS clients \
+                       (QGIS, GDAL, OWSLib): start at the landing page `/`."
     ),
-    paths(list_streets, get_street),
+    paths(
+        list_streets,
+        get_street,
+        ogc::landing_page,
+        ogc::conformance,
+        ogc::collections,
+        ogc::collection,
+        ogc::items,
+        ogc::item
+    ),
     components(schemas(StreetFeature, ErrorBody)),
-    tags((name = "streets", description = "Street geometries"))
+    tags(
+        (name = "streets", description = "Street geometries"),
+        (name = "features", description = "OGC API – Features Part 1: the streets collection")
+    )
 )]
 pub struct ApiDoc;
 

@@ -25,6 +25,7 @@ pub struct Settings {
     pub i18n: I18nSettings,
     pub demo: DemoSettings,
     pub cache: crate::store::CacheSettings,
+    pub features: crate::ogc::FeaturesSettings,
 }
 
 /// `demo.*`: the bundled demo data set.
@@ -47,6 +48,7 @@ impl Settings {
         self.http
             .validate()
             .and_then(|()| self.i18n.locale().map(drop))
+            .and_then(|()| self.features.validate())
             .map_err(|message| SettingsError {
                 service: SPEC.name,
                 message,

@@ -55,7 +55,13 @@ impl Application {
         model.watch(&metrics)?;
         let parts = AppParts {
             service: SPEC.name,
-            api: routes::configure(store.clone()),
+            api: routes::configure(
+                store.clone(),
+                Arc::new(crate::ogc::FeaturesConfig {
+                    settings: settings.features,
+                    base_path: settings.http.base_path.clone(),
+                }),
+            ),
             openapi: service_kit::docs::finalize(
                 ApiDoc::openapi(),
                 &settings.http.base_path,

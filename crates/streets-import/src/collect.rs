@@ -233,7 +233,7 @@ pub(crate) fn into_streets(
     if features.is_empty() {
         return Ok(Vec::new());
     }
-    let reprojector = Reprojector::new(crs)?;
+    let reprojector = Reprojector::new(&crs)?;
     let mut streets = Streets::with_capacity(features.len());
     for (index, feature) in features.into_iter().enumerate() {
         let fail = |number, problem| ImportError::Feature {
@@ -249,7 +249,7 @@ pub(crate) fn into_streets(
                 Err(FeatureProblem::UnsupportedGeometry(kind.to_owned()))
             }
             RawGeometry::Malformed(reason) => Err(FeatureProblem::MalformedGeometry(reason)),
-            RawGeometry::Lines(raw) => check_lines(&raw, crs, &reprojector),
+            RawGeometry::Lines(raw) => check_lines(&raw, &reprojector),
         }
         .map_err(|p| fail(Some(number), p))?;
         streets.push(

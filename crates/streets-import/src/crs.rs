@@ -1,4 +1,12 @@
 //! Source coordinate reference systems and their reprojection to WGS84.
+//!
+//! A CRS is named by an EPSG code, looked up in the full EPSG table of `crs-definitions`
+//! (PROJ's own definitions, with the datum shift PROJ uses by default where one Helmert
+//! transformation is it), or defined by the file's WKT (see `prj`). Reprojection is done by
+//! proj4rs. Two systems are kept apart from the table:
+//! - EPSG:4326 and OGC:CRS84 pass through (GeoJSON positions are longitude, latitude);
+//! - EPSG:5514, S-JTSK / Krovak East North, for which PROJ picks one of three Helmert
+//!   transformations per point by area (the table holds only the coarsest).
 
 use std::fmt;
 
@@ -7,94 +15,76 @@ use proj4rs::proj::Proj;
 use crate::ImportError;
 
 /// A coordinate reference system the importer can read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Crs {
     /// EPSG:4326, WGS 84 geographic; GeoJSON positions are read as [longitude, latitude].
     Wgs84,
     /// OGC:CRS84, WGS 84 with longitude first (GeoJSON's default).
     Crs84,
-    /// EPSG:3857, WGS 84 / Pseudo-Mercator.
-    WebMercator,
-    /// EPSG:326zz (north) and EPSG:327zz (south): WGS 84 / UTM zone zz.
-    WgsUtm { zone: u8, north: bool },
-    /// EPSG:258zz: ETRS89 / UTM zone zzN (zones 28 to 37).
-    EtrsUtm { zone: u8 },
-    /// EPSG:5514: S-JTSK / Krovak East North (negative easting and northing).
+    /// EPSG:5514: S-JTSK / Krovak East North (negative easting and northing), with PROJ's
+    /// choice among three datum shifts by area.
     SJtskKrovakEastNorth,
+    /// Any other EPSG code of the EPSG table.
+    Epsg(u16),
+    /// A CRS defined by a file's WKT without an EPSG code the table knows.
+    Wkt(Box<WktCrs>),
 }
 
-/// The CRS strings every supported system can be named with, for error messages.
-pub const SUPPORTED_CRS: &str = "EPSG:4326, OGC:CRS84, EPSG:3857, EPSG:5514, \
-     EPSG:32601-32660, EPSG:32701-32760, EPSG:25828-25837";
+/// A CRS as a file's WKT defines it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct WktCrs {
+    /// The name of the WKT's root element.
+    pub name: String,
+    /// The definition as a PROJ string (`proj4wkt`).
+    pub proj: String,
+}
+
+/// What the importer accepts as a CRS name, for error messages.
+pub const SUPPORTED_CRS: &str = "an EPSG code of a projected or geographic CRS, e.g. EPSG:3067, \
+     or OGC:CRS84";
 
 impl Crs {
-    /// The EPSG code, or `None` for OGC:CRS84.
+    /// The EPSG code, or `None` for OGC:CRS84 and a WKT definition.
     pub fn epsg_code(&self) -> Option<u32> {
-        match *self {
+        match self {
             Crs::Wgs84 => Some(4326),
-            Crs::Crs84 => None,
-            Crs::WebMercator => Some(3857),
-            Crs::WgsUtm { zone, north } => {
-                Some(if north { 32600 } else { 32700 } + u32::from(zone))
-            }
-            Crs::EtrsUtm { zone } => Some(25800 + u32::from(zone)),
+            Crs::Crs84 | Crs::Wkt(_) => None,
             Crs::SJtskKrovakEastNorth => Some(5514),
+            Crs::Epsg(code) => Some(u32::from(*code)),
         }
     }
 
-    fn from_epsg(code: u32) -> Option<Crs> {
+    /// The CRS of an EPSG code; `None` when the table does not hold it.
+    pub fn from_epsg(code: u32) -> Option<Crs> {
         match code {
             4326 => Some(Crs::Wgs84),
-            3857 => Some(Crs::WebMercator),
             5514 => Some(Crs::SJtskKrovakEastNorth),
-            32601..=32660 => Some(Crs::WgsUtm {
-                zone: u8::try_from(code - 32600).ok()?,
-                north: true,
-            }),
-            32701..=32760 => Some(Crs::WgsUtm {
-                zone: u8::try_from(code - 32700).ok()?,
-                north: false,
-            }),
-            25828..=25837 => Some(Crs::EtrsUtm {
-                zone: u8::try_from(code - 25800).ok()?,
-            }),
+            _ => {
+                let code = u16::try_from(code).ok()?;
+                crs_definitions::from_code(code).map(|_| Crs::Epsg(code))
+            }
+        }
+    }
+
+    /// The PROJ string of a table or WKT CRS.
+    fn proj_string(&self) -> Option<&str> {
+        match self {
+            Crs::Epsg(code) => crs_definitions::from_code(*code).map(|d| d.proj4),
+            Crs::Wkt(wkt) => Some(&wkt.proj),
             _ => None,
-        }
-    }
-
-    /// Whether a source position lies inside this CRS's area of use.
-    pub fn contains(&self, x: f64, y: f64) -> bool {
-        match *self {
-            Crs::Wgs84 | Crs::Crs84 => (-180.0..=180.0).contains(&x) && (-90.0..=90.0).contains(&y),
-            Crs::WebMercator => x.abs() <= WEB_MERCATOR_MAX && y.abs() <= WEB_MERCATOR_MAX,
-            Crs::WgsUtm { .. } | Crs::EtrsUtm { .. } => {
-                (100_000.0..=900_000.0).contains(&x) && (0.0..=10_000_000.0).contains(&y)
-            }
-            Crs::SJtskKrovakEastNorth => SJTSK_AREA.contains(x, y),
-        }
-    }
-
-    /// A readable description of the area of use, for error messages.
-    pub fn area_description(&self) -> String {
-        match *self {
-            Crs::Wgs84 | Crs::Crs84 => "longitude -180..180 and latitude -90..90".to_owned(),
-            Crs::WebMercator => format!("x and y within ±{WEB_MERCATOR_MAX}"),
-            Crs::WgsUtm { .. } | Crs::EtrsUtm { .. } => {
-                "easting 100000..900000 and northing 0..10000000".to_owned()
-            }
-            Crs::SJtskKrovakEastNorth => format!(
-                "x {}..{} and y {}..{} (Czechia and Slovakia)",
-                SJTSK_AREA.min_x, SJTSK_AREA.max_x, SJTSK_AREA.min_y, SJTSK_AREA.max_y
-            ),
         }
     }
 }
 
 impl fmt::Display for Crs {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.epsg_code() {
-            Some(code) => write!(f, "EPSG:{code}"),
-            None => f.write_str("OGC:CRS84"),
+        match self {
+            Crs::Crs84 => f.write_str("OGC:CRS84"),
+            Crs::Wkt(wkt) => write!(f, "{:?} (WKT)", wkt.name),
+            other => match other.epsg_code() {
+                Some(code) => write!(f, "EPSG:{code}"),
+                None => f.write_str("an unnamed CRS"),
+            },
         }
     }
 }
@@ -110,7 +100,9 @@ impl std::str::FromStr for Crs {
 /// Parses a CRS name: `EPSG:5514`, `epsg:3857`, `urn:ogc:def:crs:EPSG::5514`
 /// (also with a version, `urn:ogc:def:crs:EPSG:9.8.15:5514`),
 /// `http://www.opengis.net/def/crs/EPSG/0/5514`, `urn:ogc:def:crs:OGC:1.3:CRS84`,
-/// `OGC:CRS84`, `CRS84`, or a bare EPSG code such as `5514`.
+/// `OGC:CRS84`, `CRS84`, or a bare EPSG code such as `5514`. Any code of the EPSG table is
+/// accepted; one that is not in it is `UnsupportedCrs`, one whose definition proj4rs cannot
+/// read is `UnreadableCrs`, both naming it.
 pub fn parse_crs(s: &str) -> Result<Crs, ImportError> {
     let unsupported = || ImportError::UnsupportedCrs(s.to_owned());
     let trimmed = s.trim();
@@ -151,10 +143,29 @@ pub fn parse_crs(s: &str) -> Result<Crs, ImportError> {
     if code.is_empty() || !code.bytes().all(|b| b.is_ascii_digit()) {
         return Err(unsupported());
     }
-    code.parse::<u32>()
+    let crs = code
+        .parse::<u32>()
         .ok()
         .and_then(Crs::from_epsg)
-        .ok_or_else(unsupported)
+        .ok_or_else(unsupported)?;
+    readable(crs)
+}
+
+/// The CRS, if proj4rs can set up its definition; `UnreadableCrs` naming it otherwise.
+pub(crate) fn readable(crs: Crs) -> Result<Crs, ImportError> {
+    if let Some(proj) = crs.proj_string() {
+        let parsed = Proj::from_proj_string(proj).map_err(|e| ImportError::UnreadableCrs {
+            name: crs.to_string(),
+            reason: format!("{e} in {proj:?}"),
+        })?;
+        if parsed.is_geocent() {
+            return Err(ImportError::UnreadableCrs {
+                name: crs.to_string(),
+                reason: "a geocentric CRS holds no map positions".to_owned(),
+            });
+        }
+    }
+    Ok(crs)
 }
 
 const WEB_MERCATOR_MAX: f64 = 20_037_508.342_789_244;
@@ -169,8 +180,70 @@ struct Envelope {
 }
 
 impl Envelope {
+    const EVERYWHERE: Envelope = Envelope {
+        min_x: f64::NEG_INFINITY,
+        min_y: f64::NEG_INFINITY,
+        max_x: f64::INFINITY,
+        max_y: f64::INFINITY,
+    };
+
     fn contains(&self, x: f64, y: f64) -> bool {
         (self.min_x..=self.max_x).contains(&x) && (self.min_y..=self.max_y).contains(&y)
+    }
+}
+
+/// Where a CRS's coordinates may lie (checked before reprojecting, so that swapped axes or
+/// another CRS's numbers are refused with the position named).
+#[derive(Debug, Clone, Copy)]
+enum Area {
+    /// Longitude -180..180 and latitude -90..90 (degrees).
+    LonLat,
+    /// A UTM zone: easting 100000..900000 and northing 0..10000000.
+    Utm,
+    /// Web Mercator: x and y within ±20037508.34.
+    WebMercator,
+    /// A box of source coordinates, described.
+    Box(Envelope, &'static str),
+    /// Any finite numbers; the result must still be a valid WGS84 position.
+    Any,
+}
+
+impl Area {
+    /// The area of a CRS whose definition is this PROJ string.
+    fn of_proj(proj: &str) -> Area {
+        let has = |term: &str| proj.split_whitespace().any(|t| t == term);
+        if has("+proj=longlat") || has("+proj=latlong") {
+            Area::LonLat
+        } else if has("+proj=utm") {
+            Area::Utm
+        } else if has("+proj=merc") && has("+a=6378137") && has("+b=6378137") {
+            Area::WebMercator
+        } else {
+            Area::Any
+        }
+    }
+
+    fn contains(&self, x: f64, y: f64) -> bool {
+        match self {
+            Area::LonLat => (-180.0..=180.0).contains(&x) && (-90.0..=90.0).contains(&y),
+            Area::Utm => (100_000.0..=900_000.0).contains(&x) && (0.0..=10_000_000.0).contains(&y),
+            Area::WebMercator => x.abs() <= WEB_MERCATOR_MAX && y.abs() <= WEB_MERCATOR_MAX,
+            Area::Box(envelope, _) => envelope.contains(x, y),
+            Area::Any => true,
+        }
+    }
+
+    fn description(&self) -> String {
+        match self {
+            Area::LonLat => "longitude -180..180 and latitude -90..90".to_owned(),
+            Area::Utm => "easting 100000..900000 and northing 0..10000000".to_owned(),
+            Area::WebMercator => format!("x and y within ±{WEB_MERCATOR_MAX}"),
+            Area::Box(e, place) => format!(
+                "x {}..{} and y {}..{} ({place})",
+                e.min_x, e.max_x, e.min_y, e.max_y
+            ),
+            Area::Any => "finite coordinates".to_owned(),
+        }
     }
 }
 
@@ -227,6 +300,7 @@ const WGS84_LONLAT: &str = "+proj=longlat +datum=WGS84 +no_defs";
 /// Converts positions of one source CRS to WGS84 [longitude, latitude] degrees.
 pub(crate) struct Reprojector {
     crs: Crs,
+    area: Area,
     kind: Kind,
 }
 
@@ -236,72 +310,80 @@ enum Kind {
         dst: Box<Proj>,
         /// Operations in order of preference, each with the envelope where it applies.
         ops: Vec<(Envelope, Proj)>,
+        /// The source is geographic: positions are degrees, proj4rs takes radians.
+        degrees: bool,
     },
 }
 
 impl Reprojector {
-    pub(crate) fn new(crs: Crs) -> Result<Self, ImportError> {
+    pub(crate) fn new(crs: &Crs) -> Result<Self, ImportError> {
         let build = |s: &str| {
             Proj::from_proj_string(s).map_err(|e| ImportError::Projection {
-                crs,
+                crs: crs.clone(),
                 reason: format!("cannot set up {s:?}: {e}"),
             })
         };
-        let everywhere = Envelope {
-            min_x: f64::NEG_INFINITY,
-            min_y: f64::NEG_INFINITY,
-            max_x: f64::INFINITY,
-            max_y: f64::INFINITY,
-        };
-        let ops = match crs {
+        let (area, ops) = match crs {
             Crs::Wgs84 | Crs::Crs84 => {
                 return Ok(Self {
-                    crs,
+                    crs: crs.clone(),
+                    area: Area::LonLat,
                     kind: Kind::Identity,
                 })
             }
-            Crs::WebMercator => vec![(
-                everywhere,
-                build(
-                    "+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 \
-                     +units=m +nadgrids=@null +no_defs",
-                )?,
-            )],
-            Crs::WgsUtm { zone, north } => {
-                let south = if north { "" } else { " +south" };
-                vec![(
-                    everywhere,
-                    build(&format!(
-                        "+proj=utm +zone={zone}{south} +datum=WGS84 +units=m +no_defs"
-                    ))?,
-                )]
+            Crs::SJtskKrovakEastNorth => (
+                Area::Box(SJTSK_AREA, "Czechia and Slovakia"),
+                vec![
+                    (
+                        SJTSK_SLOVAKIA,
+                        build(&format!("{KROVAK} {TOWGS84_SLOVAKIA}"))?,
+                    ),
+                    (
+                        SJTSK_CZECHIA,
+                        build(&format!("{KROVAK} {TOWGS84_CZECHIA}"))?,
+                    ),
+                    (
+                        Envelope::EVERYWHERE,
+                        build(&format!("{KROVAK} {TOWGS84_WHOLE}"))?,
+                    ),
+                ],
+            ),
+            Crs::Epsg(_) | Crs::Wkt(_) => {
+                let proj = crs.proj_string().ok_or_else(|| ImportError::Projection {
+                    crs: crs.clone(),
+                    reason: "the EPSG table does not hold it".to_owned(),
+                })?;
+                (
+                    Area::of_proj(proj),
+                    vec![(Envelope::EVERYWHERE, build(proj)?)],
+                )
             }
-            // PROJ's default ETRS89 -> WGS 84 is "ETRS89 to WGS 84 (1)", a null shift.
-            Crs::EtrsUtm { zone } => vec![(
-                everywhere,
-                build(&format!(
-                    "+proj=utm +zone={zone} +ellps=GRS80 +towgs84=0,0,0,0,0,0,0 +units=m +no_defs"
-                ))?,
-            )],
-            Crs::SJtskKrovakEastNorth => vec![
-                (
-                    SJTSK_SLOVAKIA,
-                    build(&format!("{KROVAK} {TOWGS84_SLOVAKIA}"))?,
-                ),
-                (
-                    SJTSK_CZECHIA,
-                    build(&format!("{KROVAK} {TOWGS84_CZECHIA}"))?,
-                ),
-                (everywhere, build(&format!("{KROVAK} {TOWGS84_WHOLE}"))?),
-            ],
         };
+        let degrees = ops.iter().any(|(_, p)| p.is_latlong());
         Ok(Self {
-            crs,
+            crs: crs.clone(),
+            area,
             kind: Kind::Proj {
                 dst: Box::new(build(WGS84_LONLAT)?),
                 ops,
+                degrees,
             },
         })
+    }
+
+    /// The CRS positions are read in.
+    pub(crate) fn crs(&self) -> &Crs {
+        &self.crs
+    }
+
+    /// Whether a source position lies inside the CRS's area of use.
+    pub(crate) fn contains(&self, x: f64, y: f64) -> bool {
+        self.area.contains(x, y)
+    }
+
+    /// A readable description of the area of use, for error messages.
+    pub(crate) fn area_description(&self) -> String {
+        self.area.description()
     }
 
     /// Reprojects one source position (already checked to be finite and inside the
@@ -309,11 +391,15 @@ impl Reprojector {
     pub(crate) fn to_wgs84(&self, x: f64, y: f64) -> Result<[f64; 2], String> {
         match &self.kind {
             Kind::Identity => Ok([x, y]),
-            Kind::Proj { dst, ops } => {
+            Kind::Proj { dst, ops, degrees } => {
                 let Some((_, src)) = ops.iter().find(|(env, _)| env.contains(x, y)) else {
                     return Err(format!("no transformation from {} applies here", self.crs));
                 };
-                let mut point = (x, y, 0.0);
+                let mut point = if *degrees {
+                    (x.to_radians(), y.to_radians(), 0.0)
+                } else {
+                    (x, y, 0.0)
+                };
                 proj4rs::transform::transform(src, dst, &mut point).map_err(|e| e.to_string())?;
                 Ok([point.0.to_degrees(), point.1.to_degrees()])
             }

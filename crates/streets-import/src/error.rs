@@ -33,6 +33,10 @@ pub enum ImportError {
     NotFeatureCollection(String),
     #[error("unsupported coordinate reference system {0:?} (supported: {SUPPORTED_CRS})")]
     UnsupportedCrs(String),
+    /// A CRS whose definition cannot be read or used (a projection proj4rs does not
+    /// implement, a datum grid, a WKT that cannot be parsed).
+    #[error("cannot read the coordinate reference system {name}: {reason}")]
+    UnreadableCrs { name: String, reason: String },
     #[error("the file's \"crs\" member is not understood: {0}")]
     InvalidCrsMember(String),
     #[error("cannot reproject from {crs}: {reason}")]

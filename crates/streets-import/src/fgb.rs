@@ -27,7 +27,15 @@ pub(crate) fn read(
         FgbReader::open(std::io::BufReader::new(file)).map_err(|e| format_error(e.to_string()))?;
     let header = reader.header();
     let crs = match header.crs() {
-        Some(crs) if crs.code() > 0 && crs.org().is_none_or(|o| o.eq_ignore_ascii_case("EPSG")) => {
+        Some(crs)
+            if crs.code() > 0
+                && crs.org().is_none_or(|o| o.eq_ignore_ascii_case("EPSG"))
+                && (crs.wkt().is_none()
+                    || u32::try_from(crs.code())
+                        .ok()
+                        .and_then(Crs::from_epsg)
+                        .is_some()) =>
+        {
             parse_crs(&format!("EPSG:{}", crs.code()))
         }
         Some(crs) => match crs.wkt() {

@@ -65,11 +65,11 @@ pub fn read_geojson(
     if features.is_empty() {
         return Ok(Vec::new());
     }
-    let reprojector = Reprojector::new(crs)?;
+    let reprojector = Reprojector::new(&crs)?;
 
     let mut streets = Streets::with_capacity(features.len());
     for (index, feature) in features.iter().enumerate() {
-        let street = read_feature(feature, crs, &reprojector).map_err(|(number, problem)| {
+        let street = read_feature(feature, &reprojector).map_err(|(number, problem)| {
             ImportError::Feature {
                 index,
                 number,
@@ -146,11 +146,7 @@ fn crs_member(root: &Map<String, Value>) -> Result<Option<Crs>, ImportError> {
     }
 }
 
-fn read_feature(
-    feature: &Value,
-    crs: Crs,
-    reprojector: &Reprojector,
-) -> FeatureResult<ImportedStreet> {
+fn read_feature(feature: &Value, reprojector: &Reprojector) -> FeatureResult<ImportedStreet> {
     let Some(feature) = feature.as_object() else {
         return Err((None, FeatureProblem::NotAFeature));
     };
@@ -162,7 +158,7 @@ fn read_feature(
         read_number(properties.and_then(|p| p.get(NUMBER_PROPERTY))).map_err(|p| (None, p))?;
     let fail = |problem| (Some(number), problem);
     let name = read_name(properties.and_then(|p| p.get(NAME_PROPERTY))).map_err(fail)?;
-    let lines = read_lines(feature.get("geometry"), crs, reprojector).map_err(fail)?;
+    let lines = read_lines(feature.get("geometry"), reprojector).map_err(fail)?;
     Ok(ImportedStreet {
         number,
         name,
@@ -172,7 +168,6 @@ fn read_feature(
 
 fn read_lines(
     geometry: Option<&Value>,
-    crs: Crs,
     reprojector: &Reprojector,
 ) -> Result<Vec<Vec<[f64; 2]>>, FeatureProblem> {
     let geometry = match geometry {
@@ -230,7 +225,7 @@ fn read_lines(
                 .enumerate()
                 .map(|(position, value)| {
                     let (x, y) = read_position(value, line, position)?;
-                    reproject(x, y, crs, reprojector, line, position)
+                    reproject(x, y, reprojector, line, position)
                 })
                 .collect()
         })

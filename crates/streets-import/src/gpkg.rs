@@ -11,6 +11,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteRow};
 use sqlx::{ConnectOptions, Connection, Row};
 
 use crate::collect::{float_value, Collector, RawFeature};
+use crate::crs::readable;
 use crate::prj::crs_from_wkt;
 use crate::{parse_crs, Crs, ImportError, NAME_PROPERTY, NUMBER_PROPERTY};
 
@@ -169,8 +170,15 @@ async fn table_crs(
         None => Err(missing(format!(
             "srs_id {srs_id} is not in gpkg_spatial_ref_sys"
         ))),
-        Some((org, code, _)) if org.eq_ignore_ascii_case("EPSG") => {
-            parse_crs(&format!("EPSG:{code}"))
+        // An EPSG code the table holds; else the definition's WKT, else refused by code.
+        Some((org, code, definition)) if org.eq_ignore_ascii_case("EPSG") => {
+            match u32::try_from(code).ok().and_then(Crs::from_epsg) {
+                Some(crs) => readable(crs),
+                None if !definition.trim().eq_ignore_ascii_case("undefined") => {
+                    crs_from_wkt(&definition)
+                }
+                None => parse_crs(&format!("EPSG:{code}")),
+            }
         }
         Some(_) if srs_id == 0 || srs_id == -1 => Err(missing(format!(
             "srs_id {srs_id}: undefined {}",

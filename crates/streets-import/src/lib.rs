@@ -4,8 +4,9 @@
 //! file (told by its extension, see [`FileFormat`]) of LineString or MultiLineString features
 //! whose properties hold `I_GM_U` (the street number, an integer unique in the file)
 //! and `N_GM_U` (the street name). Coordinates are reprojected from the source CRS to
-//! WGS84 [longitude, latitude] with `proj4rs`, using the same transformation PROJ picks
-//! by default (see [`Crs`]). The whole file is refused on the first invalid feature,
+//! WGS84 [longitude, latitude] with `proj4rs`: any EPSG code of the EPSG table
+//! (`crs-definitions`, with the datum shift PROJ uses by default) or the file's own WKT
+//! definition (see [`Crs`]). The whole file is refused on the first invalid feature,
 //! with an error naming that feature.
 //!
 //! Every format goes through the same checks (`validate`); GeoJSON is read with serde_json,
@@ -24,7 +25,7 @@ mod validate;
 
 use std::path::Path;
 
-pub use crate::crs::{parse_crs, Crs, SUPPORTED_CRS};
+pub use crate::crs::{parse_crs, Crs, WktCrs, SUPPORTED_CRS};
 pub use crate::error::{FeatureProblem, ImportError};
 pub use crate::geojson::read_geojson;
 

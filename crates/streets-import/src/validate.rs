@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use serde_json::Value;
 
 use crate::crs::Reprojector;
-use crate::{Crs, FeatureProblem, ImportError, ImportedStreet};
+use crate::{FeatureProblem, ImportError, ImportedStreet};
 
 pub(crate) type FeatureResult<T> = Result<T, (Option<i64>, FeatureProblem)>;
 
@@ -49,7 +49,6 @@ impl Streets {
 /// Checks lines already read from a binary geometry and reprojects them.
 pub(crate) fn check_lines(
     raw: &[Vec<[f64; 2]>],
-    crs: Crs,
     reprojector: &Reprojector,
 ) -> Result<Vec<Vec<[f64; 2]>>, FeatureProblem> {
     if raw.is_empty() {
@@ -67,7 +66,7 @@ pub(crate) fn check_lines(
             positions
                 .iter()
                 .enumerate()
-                .map(|(position, &[x, y])| reproject(x, y, crs, reprojector, line, position))
+                .map(|(position, &[x, y])| reproject(x, y, reprojector, line, position))
                 .collect()
         })
         .collect()
@@ -125,7 +124,6 @@ pub(crate) fn read_name(value: Option<&Value>) -> Result<String, FeatureProblem>
 pub(crate) fn reproject(
     x: f64,
     y: f64,
-    crs: Crs,
     reprojector: &Reprojector,
     line: usize,
     position: usize,
@@ -133,14 +131,15 @@ pub(crate) fn reproject(
     if !x.is_finite() || !y.is_finite() {
         return Err(FeatureProblem::NonFiniteCoordinate { line, position });
     }
-    if !crs.contains(x, y) {
+    let crs = || reprojector.crs().clone();
+    if !reprojector.contains(x, y) {
         return Err(FeatureProblem::OutsideArea {
             line,
             position,
             x,
             y,
-            crs,
-            area: crs.area_description(),
+            crs: crs(),
+            area: reprojector.area_description(),
         });
     }
     let [lon, lat] = reprojector
@@ -150,7 +149,7 @@ pub(crate) fn reproject(
             position,
             x,
             y,
-            crs,
+            crs: crs(),
             reason,
         })?;
     if !(lon.is_finite()
@@ -163,7 +162,7 @@ pub(crate) fn reproject(
             position,
             x,
             y,
-            crs,
+            crs: crs(),
             lon,
             lat,
         });
@@ -176,18 +175,18 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
     use super::*;
-    use crate::FeatureProblem;
+    use crate::{Crs, FeatureProblem};
 
     #[test]
     fn non_finite_coordinates_are_refused() {
         // JSON cannot carry NaN or infinity, so this check is reached only here.
-        let identity = Reprojector::new(Crs::Wgs84).unwrap();
+        let identity = Reprojector::new(&Crs::Wgs84).unwrap();
         for (x, y) in [
             (f64::NAN, 50.0),
             (14.0, f64::INFINITY),
             (f64::NEG_INFINITY, 0.0),
         ] {
-            let err = reproject(x, y, Crs::Wgs84, &identity, 2, 5).unwrap_err();
+            let err = reproject(x, y, &identity, 2, 5).unwrap_err();
             assert_eq!(
                 err,
                 FeatureProblem::NonFiniteCoordinate {
@@ -212,14 +211,14 @@ mod tests {
 
     #[test]
     fn results_outside_valid_lon_lat_are_refused() {
-        // A UTM position that passes the area check, run through an identity
-        // reprojection, stands in for a projection that misbehaves.
-        let identity = Reprojector::new(Crs::Wgs84).unwrap();
-        let utm = Crs::WgsUtm {
-            zone: 33,
-            north: true,
-        };
-        let err = reproject(500_000.0, 5_000_000.0, utm, &identity, 0, 1).unwrap_err();
+        // A Mercator that does not wrap longitudes (`+over`) and has no area check gives
+        // longitude 269° for x = 30 000 km.
+        let wide = Reprojector::new(&Crs::Wkt(Box::new(crate::WktCrs {
+            name: "Mercator, not wrapped".to_owned(),
+            proj: "+proj=merc +datum=WGS84 +over +units=m".to_owned(),
+        })))
+        .unwrap();
+        let err = reproject(30_000_000.0, 0.0, &wide, 0, 1).unwrap_err();
         assert!(
             matches!(
                 err,

@@ -142,19 +142,19 @@ fn crs_flag_overrides_file_member_which_overrides_default() {
 #[test]
 fn refuses_unknown_crs_naming_it() {
     let doc = collection(vec![street(json!(1), json!("A"), ok_line())]);
-    let err = read_geojson(doc.to_string().as_bytes(), Some("EPSG:2065")).unwrap_err();
+    let err = read_geojson(doc.to_string().as_bytes(), Some("EPSG:9999")).unwrap_err();
     assert!(
-        matches!(err, ImportError::UnsupportedCrs(ref s) if s == "EPSG:2065"),
+        matches!(err, ImportError::UnsupportedCrs(ref s) if s == "EPSG:9999"),
         "{err}"
     );
-    assert!(err.to_string().contains("\"EPSG:2065\""), "{err}");
+    assert!(err.to_string().contains("\"EPSG:9999\""), "{err}");
 
     let doc = json!({"type": "FeatureCollection",
-        "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::31467"}},
+        "crs": {"type": "name", "properties": {"name": "urn:ogc:def:crs:EPSG::32600"}},
         "features": [street(json!(1), json!("A"), ok_line())]});
     let err = read(&doc).unwrap_err();
     assert!(
-        err.to_string().contains("urn:ogc:def:crs:EPSG::31467"),
+        err.to_string().contains("urn:ogc:def:crs:EPSG::32600"),
         "{err}"
     );
 
@@ -170,7 +170,7 @@ fn refuses_unknown_crs_naming_it() {
 fn crs_string_forms() {
     for (s, crs) in [
         ("EPSG:5514", Crs::SJtskKrovakEastNorth),
-        ("epsg:3857", Crs::WebMercator),
+        ("epsg:3857", Crs::Epsg(3857)),
         ("urn:ogc:def:crs:EPSG::5514", Crs::SJtskKrovakEastNorth),
         ("urn:ogc:def:crs:EPSG:9.9.1:5514", Crs::SJtskKrovakEastNorth),
         (
@@ -182,21 +182,12 @@ fn crs_string_forms() {
         ("EPSG:4326", Crs::Wgs84),
         ("5514", Crs::SJtskKrovakEastNorth),
         (" 4326 ", Crs::Wgs84),
-        (
-            "EPSG:32633",
-            Crs::WgsUtm {
-                zone: 33,
-                north: true,
-            },
-        ),
-        (
-            "EPSG:32756",
-            Crs::WgsUtm {
-                zone: 56,
-                north: false,
-            },
-        ),
-        ("EPSG:25832", Crs::EtrsUtm { zone: 32 }),
+        ("EPSG:32633", Crs::Epsg(32633)),
+        ("EPSG:32756", Crs::Epsg(32756)),
+        ("EPSG:25832", Crs::Epsg(25832)),
+        ("EPSG:3067", Crs::Epsg(3067)),
+        ("EPSG:2065", Crs::Epsg(2065)),
+        ("urn:ogc:def:crs:EPSG::31467", Crs::Epsg(31467)),
     ] {
         assert_eq!(parse_crs(s).unwrap(), crs, "{s}");
     }
@@ -205,8 +196,8 @@ fn crs_string_forms() {
         "EPSG:",
         "EPSG:5514x",
         "EPSG:32600",
-        "EPSG:32661",
         "EPSG:25827",
+        "EPSG:70000",
         "ESRI:102067",
         "WGS84",
         "urn:ogc:def:crs:EPSG:5514",
@@ -219,19 +210,26 @@ fn crs_string_forms() {
         );
     }
     assert_eq!(Crs::SJtskKrovakEastNorth.to_string(), "EPSG:5514");
-    assert_eq!(
-        Crs::WgsUtm {
-            zone: 7,
-            north: false
-        }
-        .to_string(),
-        "EPSG:32707"
-    );
+    assert_eq!(Crs::Epsg(32707).to_string(), "EPSG:32707");
     assert_eq!(Crs::Crs84.to_string(), "OGC:CRS84");
-    assert_eq!(
-        "epsg:25833".parse::<Crs>().unwrap(),
-        Crs::EtrsUtm { zone: 33 }
-    );
+    assert_eq!("epsg:25833".parse::<Crs>().unwrap(), Crs::Epsg(25833));
+}
+
+#[test]
+fn a_crs_whose_projection_cannot_be_used_is_refused_with_its_name() {
+    // EPSG:3068, DHDN / Soldner Berlin: a Cassini-Soldner projection, which proj4rs does not
+    // implement; EPSG:4978 is geocentric.
+    for code in ["EPSG:3068", "EPSG:4978"] {
+        let err = parse_crs(code).unwrap_err();
+        assert!(
+            matches!(err, ImportError::UnreadableCrs { ref name, .. } if name == code),
+            "{code}: {err}"
+        );
+        assert!(err.to_string().contains(code), "{err}");
+    }
+    let doc = collection(vec![street(json!(1), json!("A"), ok_line())]);
+    let err = read_geojson(doc.to_string().as_bytes(), Some("EPSG:3068")).unwrap_err();
+    assert!(err.to_string().contains("EPSG:3068"), "{err}");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Street storage: one trait in domain terms, a backend per database.
 
+pub mod bbox;
 mod coords;
 mod postgres;
 pub mod read_model;
@@ -14,7 +15,8 @@ use sqlx::migrate::Migrator;
 use std::sync::Arc;
 use streets_import::ImportedStreet;
 
-use crate::model::{Feature, StoredStreet, StreetQuery};
+use crate::model::{Feature, ItemsPage, ItemsQuery, StoredStreet, StreetQuery};
+use domain::geo::BBox;
 
 pub use postgres::PostgresStreets;
 pub use read_model::{CacheSettings, ReadModelStreets};
@@ -78,6 +80,11 @@ pub trait StreetStore: Send + Sync {
     /// Replaces the whole data set in one transaction, keeping each street's id for the same
     /// number. Either everything is replaced or nothing changes.
     async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary>;
+    /// A page of the features API's items: the streets passing the query's filters, by
+    /// number.
+    async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage>;
+    /// The bounding box `[west, south, east, north]` of every street; `None` without streets.
+    async fn dataset_extent(&self) -> StoreResult<Option<BBox>>;
     /// How many streets are stored.
     async fn count_streets(&self) -> StoreResult<u64>;
     /// A number that changes with every import (bumped in the import's transaction).
@@ -98,6 +105,41 @@ pub fn for_database(db: &Database) -> Arc<dyn StreetStore> {
 /// A new public id: a UUID, which always contains `-`, so it never looks like a street number.
 pub(crate) fn new_street_id() -> String {
     uuid::Uuid::new_v4().to_string()
+}
+
+/// The page of `query` out of `candidates` (streets that may pass its filters, in any order):
+/// the database backends' way to answer [`StreetStore::collection_items`] with a filter.
+pub(crate) fn filtered_page(
+    mut candidates: Vec<StoredStreet>,
+    query: &ItemsQuery,
+) -> StoreResult<ItemsPage> {
+    candidates.retain(|s| {
+        query.name.as_deref().is_none_or(|n| s.name_folded == n)
+            && query
+                .bbox
+                .as_ref()
+                .is_none_or(|b| b.intersects(s.lines.iter().map(Vec::as_slice)))
+    });
+    candidates.sort_by_key(|s| s.number);
+    let matched = candidates.len() as u64;
+    let page = candidates
+        .into_iter()
+        .skip(query.offset as usize)
+        .take(query.limit as usize);
+    let mut out = page_of(page)?;
+    out.matched = matched;
+    Ok(out)
+}
+
+/// The features of `streets`, in order, as a page (its `matched` left 0).
+pub(crate) fn page_of(streets: impl IntoIterator<Item = StoredStreet>) -> StoreResult<ItemsPage> {
+    let mut page = ItemsPage::default();
+    for s in streets {
+        let feature =
+            Feature::from_lines(&s.id, s.number, &s.name, &s.lines).map_err(feature_error)?;
+        page.push(s.number, feature.as_bytes());
+    }
+    Ok(page)
 }
 
 /// A feature that could not be serialised is a storage fault (500), never the client's.

@@ -12,9 +12,11 @@ use streets_import::ImportedStreet;
 
 use super::wkb::{lines_from_wkb, multilinestring_wkb};
 use super::{
-    feature_error, new_street_id, DatasetSnapshot, ImportSummary, StoreResult, StreetStore,
+    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, ImportSummary,
+    StoreResult, StreetStore,
 };
-use crate::model::{Feature, StoredStreet, StreetQuery};
+use crate::model::{Feature, ItemsPage, ItemsQuery, StoredStreet, StreetQuery};
+use domain::geo::BBox;
 
 /// Streets in PostgreSQL (schema `streets`).
 pub struct PostgresStreets {
@@ -44,6 +46,25 @@ fn decode_lines(number: i64, wkb: &[u8]) -> anyhow::Result<Vec<Vec<[f64; 2]>>> {
         .with_context(|| format!("decoding the geometry of street {number}"))?
         .with_context(|| format!("street {number} is not a line geometry"))
 }
+
+/// Rows of `STORED_COLUMNS` as the streets the read model holds.
+fn stored_streets(
+    rows: Vec<(String, i64, String, String, Vec<u8>)>,
+) -> StoreResult<Vec<StoredStreet>> {
+    rows.into_iter()
+        .map(|(id, number, name, name_folded, wkb)| {
+            Ok(StoredStreet {
+                lines: decode_lines(number, &wkb)?,
+                id,
+                number,
+                name,
+                name_folded,
+            })
+        })
+        .collect()
+}
+
+const STORED_COLUMNS: &str = "id, number, name, name_folded, ST_AsBinary(geog::geometry)";
 
 impl StreetRow {
     fn feature(&self) -> StoreResult<Feature> {
@@ -173,6 +194,65 @@ impl StreetStore for PostgresStreets {
             total: streets.len() as u64,
             added,
             removed: existing.len() as u64 - kept,
+        })
+    }
+
+    async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage> {
+        type Row = (String, i64, String, String, Vec<u8>);
+        let Some(bbox) = &query.bbox else {
+            if query.name.is_some() {
+                let rows: Vec<Row> = sqlx::query_as(&format!(
+                    "SELECT {STORED_COLUMNS} FROM streets WHERE name_folded = $1"
+                ))
+                .bind(query.name.as_deref())
+                .fetch_all(&self.pool)
+                .await?;
+                return filtered_page(stored_streets(rows)?, query);
+            }
+            let rows: Vec<Row> = sqlx::query_as(&format!(
+                "SELECT {STORED_COLUMNS} FROM streets ORDER BY number LIMIT $1 OFFSET $2"
+            ))
+            .bind(i64::from(query.limit))
+            .bind(i64::from(query.offset))
+            .fetch_all(&self.pool)
+            .await?;
+            let mut page = page_of(stored_streets(rows)?)?;
+            page.matched = self.count_streets().await?;
+            return Ok(page);
+        };
+        let mut candidates: HashMap<i64, StoredStreet> = HashMap::new();
+        for &[min_lon, min_lat, max_lon, max_lat] in bbox.boxes() {
+            // Bounding boxes overlap in plain longitude/latitude, as the features API's bbox is
+            // meant; the exact test is the shared one in Rust.
+            let rows: Vec<Row> = sqlx::query_as(&format!(
+                "SELECT {STORED_COLUMNS} FROM streets
+                 WHERE geog::geometry && ST_MakeEnvelope($1, $2, $3, $4, 4326)
+                   AND ($5::text IS NULL OR name_folded = $5)"
+            ))
+            .bind(min_lon)
+            .bind(min_lat)
+            .bind(max_lon)
+            .bind(max_lat)
+            .bind(query.name.as_deref())
+            .fetch_all(&self.pool)
+            .await?;
+            for street in stored_streets(rows)? {
+                candidates.insert(street.number, street);
+            }
+        }
+        filtered_page(candidates.into_values().collect(), query)
+    }
+
+    async fn dataset_extent(&self) -> StoreResult<Option<BBox>> {
+        let row: (Option<f64>, Option<f64>, Option<f64>, Option<f64>) = sqlx::query_as(
+            "SELECT ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e)
+             FROM (SELECT ST_Extent(geog::geometry) AS e FROM streets) t",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(match row {
+            (Some(a), Some(b), Some(c), Some(d)) => Some([a, b, c, d]),
+            _ => None,
         })
     }
 

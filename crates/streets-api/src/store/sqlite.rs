@@ -10,10 +10,13 @@ use streets_import::ImportedStreet;
 
 use super::coords::{pack, unpack};
 use super::{
-    feature_error, new_street_id, DatasetSnapshot, ImportSummary, StoreError, StoreResult,
-    StreetStore,
+    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, ImportSummary,
+    StoreError, StoreResult, StreetStore,
 };
-use crate::model::{multilinestring_json, Feature, Near, StoredStreet, StreetQuery};
+use crate::model::{
+    multilinestring_json, Feature, ItemsPage, ItemsQuery, Near, StoredStreet, StreetQuery,
+};
+use domain::geo::BBox;
 
 /// Streets in a SQLite file.
 pub struct SqliteStreets {
@@ -78,6 +81,18 @@ impl StreetRow {
         Feature::from_geojson(&self.id, self.number, &self.name, &self.geojson)
             .map_err(feature_error)
     }
+}
+
+/// A street with everything the read model holds, from `id, number, name, name_folded, coords`.
+fn stored_street(row: &sqlx::sqlite::SqliteRow) -> StoreResult<StoredStreet> {
+    let packed = Packed::from_row(row)?;
+    Ok(StoredStreet {
+        id: row.try_get("id")?,
+        number: row.try_get("number")?,
+        name: row.try_get("name")?,
+        name_folded: row.try_get("name_folded")?,
+        lines: unpack(packed.coords).context("corrupt packed coordinates")?,
+    })
 }
 
 /// The packed coordinates of a street, borrowed from the row.
@@ -190,6 +205,71 @@ impl StreetStore for SqliteStreets {
                 Err(err)
             }
         }
+    }
+
+    async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage> {
+        let Some(bbox) = &query.bbox else {
+            if let Some(name) = &query.name {
+                let rows = sqlx::query(
+                    "SELECT id, number, name, name_folded, coords FROM streets WHERE name_folded = ?1",
+                )
+                .bind(name)
+                .fetch_all(&self.pool)
+                .await?;
+                let candidates = rows.iter().map(stored_street).collect::<StoreResult<_>>()?;
+                return filtered_page(candidates, query);
+            }
+            let rows = sqlx::query(
+                "SELECT id, number, name, name_folded, coords FROM streets
+                 ORDER BY number LIMIT ?1 OFFSET ?2",
+            )
+            .bind(i64::from(query.limit))
+            .bind(i64::from(query.offset))
+            .fetch_all(&self.pool)
+            .await?;
+            let mut page = page_of(
+                rows.iter()
+                    .map(stored_street)
+                    .collect::<StoreResult<Vec<_>>>()?,
+            )?;
+            page.matched = self.count_streets().await?;
+            return Ok(page);
+        };
+        let mut candidates: HashMap<i64, StoredStreet> = HashMap::new();
+        for &[min_lon, min_lat, max_lon, max_lat] in bbox.boxes() {
+            let rows = sqlx::query(
+                "SELECT s.id, s.number, s.name, s.name_folded, s.coords
+                 FROM streets_rtree r JOIN streets s ON s.pk = r.pk
+                 WHERE r.max_lon >= ?1 AND r.min_lon <= ?2 AND r.max_lat >= ?3 AND r.min_lat <= ?4
+                   AND (?5 IS NULL OR s.name_folded = ?5)",
+            )
+            .bind(min_lon)
+            .bind(max_lon)
+            .bind(min_lat)
+            .bind(max_lat)
+            .bind(query.name.as_deref())
+            .fetch_all(&self.pool)
+            .await?;
+            for row in &rows {
+                let street = stored_street(row)?;
+                candidates.insert(street.number, street);
+            }
+        }
+        filtered_page(candidates.into_values().collect(), query)
+    }
+
+    async fn dataset_extent(&self) -> StoreResult<Option<BBox>> {
+        // The R*Tree holds 32-bit floats rounded outward: the box may be a few centimetres
+        // larger than the streets', never smaller.
+        let row: (Option<f64>, Option<f64>, Option<f64>, Option<f64>) = sqlx::query_as(
+            "SELECT min(min_lon), min(min_lat), max(max_lon), max(max_lat) FROM streets_rtree",
+        )
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(match row {
+            (Some(a), Some(b), Some(c), Some(d)) => Some([a, b, c, d]),
+            _ => None,
+        })
     }
 
     async fn count_streets(&self) -> StoreResult<u64> {

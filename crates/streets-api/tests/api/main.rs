@@ -1,6 +1,8 @@
 //! streets-api over real HTTP, against SQLite and (when reachable) PostgreSQL with PostGIS.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
 
+mod clients;
+mod features;
 mod helpers;
 mod import;
 mod model_answers;

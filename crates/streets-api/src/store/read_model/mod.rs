@@ -35,7 +35,8 @@ use std::time::Duration;
 use streets_import::ImportedStreet;
 
 use super::{DatasetSnapshot, ImportSummary, StoreError, StoreResult, StreetStore};
-use crate::model::{Feature, StreetQuery};
+use crate::model::{Feature, ItemsPage, ItemsQuery, StreetQuery};
+use domain::geo::BBox;
 use model::Model;
 
 /// `cache.*` settings.
@@ -197,6 +198,20 @@ impl StreetStore for ReadModelStreets {
         match self.current().await? {
             Some(model) => Ok(model.find_json(query)),
             None => self.inner.find_streets_json(query).await,
+        }
+    }
+
+    async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage> {
+        match self.current().await? {
+            Some(model) => Ok(model.items(query)),
+            None => self.inner.collection_items(query).await,
+        }
+    }
+
+    async fn dataset_extent(&self) -> StoreResult<Option<BBox>> {
+        match self.current().await? {
+            Some(model) => Ok(model.extent()),
+            None => self.inner.dataset_extent().await,
         }
     }
 

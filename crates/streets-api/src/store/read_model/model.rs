@@ -5,13 +5,13 @@
 //! one shared buffer; an answer is a list of slices of it.
 
 use actix_web::web::Bytes;
-use domain::geo::bbox_of_lines;
+use domain::geo::{bbox_of_lines, BBox};
 use std::collections::HashMap;
 use std::ops::Range;
 
 use super::names::NameIndex;
 use super::radius::RadiusIndex;
-use crate::model::{write_feature, Feature, StoredStreet, StreetQuery};
+use crate::model::{write_feature, Feature, ItemsPage, ItemsQuery, StoredStreet, StreetQuery};
 use crate::store::DatasetSnapshot;
 
 pub(crate) struct Model {
@@ -26,6 +26,10 @@ pub(crate) struct Model {
     features: Bytes,
     /// Where each street's feature lies in `features`.
     spans: Vec<Range<u32>>,
+    /// Street number by street index.
+    number_of: Vec<i64>,
+    /// The bounding box of every street.
+    extent: Option<BBox>,
     names: NameIndex,
     radius: RadiusIndex,
 }
@@ -53,6 +57,7 @@ impl Model {
         let mut ids = HashMap::with_capacity(streets.len());
         let mut folded = Vec::with_capacity(streets.len());
         let mut lines = Vec::with_capacity(streets.len());
+        let mut number_of = Vec::with_capacity(streets.len());
         for (i, street) in streets.into_iter().enumerate() {
             let StoredStreet {
                 id,
@@ -68,11 +73,22 @@ impl Model {
             spans.push(start..end);
             boxes.push(bbox_of_lines(&street_lines).ok_or(BuildError::NoCoordinates(number))?);
             numbers.insert(number, (start, end));
+            number_of.push(number);
             ids.insert(id.into_boxed_str(), offset(i)?);
             folded.push(name_folded.into_boxed_str());
             lines.push(street_lines);
         }
+        let extent = boxes.iter().copied().reduce(|a: BBox, b| {
+            [
+                a[0].min(b[0]),
+                a[1].min(b[1]),
+                a[2].max(b[2]),
+                a[3].max(b[3]),
+            ]
+        });
         Ok(Self {
+            number_of,
+            extent,
             numbers,
             ids,
             features: Bytes::from(buffer),
@@ -135,6 +151,48 @@ impl Model {
         }
         out.push(b']');
         out.into()
+    }
+
+    /// The bounding box of every street.
+    pub(crate) fn extent(&self) -> Option<BBox> {
+        self.extent
+    }
+
+    /// A page of the features API's items.
+    pub(crate) fn items(&self, query: &ItemsQuery) -> ItemsPage {
+        let (offset, limit) = (query.offset as usize, query.limit as usize);
+        let name = query.name.as_deref();
+        let mut page = ItemsPage::default();
+        let push_all = |page: &mut ItemsPage, streets: &[u32]| {
+            let streets = streets.get(offset.min(streets.len())..).unwrap_or_default();
+            for &i in streets.iter().take(limit) {
+                page.push(self.number_of[i as usize], self.bytes(i));
+            }
+        };
+        match (&query.bbox, name) {
+            (Some(bbox), name) => {
+                let streets = self
+                    .radius
+                    .intersecting(bbox, |i| name.is_none_or(|n| self.names.folded(i) == n));
+                page.matched = streets.len() as u64;
+                push_all(&mut page, &streets);
+            }
+            (None, Some(name)) => {
+                let streets = self.names.equal(name);
+                page.matched = streets.len() as u64;
+                push_all(&mut page, streets);
+            }
+            (None, None) => {
+                page.matched = self.len() as u64;
+                let end = (offset + limit).min(self.len());
+                for i in offset.min(end)..end {
+                    if let Ok(i) = u32::try_from(i) {
+                        page.push(self.number_of[i as usize], self.bytes(i));
+                    }
+                }
+            }
+        }
+        page
     }
 
     /// The streets answering a search, in order.

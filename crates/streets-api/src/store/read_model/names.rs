@@ -84,6 +84,14 @@ impl NameIndex {
         &self.folded[street as usize]
     }
 
+    /// Streets whose folded name is `folded`, by number.
+    pub(super) fn equal(&self, folded: &str) -> &[u32] {
+        let name_of = |street: &u32| &*self.folded[*street as usize];
+        let lo = self.by_name.partition_point(|s| name_of(s) < folded);
+        let len = self.by_name[lo..].partition_point(|s| name_of(s) == folded);
+        &self.by_name[lo..lo + len]
+    }
+
     /// Streets matching the folded, non-empty `query`, in rank order, `offset` skipped, at most
     /// `limit`.
     pub(super) fn search(&self, query: &str, offset: usize, limit: usize) -> Vec<u32> {

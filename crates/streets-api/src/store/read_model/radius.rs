@@ -14,6 +14,8 @@ use domain::geo::{bbox_around, distance_to_lines_estimate_m, distance_to_lines_m
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{RStarInsertionStrategy, RTree, RTreeParams, AABB};
 
+use crate::store::bbox::BoxFilter;
+
 /// Where a street's lines are: its index, and the range of its lines in `line_starts`.
 #[derive(Clone, Copy, PartialEq, Debug)]
 struct Slot {
@@ -103,6 +105,23 @@ impl RadiusIndex {
             let (start, end) = (self.line_starts[l], self.line_starts[l + 1]);
             &self.points[start as usize..end as usize]
         })
+    }
+
+    /// Streets whose lines intersect the filter's boxes and that pass `keep`, by index (number).
+    pub(super) fn intersecting(&self, filter: &BoxFilter, keep: impl Fn(u32) -> bool) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        for b in filter.boxes() {
+            let envelope = AABB::from_corners([b[0], b[1]], [b[2], b[3]]);
+            for entry in self.tree.locate_in_envelope_intersecting(&envelope) {
+                let slot = entry.data;
+                if keep(slot.street) && filter.intersects(self.lines(slot)) {
+                    out.push(slot.street);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Streets within `radius_m` of `point` that pass `keep`, nearest first (ties by index, i.e.
