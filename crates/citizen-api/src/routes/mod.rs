@@ -13,8 +13,6 @@ pub mod projects;
 mod reports;
 mod vote_list;
 mod votes;
-pub use reports::kept::KeptJson;
-pub use reports::warm::RowWarmer;
 
 use std::sync::Arc;
 
@@ -41,17 +39,6 @@ pub struct AppState {
     pub stores: Stores,
     pub city: Arc<City>,
     pub media: MediaStore,
-    /// `reports.row_cache_entries`: the public list rows this replica keeps written.
-    pub list_rows: Arc<KeptJson>,
-    /// `reports.detail_cache_entries`: the public details this replica keeps written.
-    pub details: KeptJson,
-    /// `reports.admin_row_cache_entries`: the officers' list rows (a report's own fields) this
-    /// replica keeps written.
-    pub admin_rows: KeptJson,
-    /// The categories and officers' assignments kept for the officers' list from the index.
-    pub kept_categories: admin::kept_categories::KeptCategories,
-    /// `reports.index_max_items`: the list index (`None`: off).
-    pub list_index: Option<crate::list_index::ListIndex>,
     /// The limits of the filing form (`media.*` plus the text fields).
     pub form_limits: MultipartLimits,
     /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's
