@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
+use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
     HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
 };
@@ -26,6 +27,9 @@ pub const SPEC: ServiceSpec = ServiceSpec {
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub http: HttpSettings,
+    /// How long browsers and the reverse proxy may keep a public answer.
+    #[serde(default)]
+    pub http_cache: HttpCacheSettings,
     pub database: DatabaseSettings,
     #[serde(default)]
     pub auth: AuthSettings,

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use service_kit::auth::Authenticator;
 use service_kit::clock::{Clock, SystemClock};
 use service_kit::db::Database;
+use service_kit::http::cache::HttpCache;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 use service_kit::startup::{self, HttpApp};
@@ -125,7 +126,16 @@ impl Application {
         };
         let parts = AppParts {
             service: SPEC.name,
-            api: routes::configure(state, Authenticator::new(&settings.auth)?),
+            api: routes::configure(
+                state,
+                Authenticator::new(&settings.auth)?,
+                HttpCache::new(
+                    &settings.http_cache,
+                    &settings.http.base_path,
+                    routes::PUBLIC_GETS,
+                    routes::PRIVATE_PREFIXES,
+                ),
+            ),
             openapi: routes::openapi(&settings.http.base_path),
             readiness,
             metrics,

@@ -17,6 +17,7 @@ mod filing;
 mod filing_anonymous;
 mod filing_limits;
 mod helpers;
+mod http_cache;
 mod list;
 mod list_copies;
 mod list_edges;
