@@ -237,6 +237,7 @@ else
 import json, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 name, port = sys.argv[1], int(sys.argv[2])
+served = [0]
 class H(BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def reply(self, code, ctype, body, extra=()):
@@ -249,10 +250,13 @@ class H(BaseHTTPRequestHandler):
         if self.path == "/api/v1/docs/":
             html = f'<html><script>url: "/api/v1/docs/openapi.json" // {name}</script></html>'.encode()
             return self.reply(200, "text/html", html)
-        body = json.dumps({"service": name, "path": self.path,
+        served[0] += 1
+        body = json.dumps({"service": name, "path": self.path, "served": served[0],
                            "xff": self.headers.get("X-Forwarded-For"),
                            "request_id": self.headers.get("X-Request-Id")}).encode()
-        self.reply(200, "application/json", body)
+        # A public read, as citizen-api marks its lists (service_kit::http::cache).
+        extra = [("Cache-Control", "public, max-age=60"), ("ETag", '"t"')] if "cached=" in self.path else []
+        self.reply(200, "application/json", body, extra)
     do_POST = do_GET
 ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
 PY
@@ -282,8 +286,9 @@ base = f"http://127.0.0.1:{sys.argv[1]}"
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *a, **k): return None
 opener = urllib.request.build_opener(NoRedirect)
-def get(path, method="GET"):
-    req = urllib.request.Request(base + path, method=method, data=b"{}" if method == "POST" else None)
+def get(path, method="GET", headers=None):
+    req = urllib.request.Request(base + path, method=method, data=b"{}" if method == "POST" else None,
+                                 headers=headers or {})
     try:
         r = opener.open(req, timeout=5)
     except urllib.error.HTTPError as e:
@@ -335,6 +340,20 @@ expect_status("/docs", 200, contains="/docs/citizen/")
 for hidden in ("/metrics", "/healthz", "/readyz", "/api/v2/reports"):
     expect_status(hidden, 404, contains="NOT_FOUND")
 expect_status("/proxy-healthz", 200)
+# The micro-cache: a public answer is served again from the cache within its max-age; a
+# request with Authorization goes to the service and is not answered from the cache.
+def served(path, headers=None):
+    status, got_headers, body = get(path, headers=headers)
+    return status, got_headers.get("X-Cache-Status"), json.loads(body).get("served")
+first = served("/api/v1/reports?cached=1")
+again = served("/api/v1/reports?cached=1")
+signed = served("/api/v1/reports?cached=1", {"Authorization": "Bearer x"})
+other = served("/api/v1/reports?cached=2")
+good = first[0] == again[0] == 200 and again[1] == "HIT" and again[2] == first[2] \
+    and signed[1] == "BYPASS" and signed[2] != first[2] and other[2] != first[2] \
+    and get("/api/v1/reports?cached=1")[1].get("X-Request-Id")
+print(f"    [{'ok' if good else 'FAIL'}] public GETs cached, Authorization bypasses ({first} {again} {signed} {other})")
+bad += not good
 sys.exit(1 if bad else 0)
 PY
     sed 's/^/  /' "$WORK/last.log"

@@ -193,20 +193,12 @@ else
 fi
 
 # citizen-api: detail and public-list reads over generated cities of 100 000 and 1 000 000
-# reports against a one-query ceiling (scripts/bench-citizen.sh; BENCH_CITIZEN=0 skips it).
+# reports against a one-query ceiling, each list's statement alone, and the default list through
+# the reverse proxy (scripts/bench-citizen.sh; BENCH_CITIZEN=0 skips it).
 if [ "${BENCH_CITIZEN:-1}" = 0 ]; then
   echo "citizen-api bench skipped (BENCH_CITIZEN=0)"
 else
   bash scripts/bench-citizen.sh
-fi
-
-# citizen-api: the list index's walk nearest first and the distances a page shows, without HTTP
-# or a database, against the newest page by date of the same index (examples/nearest_walk.rs;
-# BENCH_CITIZEN_WALK=0 skips it).
-if [ "${BENCH_CITIZEN_WALK:-1}" = 0 ]; then
-  echo "citizen-api walk bench skipped (BENCH_CITIZEN_WALK=0)"
-else
-  cargo run --release -q -p citizen-api --example nearest_walk | tee bench-results/citizen-walk.md
 fi
 
 # citizen-api: the news list with and without location over 100 000 news items against the same

@@ -8,7 +8,7 @@ use domain::issues::Transition;
 use domain::limits::Page;
 use uuid::Uuid;
 
-use crate::store::{Instant, ListRead, NewCategory, NewReport, ReportFilter, Stores};
+use crate::store::{Instant, NewCategory, NewReport, ReportFilter, Stores};
 
 /// The officer the demo statements are written by (`dev-token --sub demo-officer`).
 pub const DEMO_OFFICER: &str = "demo-officer";
@@ -67,7 +67,7 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
     });
     if !stores
         .reports
-        .public_reports(&probe, now, ListRead::Keys)
+        .public_reports(&probe, now)
         .await?
         .rows
         .is_empty()

@@ -10,8 +10,6 @@ pub mod captcha;
 pub mod city;
 pub mod demo;
 pub mod demo_news;
-pub mod id_map;
-pub mod list_index;
 pub mod media;
 pub mod news_import;
 pub mod news_model;
@@ -21,7 +19,6 @@ pub mod routes;
 pub mod settings;
 pub mod startup;
 pub mod store;
-pub mod touch;
 pub mod votes;
 
 pub use settings::{Settings, SPEC};

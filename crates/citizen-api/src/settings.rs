@@ -3,6 +3,7 @@
 use serde::Deserialize;
 use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
+use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
     HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
 };
@@ -25,6 +26,9 @@ pub const SPEC: ServiceSpec = ServiceSpec {
 #[serde(deny_unknown_fields)]
 pub struct Settings {
     pub http: HttpSettings,
+    /// How long browsers and the reverse proxy may keep a public answer.
+    #[serde(default)]
+    pub http_cache: HttpCacheSettings,
     pub database: DatabaseSettings,
     #[serde(default)]
     pub auth: AuthSettings,
@@ -54,18 +58,6 @@ pub struct ReportSettings {
     /// Name of the default category, created at start when the database has none: new reports
     /// get their first issue there.
     pub default_category_name: String,
-    /// Public list rows each replica keeps written out (the row cache, docs/citizen-api.md);
-    /// 0 writes every row at every request.
-    pub row_cache_entries: usize,
-    /// Public report details each replica keeps written (docs/citizen-api.md); 0 writes every
-    /// detail at every request.
-    pub detail_cache_entries: usize,
-    /// Reports of the officers' list each replica keeps written (their own fields, without the
-    /// issues, the vote count and the distance); 0 reads every row at every request.
-    pub admin_row_cache_entries: usize,
-    /// The most issues the list index holds (docs/citizen-api.md, "The list index"); above it,
-    /// and with 0, the database answers every list.
-    pub index_max_items: usize,
 }
 
 /// `duplicates.*`: when a newly opened issue gets another issue as a possible duplicate.

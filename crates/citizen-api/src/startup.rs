@@ -8,18 +8,17 @@ use std::sync::Arc;
 use service_kit::auth::Authenticator;
 use service_kit::clock::{Clock, SystemClock};
 use service_kit::db::Database;
+use service_kit::http::cache::HttpCache;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 use service_kit::startup::{self, HttpApp};
 
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
-use crate::list_index::ListIndex;
 use crate::media::MediaStore;
 use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
 use crate::routes::{self, AppState};
-use crate::routes::{KeptJson, RowWarmer};
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, Stores};
 
@@ -108,54 +107,11 @@ impl Application {
             stores.clone(),
             clock.clone(),
         )?;
-        let list_rows = Arc::new(KeptJson::new(settings.reports.row_cache_entries));
-        list_rows.watch(
-            &metrics,
-            "report_list_rows_total",
-            "Rows of public report list pages by where their content was read from",
-        )?;
-        let details = KeptJson::new(settings.reports.detail_cache_entries);
-        details.watch(
-            &metrics,
-            "report_details_total",
-            "Public report details by where their content was read from",
-        )?;
-        let admin_rows = KeptJson::new(settings.reports.admin_row_cache_entries);
-        admin_rows.watch(
-            &metrics,
-            "admin_report_list_rows_total",
-            "Rows of officers' list pages from the index by where the report's fields were read from",
-        )?;
         let media = MediaStore::new(&settings.media)?;
-        let list_index = ListIndex::new(
-            stores.reports.clone(),
-            settings.reports.index_max_items,
-            clock.clone(),
-        );
-        if let Some(index) = &list_index {
-            if settings.reports.row_cache_entries > 0 {
-                index.warm_with(Arc::new(RowWarmer {
-                    reports: stores.reports.clone(),
-                    kept: list_rows.clone(),
-                    media: media.clone(),
-                    capacity: settings.reports.row_cache_entries,
-                }));
-            }
-            if !schema.is_behind() {
-                index.start();
-            }
-            index.watch(&metrics)?;
-            readiness = readiness.with(index.readiness());
-        }
         let state = AppState {
             stores: stores.clone(),
             city,
             media,
-            list_rows,
-            details,
-            admin_rows,
-            kept_categories: Default::default(),
-            list_index,
             form_limits: settings.media.multipart_limits(FORM_TEXT_BYTES),
             max_media_total: settings.media.max_total_bytes,
             captcha,
@@ -170,7 +126,16 @@ impl Application {
         };
         let parts = AppParts {
             service: SPEC.name,
-            api: routes::configure(state, Authenticator::new(&settings.auth)?),
+            api: routes::configure(
+                state,
+                Authenticator::new(&settings.auth)?,
+                HttpCache::new(
+                    &settings.http_cache,
+                    &settings.http.base_path,
+                    routes::PUBLIC_GETS,
+                    routes::PRIVATE_PREFIXES,
+                ),
+            ),
             openapi: routes::openapi(&settings.http.base_path),
             readiness,
             metrics,

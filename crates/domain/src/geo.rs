@@ -9,12 +9,10 @@ use thiserror::Error;
 use crate::i18n::Message;
 
 mod location;
-mod nearest;
 mod shown;
 #[cfg(test)]
 mod test_rng;
 pub use location::{parse_location, LocationError, LocationParam};
-pub use nearest::{metres_per_degree, sphere_angle, NearestOrder, Nearness, SearchSpace};
 pub use shown::{distance_cm, DistancesFrom};
 
 /// Mean Earth radius (IUGG) in metres, used only for conservative bounding boxes.
@@ -64,6 +62,19 @@ impl LonLat {
     fn point(self) -> Point<f64> {
         Point::new(self.lon, self.lat)
     }
+}
+
+/// Metres per degree of longitude and of latitude on the WGS84 ellipsoid at `lat` (degrees):
+/// the scales of the local plane around a point, where SQLite measures a radius.
+pub fn metres_per_degree(lat: f64) -> (f64, f64) {
+    const A: f64 = 6_378_137.0;
+    const E2: f64 = 0.006_694_379_990_14;
+    let phi = lat.to_radians();
+    let w = 1.0 - E2 * phi.sin().powi(2);
+    let n = A / w.sqrt();
+    let m = A * (1.0 - E2) / w.powf(1.5);
+    let per_radian = std::f64::consts::PI / 180.0;
+    (n * phi.cos() * per_radian, m * per_radian)
 }
 
 /// An axis-aligned box in degrees: `[min_lon, min_lat, max_lon, max_lat]`.

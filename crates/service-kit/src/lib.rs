@@ -16,7 +16,6 @@ pub mod extract;
 pub mod health;
 pub mod http;
 pub mod instant;
-pub mod kept_connection;
 pub mod metrics;
 #[cfg(feature = "mqtt")]
 pub mod mqtt;

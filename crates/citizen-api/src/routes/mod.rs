@@ -13,8 +13,6 @@ pub mod projects;
 mod reports;
 mod vote_list;
 mod votes;
-pub use reports::kept::KeptJson;
-pub use reports::warm::RowWarmer;
 
 use std::sync::Arc;
 
@@ -23,6 +21,7 @@ use domain::error_code::ErrorCode;
 use service_kit::auth::Authenticator;
 use service_kit::clock::Clock;
 use service_kit::docs::BearerScheme;
+use service_kit::http::cache::HttpCache;
 use service_kit::http::ConfigureApi;
 use service_kit::multipart::MultipartLimits;
 use utoipa::OpenApi;
@@ -41,17 +40,6 @@ pub struct AppState {
     pub stores: Stores,
     pub city: Arc<City>,
     pub media: MediaStore,
-    /// `reports.row_cache_entries`: the public list rows this replica keeps written.
-    pub list_rows: Arc<KeptJson>,
-    /// `reports.detail_cache_entries`: the public details this replica keeps written.
-    pub details: KeptJson,
-    /// `reports.admin_row_cache_entries`: the officers' list rows (a report's own fields) this
-    /// replica keeps written.
-    pub admin_rows: KeptJson,
-    /// The categories and officers' assignments kept for the officers' list from the index.
-    pub kept_categories: admin::kept_categories::KeptCategories,
-    /// `reports.index_max_items`: the list index (`None`: off).
-    pub list_index: Option<crate::list_index::ListIndex>,
     /// The limits of the filing form (`media.*` plus the text fields).
     pub form_limits: MultipartLimits,
     /// `media.max_total_bytes`: the files of one filing together, as uploaded (the form's
@@ -74,52 +62,82 @@ pub struct AppState {
     pub default_locale: i18n::Locale,
 }
 
-/// The routes under the base path, with their shared state and the [`Authenticator`] the auth
-/// extractors look up.
-pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi {
+/// The public reads: browsers and the reverse proxy may keep their answers for
+/// `http_cache.max_age_seconds` (docs/citizen-api.md, "HTTP caching").
+pub const PUBLIC_GETS: &[&str] = &[
+    "/reports",
+    "/reports/{report_id}",
+    "/reports/{report_id}/status",
+    "/geo/boundary",
+    "/news",
+    "/news/{new_id}",
+    "/news-categories",
+    "/projects",
+    "/projects/{project_id}",
+];
+
+/// What depends on who asks, whatever the request: never kept by a shared cache.
+pub const PRIVATE_PREFIXES: &[&str] = &["/me", "/admin"];
+
+/// The routes under the base path, with their shared state, the [`Authenticator`] the auth
+/// extractors look up and the caching headers of their answers.
+pub fn configure(state: AppState, authenticator: Authenticator, cache: HttpCache) -> ConfigureApi {
     let media = web::Data::new(state.media.clone());
     let state = web::Data::new(state);
     Arc::new(move |cfg: &mut web::ServiceConfig| {
-        cfg.app_data(state.clone())
-            .app_data(authenticator.clone())
-            .service(
-                web::resource("/reports")
-                    .route(web::get().to(reports::list::list))
-                    .route(web::post().to(reports::create::create)),
-            )
-            .service(
-                web::resource("/media/{media_id}")
-                    .app_data(media.clone())
-                    .route(web::get().to(crate::media::serve::serve_media)),
-            )
-            .service(
-                web::resource("/reports/{report_id}").route(web::get().to(reports::detail::detail)),
-            )
-            .service(
-                web::resource("/reports/{report_id}/status")
-                    .route(web::get().to(reports::status::status)),
-            )
-            .service(web::resource("/me/reports").route(web::get().to(me::reports)))
-            .service(
-                web::resource("/me/reports-categories").route(web::get().to(me::report_categories)),
-            )
-            .service(web::resource("/geo/boundary").route(web::get().to(geo::boundary)))
-            .service(
-                web::resource("/me/vote-tokens")
-                    .route(web::get().to(vote_list::list))
-                    .route(web::post().to(votes::place)),
-            )
-            .service(web::resource("/me/vote-tokens-summary").route(web::get().to(votes::summary)))
-            .service(
-                web::resource("/me/vote-tokens/{target_id}").route(web::get().to(votes::on_target)),
-            )
-            .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)))
-            .configure(news::configure)
-            .configure(news_categories::configure)
-            .configure(projects::configure)
-            .configure(notifications::configure);
-        admin::configure(cfg);
+        cfg.service(
+            web::scope("")
+                .wrap(cache.clone())
+                .configure(|cfg| routes(cfg, &state, &authenticator, &media)),
+        );
     })
+}
+
+fn routes(
+    cfg: &mut web::ServiceConfig,
+    state: &web::Data<AppState>,
+    authenticator: &Authenticator,
+    media: &web::Data<MediaStore>,
+) {
+    cfg.app_data(state.clone())
+        .app_data(authenticator.clone())
+        .service(
+            web::resource("/reports")
+                .route(web::get().to(reports::list::list))
+                .route(web::post().to(reports::create::create)),
+        )
+        .service(
+            web::resource("/media/{media_id}")
+                .app_data(media.clone())
+                .route(web::get().to(crate::media::serve::serve_media)),
+        )
+        .service(
+            web::resource("/reports/{report_id}").route(web::get().to(reports::detail::detail)),
+        )
+        .service(
+            web::resource("/reports/{report_id}/status")
+                .route(web::get().to(reports::status::status)),
+        )
+        .service(web::resource("/me/reports").route(web::get().to(me::reports)))
+        .service(
+            web::resource("/me/reports-categories").route(web::get().to(me::report_categories)),
+        )
+        .service(web::resource("/geo/boundary").route(web::get().to(geo::boundary)))
+        .service(
+            web::resource("/me/vote-tokens")
+                .route(web::get().to(vote_list::list))
+                .route(web::post().to(votes::place)),
+        )
+        .service(web::resource("/me/vote-tokens-summary").route(web::get().to(votes::summary)))
+        .service(
+            web::resource("/me/vote-tokens/{target_id}").route(web::get().to(votes::on_target)),
+        )
+        .service(web::resource("/me/vote-token-revoke").route(web::patch().to(votes::revoke)))
+        .configure(news::configure)
+        .configure(news_categories::configure)
+        .configure(projects::configure)
+        .configure(notifications::configure);
+    admin::configure(cfg);
 }
 
 #[derive(OpenApi)]

@@ -89,9 +89,7 @@ pub struct Report {
     /// duplicate or resolved). Kept for older clients.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<bool>,
-    /// Vote tokens on the report that still count (not revoked, not expired). Written after
-    /// every field but `distance`: the public list keeps each row written up to here
-    /// (routes/reports/rows.rs).
+    /// Vote tokens on the report that still count (not revoked, not expired).
     pub votes_count: i64,
     /// Metres from the `location` parameter (only when it is given, and the report has a location).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -166,6 +164,22 @@ impl Report {
             accepted: None,
             distance,
         }
+    }
+}
+
+impl Report {
+    /// A row of the public list (2.1): the report as the public sees it, with its issue's id,
+    /// category and state.
+    pub fn list_row(
+        row: store::IssueRow,
+        media: &MediaStore,
+        near: Option<&LocationParam>,
+    ) -> Self {
+        let mut report = Self::from_store(row.report, media, View::Public, near);
+        report.issue_id = Some(row.issue_id);
+        report.category_id = Some(row.category_id);
+        report.status = Some(row.status);
+        report
     }
 }
 

@@ -12,6 +12,46 @@ use uuid::Uuid;
 
 use crate::store::ReportFilter;
 
+/// The list parameters (documentation; the handler reads the raw query string because
+/// `category` and `status` repeat).
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read by utoipa only
+pub struct ListParams {
+    /// Page size.
+    #[param(minimum = 1, maximum = 100, default = 100)]
+    limit: Option<i32>,
+    /// Rows to skip.
+    #[param(minimum = 0, maximum = 1000, default = 0)]
+    offset: Option<i32>,
+    /// `longitude,latitude[,radius_m]` (WGS84): adds `distance` to each row; with a radius, only
+    /// reports within it.
+    #[param(example = "14.4213,50.0875,500")]
+    location: Option<String>,
+    /// Category ids (repeat the parameter for several); a row matches any of them.
+    category: Option<Vec<Uuid>>,
+    /// Issue states: open, moved, accepted, duplicate, resolved (repeat the parameter for
+    /// several; moved issues are never listed).
+    status: Option<Vec<String>>,
+    /// Search in title, description and report id, ignoring case and diacritics.
+    #[param(min_length = 1, max_length = 200)]
+    q: Option<String>,
+    /// `date` (filing time, the default), `location` (needs `location`; rows without a location
+    /// last) or `votes`.
+    #[param(rename = "orderBy", pattern = "^(date|location|votes)$")]
+    order_by: Option<String>,
+    /// `asc` or `desc`; default `desc`, but `asc` (nearest first) for `orderBy=location`. Ties
+    /// are ordered by id in the same direction.
+    #[param(rename = "orderDirection", pattern = "^(asc|desc)$")]
+    order_direction: Option<String>,
+    /// Only reports filed at or after this instant (RFC 3339).
+    #[param(rename = "dateFrom")]
+    date_from: Option<chrono::DateTime<chrono::Utc>>,
+    /// Only reports filed at or before this instant (RFC 3339).
+    #[param(rename = "dateTo")]
+    date_to: Option<chrono::DateTime<chrono::Utc>>,
+}
+
 /// The parameters as sent, before validation.
 #[derive(Debug, Default)]
 pub struct RawListParams {

@@ -4,7 +4,6 @@
 pub mod admin;
 pub mod deliveries;
 pub mod digests;
-mod feeds;
 mod model;
 pub mod news;
 pub mod notifications;
@@ -17,7 +16,6 @@ pub mod votes;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use domain::geo::NearestOrder;
 use domain::issues::{IssueStatus, Transition, TransitionError};
 use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
@@ -62,12 +60,6 @@ pub trait CategoryStore: Send + Sync + 'static {
     async fn assign_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<()>;
 }
 
-/// Where [`ReportStore::issue_changes_each`] hands the issues it reads: false stops the read.
-pub type IssueSink<'a> = dyn FnMut(IssueState) -> bool + Send + 'a;
-
-/// Where [`ReportStore::vote_changes_each`] hands the vote tokens it reads.
-pub type VoteSink<'a> = dyn FnMut(VoteState) + Send + 'a;
-
 /// Reports and the reads citizens make.
 #[async_trait]
 pub trait ReportStore: Send + Sync + 'static {
@@ -78,104 +70,18 @@ pub trait ReportStore: Send + Sync + 'static {
     /// A report with all its issues.
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
 
-    /// A report with all its issues, its media and its `votes_count` at `now`, and the version
-    /// of that content, read in one statement (the public detail, the hottest read).
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>>;
+    /// A report with all its issues, its media and its `votes_count` at `now`, read in one
+    /// statement (the public detail).
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>>;
 
-    /// The version of a report's public detail and its vote count at `now`, with its author
-    /// when `with_author`, in one statement; `None`: no such report. Read before a kept detail
-    /// is written; the detail itself is read by `report_detail` when it is not kept.
-    async fn report_detail_key(
-        &self,
-        id: Uuid,
-        now: Instant,
-        with_author: bool,
-    ) -> StoreResult<Option<DetailKey>>;
-
-    /// The public list: one row per issue that is not moved, filtered, ordered and paged; each
-    /// row's `votes_count` is the report's active vote tokens at `now`. `read` says whether
-    /// the rows' content is read too ([`ListRead`]).
+    /// The public list: one row per issue that is not moved, filtered, ordered and paged in
+    /// the database (nearest first: the backend's own measure, then the issue id); each row's
+    /// `votes_count` is the report's active vote tokens at `now`.
     async fn public_reports(
         &self,
         filter: &ReportFilter,
         now: Instant,
-        read: ListRead,
-    ) -> StoreResult<ListPage<ListRow>>;
-
-    /// The content of the public list rows of these issues, each with the version of the row it
-    /// was read from (in no particular order; an unknown id has no row).
-    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>>;
-
-    /// The issue feed (migration 0024, docs/citizen-api.md): the state of every issue that
-    /// changed since feed position `since` (0: every issue), in one snapshot, and the position
-    /// to read from next. Whatever committed before this read is in this answer or in one read
-    /// from an earlier position, so a reader that applies every answer in turn holds each
-    /// issue as the database held it when its last read ran.
-    async fn issue_changes(&self, since: i64) -> StoreResult<IssueChanges> {
-        let mut issues = Vec::new();
-        let mark = self
-            .issue_changes_each(since, &mut |issue| {
-                issues.push(issue);
-                true
-            })
-            .await?;
-        // The sink never stops the read: a mark always comes.
-        let mark = mark.unwrap_or(FeedMark {
-            next: since,
-            categories: 0,
-        });
-        Ok(IssueChanges {
-            next: mark.next,
-            categories: mark.categories,
-            issues,
-        })
-    }
-
-    /// [`Self::issue_changes`] handing each issue to `each` as it arrives (a read from 0 holds
-    /// every issue); `each` answers false to stop the read, which then answers `None`, else the
-    /// next position and the categories' generation.
-    async fn issue_changes_each(
-        &self,
-        since: i64,
-        each: &mut IssueSink<'_>,
-    ) -> StoreResult<Option<FeedMark>>;
-
-    /// How `public_reports` orders nearest first (`orderBy=location`), which the list index
-    /// repeats in memory (`domain::geo::nearest`).
-    fn nearest_order(&self) -> NearestOrder;
-
-    /// The vote feed (migration 0026, docs/citizen-api.md): every vote token placed or revoked
-    /// since feed position `since`, in one snapshot, and the position to read from next, with
-    /// the same guarantee as [`Self::issue_changes`]. From position 0 (a reader holding
-    /// nothing) only the tokens active at `now` come: a revoked or expired one counts for
-    /// nothing, and it can never count again.
-    async fn vote_changes(&self, since: i64, now: Instant) -> StoreResult<VoteChanges> {
-        let mut tokens = Vec::new();
-        let next = self
-            .vote_changes_each(since, now, &mut |token| tokens.push(token))
-            .await?;
-        Ok(VoteChanges { next, tokens })
-    }
-
-    /// [`Self::vote_changes`] handing each token to `each` as it arrives (a read from 0 holds
-    /// every active token); answers the next position.
-    async fn vote_changes_each(
-        &self,
-        since: i64,
-        now: Instant,
-        each: &mut VoteSink<'_>,
-    ) -> StoreResult<i64>;
-
-    /// Both feeds from `since`, each with the guarantee of [`Self::issue_changes`] and
-    /// [`Self::vote_changes`] (a position 0 of the vote feed reads as there). A backend reads
-    /// them in one statement: the list index reads them before every page it serves, and one
-    /// statement is half the hops to the database's worker and back. This default reads them
-    /// one after the other.
-    async fn feed_changes(&self, since: FeedPositions, now: Instant) -> StoreResult<FeedChanges> {
-        let issues = self.issue_changes(since.issues).await?;
-        let votes = self.vote_changes(since.votes, now).await?;
-        Ok(FeedChanges { issues, votes })
-    }
+    ) -> StoreResult<ListPage<IssueRow>>;
 
     /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
     /// `now`. Only `near`, `order` and `page` of the filter apply.

@@ -99,70 +99,14 @@ impl ReportWithIssues {
     }
 }
 
-/// A row of the public list: one issue with its report (`votes_count` left at 0: the page's
-/// [`IssueRowKey`] carries it).
+/// A row of the public list: one issue with its report (whose `votes_count` is counted at the
+/// request's instant).
 #[derive(Debug, Clone, PartialEq)]
 pub struct IssueRow {
     pub report: Report,
     pub issue_id: Uuid,
     pub category_id: Uuid,
     pub status: IssueStatus,
-    /// The issue row's `row_version` (migration 0021) this content is of.
-    pub version: i64,
-}
-
-/// What the public detail of a report shows besides its content, and the version of that
-/// content.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DetailKey {
-    /// The sum of `row_version + 1` over the report's issue rows: every insert or update of one
-    /// (the copies of the report's changed columns and media included, migration 0014) moves it
-    /// up, so one number names one content of the detail.
-    pub version: i64,
-    /// Read only when asked for (`ReportStore::report_detail_key`).
-    pub author: Option<String>,
-    /// The report's active vote tokens at the request's instant.
-    pub votes_count: i64,
-}
-
-/// A report's public detail as read, with its [`DetailKey`] read in the same statement.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReportDetail {
-    pub key: DetailKey,
-    pub found: ReportWithIssues,
-}
-
-/// What a public list page's statement reads of each row besides its [`IssueRowKey`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListRead {
-    /// The keys alone: the caller writes most rows from its row cache and reads the others by
-    /// [`ReportStore::public_rows`].
-    Keys,
-    /// Each row's content too, in the same statement: for pages whose rows are rarely kept
-    /// (nearest first from a point anywhere), where a second statement would cost more than
-    /// the cache saves.
-    Rows,
-}
-
-/// A row of a public list page: its key, and its content when read with [`ListRead::Rows`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct ListRow {
-    pub key: IssueRowKey,
-    pub content: Option<IssueRow>,
-}
-
-/// A row of a public list page as the page's statement finds it: which issue, the version of
-/// its row, and what is counted or measured at each request. The row's content is written from
-/// the replica's row cache when it holds this version, else read ([`ListRead`]).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct IssueRowKey {
-    pub issue_id: Uuid,
-    /// The issue row's `row_version`: it moves with every change of the row (a trigger).
-    pub version: i64,
-    /// The report's active vote tokens at the request's instant.
-    pub votes_count: i64,
-    /// The report's point, for the row's `distance`.
-    pub point: Option<LonLat>,
 }
 
 /// The filters and order of a report list (validated by the handler).
@@ -254,77 +198,4 @@ pub(crate) fn location(
         }),
         _ => None,
     }
-}
-
-/// An issue as the public list selects and orders it, as the issue feed reads it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IssueState {
-    pub issue_id: Uuid,
-    pub report_id: Uuid,
-    pub category_id: Uuid,
-    pub status: IssueStatus,
-    /// When its report was filed (the list's date order).
-    pub filed_at: Instant,
-    /// Its report's point.
-    pub point: Option<LonLat>,
-    /// The row's `row_version` (the row cache's key).
-    pub version: i64,
-    /// The folded text `q` is matched against (title, description and report id).
-    pub search: String,
-    /// When the report was placed in the issue's category (the issue's `inserted_at`: the
-    /// admin list's order of a report's issues and its `overdue`).
-    pub placed_at: Instant,
-    pub has_possible_duplicates: bool,
-    pub parent_id: Option<Uuid>,
-}
-
-/// One read of the issue feed: every issue changed since the position asked for (some perhaps
-/// seen before), the position to ask from next and the categories' generation.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IssueChanges {
-    pub next: i64,
-    /// The categories' generation in the read's snapshot (see [`FeedMark`]).
-    pub categories: i64,
-    pub issues: Vec<IssueState>,
-}
-
-/// Where a read of the issue feed ended: the position to read from next, and the generation of
-/// the report categories and officer assignments in the same snapshot (migration 0025; it moves
-/// with every change of them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FeedMark {
-    pub next: i64,
-    pub categories: i64,
-}
-
-/// A vote token as the vote feed reads it (migration 0026): which report or project it counts
-/// for, until when, and whether it was revoked (tokens are never deleted).
-#[derive(Debug, Clone, PartialEq)]
-pub struct VoteState {
-    pub token_id: Uuid,
-    pub target_id: Uuid,
-    pub expires_at: Option<Instant>,
-    pub revoked: bool,
-}
-
-/// One read of the vote feed: every token placed or revoked since the position asked for (some
-/// perhaps seen before) and the position to ask from next.
-#[derive(Debug, Clone, PartialEq)]
-pub struct VoteChanges {
-    pub next: i64,
-    pub tokens: Vec<VoteState>,
-}
-
-/// Where a reader of both feeds stands: the position of each, as the last read answered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FeedPositions {
-    pub issues: i64,
-    pub votes: i64,
-}
-
-/// One read of both feeds (`ReportStore::feed_changes`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct FeedChanges {
-    pub issues: IssueChanges,
-    pub votes: VoteChanges,
 }

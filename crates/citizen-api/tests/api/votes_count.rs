@@ -1,6 +1,5 @@
 //! A report's `votes_count` and `orderBy=votes`: the active tokens on it at the request's
-//! instant, in the public list (by votes from the database, by date from the list index and
-//! its vote tally), the detail and the caller's own list.
+//! instant, in the public list (by votes and by date), the detail and the caller's own list.
 
 use chrono::TimeDelta;
 use reqwest::Method;

@@ -8,9 +8,8 @@
 //! origin in the chord's direction (`s = c + c³/24R² + 3c⁵/640R⁴`): within 10 km this is within
 //! [`NEAR_ERROR_M`] of Karney's distance (the tests check it over random pairs at every
 //! latitude). When that error could move the rounding (the value lies that close to half a
-//! centimetre), and for rows farther away, Karney's algorithm measures. Timed by
-//! `citizen-api`'s example `nearest_walk`: 4.8 µs against 42 µs a page of 100 rows
-//! (docs/benchmarks.md).
+//! centimetre), and for rows farther away, Karney's algorithm measures: 4.8 µs against 42 µs a
+//! page of 100 rows (docs/benchmarks/history/2026-11-notebook.md).
 
 use super::{distance_m, LonLat};
 

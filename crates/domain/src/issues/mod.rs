@@ -194,7 +194,7 @@ pub fn report_status(issues: impl IntoIterator<Item = IssueStatus>) -> Option<Is
 }
 
 /// A day of a category's statement deadline: 24 hours, whatever the calendar or time zone
-/// (both backends and the list index count it so).
+/// (both backends count it so).
 pub const DEADLINE_DAY_MICROS: i64 = 86_400_000_000;
 
 /// Whether an issue placed in its category at `placed_at` (microseconds) is past the category's

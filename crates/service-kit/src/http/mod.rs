@@ -2,6 +2,7 @@
 //! middleware ([`stack`]: request id, tracing span, metrics, time-out, panic catcher, error-body
 //! normalisation and localisation), CORS, body limits, and serving with graceful shutdown.
 
+pub mod cache;
 mod stack;
 
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

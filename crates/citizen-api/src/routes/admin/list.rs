@@ -1,6 +1,5 @@
 //! `GET /admin/reports`: the officers' report list (spec 4.5).
 
-use actix_web::http::header::ContentType;
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
@@ -11,8 +10,7 @@ use super::super::model::{Report, View};
 use super::super::params::RawListParams;
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
-use super::{access, indexed, require_any, MANAGE_SCOPE, READ_SCOPE};
-use crate::list_index::Index;
+use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
 use crate::store::admin::AdminFilter;
 
 /// The list parameters (documentation; the handler reads the raw query string).
@@ -82,9 +80,6 @@ fn overdue(query: &str) -> Result<Option<bool>, LimitError> {
 /// accessible issue that matches all three; the `issues` array still holds every accessible
 /// issue. Reports without an accessible issue are never listed. `votes_count` counts the
 /// tokens active at the time of the request.
-///
-/// Pages by date come from the list index when the replica holds one (`indexed.rs`), others
-/// from the database; both write the same bytes.
 #[utoipa::path(
     get,
     path = "/admin/reports",
@@ -109,57 +104,13 @@ pub async fn list(
     require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
     let list = RawListParams::parse(req.query_string())?.to_filter()?;
     let overdue = overdue(req.query_string())?;
-    let now = state.clock.now();
-    // A page by date from the index: a feed read that started after the request first, whose
-    // categories' generation says whether the kept categories still serve.
-    let index = state
-        .list_index
-        .as_ref()
-        .filter(|_| Index::serves_admin(&list));
-    let synced = match index {
-        Some(index) => index.sync().await.map(|generation| (index, generation)),
-        None => None,
+    let filter = AdminFilter {
+        list,
+        overdue,
+        access: access(&state, &auth.0).await?,
+        now: state.clock.now(),
     };
-    let body = match synced {
-        Some((index, generation)) => {
-            let (access, categories) = state
-                .kept_categories
-                .visible(state.stores.categories.as_ref(), &auth.0, generation)
-                .await?;
-            let filter = AdminFilter {
-                list,
-                overdue,
-                access,
-                now,
-            };
-            let written = indexed::page(&state, index, &filter, &categories).await?;
-            index.count_admin_page(written.is_some());
-            match written {
-                Some(body) => body,
-                None => from_database(&state, &filter).await?,
-            }
-        }
-        None => {
-            let filter = AdminFilter {
-                list,
-                overdue,
-                access: access(&state, &auth.0).await?,
-                now,
-            };
-            if let Some(index) = index {
-                index.count_admin_page(false);
-            }
-            from_database(&state, &filter).await?
-        }
-    };
-    Ok(HttpResponse::Ok()
-        .content_type(ContentType::json())
-        .body(body))
-}
-
-/// The page of `filter` as the database's statements find it.
-async fn from_database(state: &AppState, filter: &AdminFilter) -> Result<Vec<u8>, ApiError> {
-    let page = state.stores.admin.admin_reports(filter).await?;
+    let page = state.stores.admin.admin_reports(&filter).await?;
     let reports = page
         .rows
         .into_iter()
@@ -187,11 +138,10 @@ async fn from_database(state: &AppState, filter: &AdminFilter) -> Result<Vec<u8>
             }
         })
         .collect();
-    serde_json::to_vec(&AdminReportList {
+    Ok(HttpResponse::Ok().json(AdminReportList {
         reports,
         has_next_offset: page.has_next,
         offset: filter.list.page.offset,
         limit: filter.list.page.limit,
-    })
-    .map_err(ApiError::internal)
+    }))
 }

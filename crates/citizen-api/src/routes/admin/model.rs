@@ -66,9 +66,7 @@ pub struct AdminReport {
     pub status: Option<IssueStatus>,
     /// The issues the officer may see, none moved, oldest first.
     pub issues: Vec<AdminIssueItem>,
-    /// Vote tokens on the report that count at the time of the request. The fields from here
-    /// on are written after the rest, which a page from the list index keeps written
-    /// (`admin/indexed.rs`): keep them last.
+    /// Vote tokens on the report that count at the time of the request.
     pub votes_count: i64,
     /// Metres from the `location` parameter.
     #[serde(skip_serializing_if = "Option::is_none")]

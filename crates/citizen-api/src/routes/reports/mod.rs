@@ -2,11 +2,8 @@
 
 pub mod create;
 pub mod detail;
-pub mod kept;
 pub mod list;
-pub mod rows;
 pub mod status;
-pub mod warm;
 
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;

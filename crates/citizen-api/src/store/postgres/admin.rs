@@ -48,8 +48,8 @@ fn push_access(q: &mut QueryBuilder<'_, Postgres>, access: &Access) {
 }
 
 /// Whether issue `i` of category `c` is past its statement deadline at `now`: open or accepted,
-/// and placed into its category at least the deadline ago. A day is 24 hours, as on SQLite and
-/// in the list index (`domain::issues::is_overdue`), not a calendar day of the session's zone.
+/// and placed into its category at least the deadline ago. A day is 24 hours, as on SQLite
+/// (`domain::issues::is_overdue`), not a calendar day of the session's zone.
 fn push_overdue(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
     q.push(
         "(i.status IN ('open', 'accepted') AND c.statement_deadline_days IS NOT NULL \

@@ -4,7 +4,6 @@ mod admin;
 mod deliveries;
 mod detail;
 mod digests;
-mod feed;
 mod issues;
 mod nearest;
 mod news;
@@ -20,7 +19,6 @@ mod votes;
 
 use anyhow::Context as _;
 use async_trait::async_trait;
-use service_kit::kept_connection::KeptConnection;
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
@@ -49,16 +47,11 @@ pub struct PgStore {
     /// disk, so the account's lock is not held during the flush (docs/decisions.md, "Vote
     /// commits").
     synchronous_vote_commit: bool,
-    /// The list index's feed reads, one statement before every page it serves
-    /// (`ReportStore::feed_changes`), on a connection of their own: no ping of the connection
-    /// on its way back to the pool (`service_kit::kept_connection`).
-    feed: KeptConnection<sqlx::Postgres>,
 }
 
 impl PgStore {
     pub fn new(pool: PgPool, options: super::StoreOptions) -> Self {
         Self {
-            feed: KeptConnection::new(pool.clone()),
             pool,
             synchronous_vote_commit: options.synchronous_vote_commit,
         }

@@ -1,31 +1,27 @@
-//! The public list nearest first on PostgreSQL (`orderBy=location`, ascending), exactly as
-//! `ORDER BY (location IS NULL), distance, id` but served by the GiST indexes.
+//! The public list nearest first on PostgreSQL (`orderBy=location`, ascending): PostGIS's own
+//! order, `geography <-> geography` (the distance on its sphere), ties by issue id.
 //!
-//! PostgreSQL walks a KNN index scan only for an order by the distance alone, not by distance
-//! and id. So the page is first read as the `needed` + [`KNN_MARGIN`] nearest rows by distance
-//! alone (one KNN walk of the geography index, which rechecks the exact distance), ordered by
-//! distance and id: exactly the page unless a tie crosses the rows read ([`knn_is_exact`]).
-//! Then, and only then, the bounded read runs: a bound on the `needed`-th nearest distance is
-//! found first (`reach`: the farthest of the `needed` rows a planar KNN walk finds), then every
-//! row within it is read through the geography index (a `ST_DWithin` prefilter with a margin,
-//! then the exact `<->` test, so ties at the edge are all in) and ordered by distance and id.
-//! Rows without a location follow in id order; they are read by a second statement only when
-//! the located rows do not fill the page (never with a radius, which they cannot match), so the
-//! usual page is one statement that touches no unlocated row. SQLite's `nearest.rs` reads the
+//! PostgreSQL walks a GiST index in KNN order only for an order by the distance alone, not by
+//! distance and id (nor does it sort equal distances on top of that walk). So the page is read
+//! as the `needed` + [`KNN_MARGIN`] nearest rows by distance alone (one KNN walk of
+//! `issues_public_location`), ordered by distance and id: exactly the page unless a tie crosses
+//! the rows read ([`knn_is_exact`]). Then, and only then, every row within the page's last
+//! distance is read through the same index (`ST_DWithin` with a margin, then the exact `<->`
+//! test, so ties at the edge are all in) and ordered by distance and id. Rows without a location
+//! follow in id order; they are read by a second statement only when the located rows do not
+//! fill the page (never with a radius, which they cannot match). SQLite's `nearest.rs` reads the
 //! same page through its R*Tree.
 
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 
 use super::page_sql;
-use super::reports::{
-    push_list_filters, push_planar_point, push_point, push_select, push_select_with,
-};
-use crate::store::{Instant, ListRead, ReportFilter, StoreResult};
+use super::reports::{push_list_filters, push_point, push_select, push_select_with};
+use crate::store::{Instant, ReportFilter, StoreResult};
 use domain::geo::LocationParam;
 
-/// Rows the first KNN read takes beyond the page's `needed`: a tie in distance would have to
-/// span more than this many rows at the page's edge to send the page to the bounded read.
+/// Rows the KNN read takes beyond the page's `needed`: a tie in distance would have to span
+/// more than this many rows at the page's edge to send the page to the bounded read.
 const KNN_MARGIN: i64 = 20;
 
 /// The rows of the page nearest first (`offset` already skipped, at most `limit + 1`).
@@ -34,13 +30,9 @@ pub(super) async fn nearest_rows(
     filter: &ReportFilter,
     near: &LocationParam,
     now: Instant,
-    read: ListRead,
 ) -> StoreResult<Vec<PgRow>> {
     let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
-    let mut rows = match knn_rows(pool, filter, near, needed, now, read).await? {
-        Some(rows) => rows,
-        None => bounded_rows(pool, filter, near, needed, now, read).await?,
-    };
+    let mut rows = knn_rows(pool, filter, near, needed, now).await?;
     let missing = usize::try_from(needed)
         .unwrap_or(usize::MAX)
         .saturating_sub(rows.len());
@@ -48,7 +40,7 @@ pub(super) async fn nearest_rows(
         // The page size stays a literal of the few values the API allows (a generic plan per
         // size); the surplus is cut here.
         let mut q = QueryBuilder::<Postgres>::new("");
-        push_select(&mut q, now, read);
+        push_select(&mut q, now);
         q.push(" AND i.location IS NULL");
         push_list_filters(&mut q, filter);
         q.push(" ORDER BY i.id");
@@ -76,20 +68,18 @@ fn knn_is_exact(distances: &[f64], needed: usize, read: usize) -> bool {
     }
 }
 
-/// The located rows of the page from one KNN walk, ordered by distance and id, at most
-/// `needed`; `None` when a tie crosses the rows read ([`knn_is_exact`]).
+/// The located rows of the page, ordered by distance and id, at most `needed`.
 async fn knn_rows(
     pool: &PgPool,
     filter: &ReportFilter,
     near: &LocationParam,
     needed: i64,
     now: Instant,
-    content: ListRead,
-) -> StoreResult<Option<Vec<PgRow>>> {
+) -> StoreResult<Vec<PgRow>> {
     let (lon, lat) = (near.point.lon, near.point.lat);
     let read = needed + KNN_MARGIN;
     let mut q = QueryBuilder::<Postgres>::new("SELECT * FROM (");
-    push_select_with(&mut q, now, content, |q| {
+    push_select_with(&mut q, now, |q| {
         q.push("i.location <-> ");
         push_point(q, lon, lat);
         q.push(" AS knn_distance, ");
@@ -105,50 +95,32 @@ async fn knn_rows(
         .iter()
         .map(|row| row.try_get::<f64, _>("knn_distance"))
         .collect::<Result<Vec<f64>, _>>()?;
-    let (needed, read) = (
+    let (needed_rows, read_rows) = (
         usize::try_from(needed).unwrap_or(usize::MAX),
         usize::try_from(read).unwrap_or(usize::MAX),
     );
-    if !knn_is_exact(&distances, needed, read) {
-        return Ok(None);
+    if knn_is_exact(&distances, needed_rows, read_rows) {
+        rows.truncate(needed_rows);
+        return Ok(rows);
     }
-    rows.truncate(needed);
-    Ok(Some(rows))
-}
-
-/// The located rows of the page read within a bound found first (module docs), ordered by
-/// distance and id, at most `needed`: exact under any ties.
-async fn bounded_rows(
-    pool: &PgPool,
-    filter: &ReportFilter,
-    near: &LocationParam,
-    needed: i64,
-    now: Instant,
-    read: ListRead,
-) -> StoreResult<Vec<PgRow>> {
-    let (lon, lat) = (near.point.lon, near.point.lat);
-    // The bound: the greatest geodesic distance among `needed` issues that a planar KNN walk
-    // (`issues_public_location_planar`, migration 0015) finds near the point. Any `needed` rows
-    // give a bound that holds the page; the planar walk is cheaper than the spheroid's.
-    let mut q = QueryBuilder::<Postgres>::new("WITH knn AS MATERIALIZED (SELECT k.location <-> ");
-    push_point(&mut q, lon, lat);
-    q.push(
-        " AS d FROM (SELECT i.location FROM issues i WHERE i.status <> 'moved' \
-         AND i.location IS NOT NULL",
-    );
-    push_list_filters(&mut q, filter);
-    q.push(" ORDER BY i.location::public.geometry <-> ");
-    push_planar_point(&mut q, lon, lat);
-    q.push(page_sql(needed, 0));
-    q.push(") k), reach AS (SELECT max(d) AS d FROM knn) ");
-    push_select(&mut q, now, read);
+    // A tie crosses the rows read: every row within the page's last distance, in order.
+    let edge = distances
+        .get(needed_rows.saturating_sub(1))
+        .copied()
+        .unwrap_or(0.0);
+    let mut q = QueryBuilder::<Postgres>::new("");
+    push_select(&mut q, now);
     q.push(" AND i.location IS NOT NULL");
     push_list_filters(&mut q, filter);
     q.push(" AND public.ST_DWithin(i.location, ");
     push_point(&mut q, lon, lat);
-    q.push(", (SELECT d FROM reach) * 1.001 + 1, false) AND i.location <-> ");
+    q.push(", ")
+        .push_bind(edge * 1.001 + 1.0)
+        .push(", false) AND i.location <-> ");
     push_point(&mut q, lon, lat);
-    q.push(" <= (SELECT d FROM reach) ORDER BY i.location <-> ");
+    q.push(" <= ")
+        .push_bind(edge)
+        .push(" ORDER BY i.location <-> ");
     push_point(&mut q, lon, lat);
     q.push(", i.id");
     q.push(page_sql(needed, 0));

@@ -1,21 +1,17 @@
 //! Filing and reading reports (PostgreSQL).
 
 use async_trait::async_trait;
-use domain::geo::NearestOrder;
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
 use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
 use super::nearest::nearest_rows;
-use super::rows::{
-    list_row, list_row_of, report, with_issues, CONTENT_COLUMNS, KEY_COLUMNS, REPORT_COLUMNS,
-};
+use super::rows::{list_row, report, with_issues, LIST_COLUMNS, REPORT_COLUMNS};
 use super::{page_sql, PgStore};
 use crate::store::{
-    search_text, status, DetailKey, FeedChanges, FeedPositions, Instant, IssueRow, IssueSink,
-    ListPage, ListRead, ListRow, NewReport, Report, ReportDetail, ReportFilter, ReportStore,
-    ReportWithIssues, StoreResult, TimelineData, VoteSink,
+    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
+    ReportWithIssues, StoreResult, TimelineData,
 };
 
 pub(super) fn direction(d: Direction) -> &'static str {
@@ -97,25 +93,20 @@ pub(super) fn push_order(
     ));
 }
 
-/// `SELECT <row key>[, <row content>], votes_count FROM issues i WHERE i.status <> 'moved'`:
-/// which issue, its row's version and point, the row's content when `read` asks for it, and the
-/// report's active vote tokens at `now`. The list's row is the issue with the copies of its
-/// report's columns and media it carries (migration 0014), so a page reads `issues` alone.
-pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant, read: ListRead) {
-    push_select_with(q, now, read, |_| {});
+/// `SELECT <list row>, votes_count FROM issues i WHERE i.status <> 'moved'`: the issue with the
+/// copies of its report's columns and media (migration 0014) and the report's active vote
+/// tokens at `now`.
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
+    push_select_with(q, now, |_| {});
 }
 
 /// [`push_select`] with more columns, pushed by `extra` (`<expression> AS <name>, `).
 pub(super) fn push_select_with<'a>(
     q: &mut QueryBuilder<'a, Postgres>,
     now: Instant,
-    read: ListRead,
     extra: impl FnOnce(&mut QueryBuilder<'a, Postgres>),
 ) {
-    q.push(format!("SELECT {KEY_COLUMNS}, "));
-    if read == ListRead::Rows {
-        q.push(format!("{CONTENT_COLUMNS}, "));
-    }
+    q.push(format!("SELECT {LIST_COLUMNS}, "));
     extra(q);
     push_votes(q, "i.report_id", now);
     q.push(" AS votes_count FROM issues i WHERE i.status <> 'moved'");
@@ -242,80 +233,29 @@ impl ReportStore for PgStore {
         Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
     }
 
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>> {
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
         self.detail(id, now).await
-    }
-
-    async fn report_detail_key(
-        &self,
-        id: Uuid,
-        now: Instant,
-        with_author: bool,
-    ) -> StoreResult<Option<DetailKey>> {
-        self.detail_key(id, now, with_author).await
     }
 
     async fn public_reports(
         &self,
         filter: &ReportFilter,
         now: Instant,
-        read: ListRead,
-    ) -> StoreResult<ListPage<ListRow>> {
+    ) -> StoreResult<ListPage<IssueRow>> {
         let rows = match (filter.order.by, &filter.near, filter.order.direction) {
             (OrderBy::Location, Some(near), Direction::Asc) => {
-                nearest_rows(&self.pool, filter, near, now, read).await?
+                nearest_rows(&self.pool, filter, near, now).await?
             }
             _ => {
                 let mut q = QueryBuilder::<Postgres>::new("");
-                push_select(&mut q, now, read);
+                push_select(&mut q, now);
                 push_list_filters(&mut q, filter);
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
                 q.build().fetch_all(&self.pool).await?
             }
         };
-        let rows = rows
-            .iter()
-            .map(|row| list_row_of(row, read))
-            .collect::<StoreResult<Vec<_>>>()?;
+        let rows = rows.iter().map(list_row).collect::<StoreResult<Vec<_>>>()?;
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
-    }
-
-    fn nearest_order(&self) -> NearestOrder {
-        NearestOrder::Sphere
-    }
-
-    async fn issue_changes_each(
-        &self,
-        since: i64,
-        each: &mut IssueSink<'_>,
-    ) -> StoreResult<Option<crate::store::FeedMark>> {
-        super::feed::issue_changes(&self.pool, since, each).await
-    }
-
-    async fn feed_changes(&self, since: FeedPositions, now: Instant) -> StoreResult<FeedChanges> {
-        self.feed
-            .run(|conn| Box::pin(super::feed::feed_changes(conn, since, now)))
-            .await
-    }
-
-    async fn vote_changes_each(
-        &self,
-        since: i64,
-        now: Instant,
-        each: &mut VoteSink<'_>,
-    ) -> StoreResult<i64> {
-        super::feed::vote_changes(&self.pool, since, now, each).await
-    }
-
-    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {KEY_COLUMNS}, {CONTENT_COLUMNS}, 0::bigint AS votes_count FROM issues i \
-             WHERE i.id = ANY($1)"
-        ))
-        .bind(issue_ids)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(list_row).collect()
     }
 
     async fn own_reports(

@@ -6,7 +6,6 @@ mod admin;
 mod deliveries;
 mod detail;
 mod digests;
-mod feed;
 mod issues;
 mod nearest;
 mod news;
@@ -22,7 +21,6 @@ mod votes;
 use anyhow::Context as _;
 use async_trait::async_trait;
 use chrono::DateTime;
-use service_kit::kept_connection::KeptConnection;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
@@ -31,18 +29,11 @@ use super::{Category, CategoryStore, Instant, NewCategory, StoreResult};
 
 pub struct SqliteStore {
     pool: SqlitePool,
-    /// The list index's feed reads, one statement before every page it serves
-    /// (`ReportStore::feed_changes`), on a connection of their own: no test of the
-    /// connection on its way back to the pool (`service_kit::kept_connection`).
-    feed: KeptConnection<sqlx::Sqlite>,
 }
 
 impl SqliteStore {
     pub fn new(pool: SqlitePool) -> Self {
-        Self {
-            feed: KeptConnection::new(pool.clone()),
-            pool,
-        }
+        Self { pool }
     }
 }
 

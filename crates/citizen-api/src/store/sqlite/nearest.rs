@@ -1,19 +1,23 @@
 //! The public list nearest first on SQLite, through the R*Tree `issue_locations` (migration
-//! 0006): rather than ordering every located issue by its distance, the rows within a reach are
-//! read through the index, ordered and cut; the reach grows (×2) until it holds a whole page.
-//! Every issue within the reach is nearer than every issue beyond it, so a reach that holds
-//! `offset + limit + 1` rows holds the page exactly, ties included (the order is distance, then
-//! id, as without the index). Past [`MAX_REACH_M`] the located rows are read without the index
-//! (few rows then), and rows without a location follow in id order, as on PostgreSQL.
+//! 0006): rather than measuring every located issue, the ids and points within a reach are read
+//! through the index, measured and ordered here by the distance each row shows (the WGS84 geodesic to
+//! the centimetre, `domain::geo::DistancesFrom`), then by issue id; the reach grows (×2) until
+//! it holds a whole page. Every issue within the reach is nearer than every issue beyond it, so
+//! a reach that holds `offset + limit + 1` rows holds the page exactly, ties included. Past
+//! [`MAX_REACH_M`] the located rows are read without the index (few rows then), and rows
+//! without a location follow in id order, as on PostgreSQL. The page's rows (with their content
+//! and vote counts) are then read by id: only the page's, not every candidate's.
 
-use domain::geo::{bbox_around, LonLat};
-use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Sqlite, SqlitePool};
+use domain::geo::{bbox_around, DistancesFrom, LonLat};
+use std::collections::HashMap;
 
-use super::micros;
-use super::reports::push_distance2;
-use super::rows::{push_in, CONTENT_COLUMNS, KEY_COLUMNS};
-use crate::store::{Instant, ListRead, ReportFilter, StoreResult};
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
+use uuid::Uuid;
+
+use super::get_uuid;
+use super::reports::{push_distance2, push_list_filters, push_select};
+use super::rows::{list_row, push_in};
+use crate::store::{Instant, IssueRow, ReportFilter, StoreResult};
 
 /// The first reach, in metres. Every issue in a reach's box is read (to test the filters and
 /// order by distance), so the reach starts small and doubles: at 1 000 000 reports in a city
@@ -25,58 +29,6 @@ const FIRST_REACH_M: f64 = 100.0;
 const GROWTH: f64 = 2.0;
 /// Beyond this reach (metres; a city is far smaller) the located rows are read without the index.
 const MAX_REACH_M: f64 = 128_000.0;
-
-/// `SELECT <row key>[, <row content>], votes_count FROM issues i`: which issue, its row's
-/// version and point, the row's content when `read` asks for it, and the report's active vote
-/// tokens at `now`. The list's row is the issue with the copies of its report's columns and
-/// media it carries (migration 0014), so a page reads `issues` alone.
-pub(super) fn push_select(
-    q: &mut QueryBuilder<'_, Sqlite>,
-    now: Instant,
-    read: ListRead,
-    from: &str,
-) {
-    q.push(format!("SELECT {KEY_COLUMNS}, "));
-    if read == ListRead::Rows {
-        q.push(format!("{CONTENT_COLUMNS}, "));
-    }
-    q.push(
-        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = i.report_id \
-         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
-    )
-    .push_bind(micros(now))
-    .push(format!(
-        ")) AS votes_count {from} WHERE i.status <> 'moved'"
-    ));
-}
-
-/// The list's filters other than the location (after `WHERE i.status <> 'moved'`).
-pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter) {
-    if !filter.categories.is_empty() {
-        q.push(" AND i.category_id");
-        push_in(q, &filter.categories);
-    }
-    if !filter.statuses.is_empty() {
-        q.push(" AND i.status IN (");
-        let mut list = q.separated(", ");
-        for s in &filter.statuses {
-            list.push_bind(s.as_str());
-        }
-        q.push(")");
-    }
-    if let Some(text) = &filter.q {
-        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
-    }
-    if let Some(from) = filter.date_from {
-        q.push(" AND i.report_inserted_at >= ")
-            .push_bind(micros(from));
-    }
-    if let Some(to) = filter.date_to {
-        q.push(" AND i.report_inserted_at <= ")
-            .push_bind(micros(to));
-    }
-}
 
 /// ` AND` the R*Tree entry `l` overlaps the box around `point` that holds every point within
 /// `reach_m`.
@@ -102,61 +54,97 @@ pub(super) fn push_within(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat, radiu
     q.push(") <= ").push_bind(radius_m * radius_m);
 }
 
-/// The rows of the page nearest first (`offset` already skipped, at most `limit + 1`).
+/// The rows of the page nearest first (`offset` already skipped, at most `limit + 1`): the
+/// page's issues are found from their ids and points alone, then their rows are read by id.
 pub(super) async fn nearest_rows(
     pool: &SqlitePool,
     filter: &ReportFilter,
     point: LonLat,
     now: Instant,
-    read: ListRead,
-) -> StoreResult<Vec<SqliteRow>> {
-    let needed = u64::from(filter.page.limit) + 1 + u64::from(filter.page.offset);
+) -> StoreResult<Vec<IssueRow>> {
+    let needed = usize::try_from(u64::from(filter.page.limit) + 1 + u64::from(filter.page.offset))
+        .unwrap_or(usize::MAX);
     let radius = filter.near.as_ref().and_then(|n| n.radius_m);
+    let from = DistancesFrom::new(point);
     let mut reach = FIRST_REACH_M;
-    let mut rows = loop {
+    let located: Vec<Uuid> = loop {
         // With a radius the reach grows up to it; without, up to MAX_REACH_M, then unbounded.
         let last = match radius {
             Some(r) => reach >= r,
             None => reach >= MAX_REACH_M,
         };
         let reach_m = radius.map_or(reach, |r| reach.min(r));
-        let mut q = QueryBuilder::<Sqlite>::new("");
-        if last && radius.is_none() {
-            push_select(&mut q, now, read, "FROM issues i");
-            q.push(" AND i.longitude IS NOT NULL");
+        let unbounded = last && radius.is_none();
+        let mut q = QueryBuilder::<Sqlite>::new("SELECT i.id, i.longitude, i.latitude ");
+        if unbounded {
+            q.push("FROM issues i WHERE i.status <> 'moved' AND i.longitude IS NOT NULL");
         } else {
-            push_select(
-                &mut q,
-                now,
-                read,
-                "FROM issue_locations l JOIN issues i ON i.id = l.issue_id",
+            q.push(
+                "FROM issue_locations l JOIN issues i ON i.id = l.issue_id \
+                 WHERE i.status <> 'moved'",
             );
             push_box(&mut q, point, reach_m);
-            q.push(" AND i.longitude IS NOT NULL AND (");
-            push_distance2(&mut q, "i", point);
-            q.push(") <= ").push_bind(reach_m * reach_m);
+            q.push(" AND i.longitude IS NOT NULL");
+            if let Some(radius) = radius {
+                // The radius filter of every order (the local plane, `push_within`).
+                q.push(" AND (");
+                push_distance2(&mut q, "i", point);
+                q.push(") <= ").push_bind(radius * radius);
+            }
         }
         push_list_filters(&mut q, filter);
-        q.push(" ORDER BY (");
-        push_distance2(&mut q, "i", point);
-        q.push("), i.id LIMIT ")
-            .push_bind(i64::try_from(needed).unwrap_or(i64::MAX));
-        let rows = q.build().fetch_all(pool).await?;
-        if last || rows.len() as u64 >= needed {
-            break rows;
+        let mut found: Vec<(f64, Uuid)> = Vec::new();
+        for row in q.build().fetch_all(pool).await? {
+            let at = LonLat {
+                lon: row.try_get("longitude")?,
+                lat: row.try_get("latitude")?,
+            };
+            let distance = from.rounded_cm(at);
+            // The box holds the reach's circle; its corners beyond are not yet in order.
+            if unbounded || radius.is_some_and(|r| reach >= r) || distance <= reach_m {
+                found.push((distance, get_uuid(&row, "id")?));
+            }
+        }
+        if last || found.len() >= needed {
+            found.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            found.truncate(needed);
+            break found.into_iter().map(|(_, id)| id).collect();
         }
         reach *= GROWTH;
     };
-    let missing = needed.saturating_sub(rows.len() as u64);
+    let offset = usize::try_from(filter.page.offset).unwrap_or(usize::MAX);
+    let mut rows = by_id(pool, now, located.get(offset..).unwrap_or_default()).await?;
+    let missing = needed.saturating_sub(located.len().max(offset));
+    let skip = offset.saturating_sub(located.len());
     if radius.is_none() && missing > 0 {
         let mut q = QueryBuilder::<Sqlite>::new("");
-        push_select(&mut q, now, read, "FROM issues i");
+        push_select(&mut q, now, "FROM issues i");
         q.push(" AND i.longitude IS NULL");
         push_list_filters(&mut q, filter);
         q.push(" ORDER BY i.id LIMIT ")
-            .push_bind(i64::try_from(missing).unwrap_or(i64::MAX));
-        rows.extend(q.build().fetch_all(pool).await?);
+            .push_bind(i64::try_from(missing).unwrap_or(i64::MAX))
+            .push(" OFFSET ")
+            .push_bind(i64::try_from(skip).unwrap_or(i64::MAX));
+        for row in q.build().fetch_all(pool).await? {
+            rows.push(list_row(&row)?);
+        }
     }
-    let offset = usize::try_from(filter.page.offset).unwrap_or(usize::MAX);
-    Ok(rows.into_iter().skip(offset).collect())
+    Ok(rows)
+}
+
+/// The list rows of `ids`, in that order.
+async fn by_id(pool: &SqlitePool, now: Instant, ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut q = QueryBuilder::<Sqlite>::new("");
+    push_select(&mut q, now, "FROM issues i");
+    q.push(" AND i.id");
+    push_in(&mut q, ids);
+    let mut read: HashMap<Uuid, IssueRow> = HashMap::with_capacity(ids.len());
+    for row in q.build().fetch_all(pool).await? {
+        let row = list_row(&row)?;
+        read.insert(row.issue_id, row);
+    }
+    Ok(ids.iter().filter_map(|id| read.remove(id)).collect())
 }

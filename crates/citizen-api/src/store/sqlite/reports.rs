@@ -6,26 +6,65 @@
 //! row carries is computed exactly by the service.
 
 use async_trait::async_trait;
-use domain::geo::{metres_per_degree, LonLat, NearestOrder};
+use domain::geo::{metres_per_degree, LonLat};
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
-use super::nearest::{nearest_rows, push_list_filters, push_select, push_within};
-use super::rows::{
-    list_row, list_row_of, media_of, push_in, report, with_issues, CONTENT_COLUMNS, KEY_COLUMNS,
-    REPORT_COLUMNS,
-};
+use super::nearest::{nearest_rows, push_within};
+use super::rows::{list_row, media_of, push_in, report, with_issues, LIST_COLUMNS, REPORT_COLUMNS};
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
-    search_text, status, DetailKey, FeedChanges, FeedPositions, Instant, IssueRow, IssueSink,
-    ListPage, ListRead, ListRow, NewReport, Report, ReportDetail, ReportFilter, ReportStore,
-    ReportWithIssues, Statement, StoreResult, TimelineData, VoteSink,
+    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
+    ReportWithIssues, Statement, StoreResult, TimelineData,
 };
 
-/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude`, in the
-/// order of operations `domain::geo::Nearness::key` repeats for the list index.
+/// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
+/// of its report's columns and media (migration 0014) and the report's active vote tokens at
+/// `now`.
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: &str) {
+    q.push(format!(
+        "SELECT {LIST_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
+         WHERE v.target_id = i.report_id AND v.revoked_at IS NULL \
+         AND (v.expires_at IS NULL OR v.expires_at > "
+    ))
+    .push_bind(micros(now))
+    .push(format!(
+        ")) AS votes_count {from} WHERE i.status <> 'moved'"
+    ));
+}
+
+/// The list's filters other than the location (after `WHERE i.status <> 'moved'`).
+pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter) {
+    if !filter.categories.is_empty() {
+        q.push(" AND i.category_id");
+        push_in(q, &filter.categories);
+    }
+    if !filter.statuses.is_empty() {
+        q.push(" AND i.status IN (");
+        let mut list = q.separated(", ");
+        for s in &filter.statuses {
+            list.push_bind(s.as_str());
+        }
+        q.push(")");
+    }
+    if let Some(text) = &filter.q {
+        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
+        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
+    }
+    if let Some(from) = filter.date_from {
+        q.push(" AND i.report_inserted_at >= ")
+            .push_bind(micros(from));
+    }
+    if let Some(to) = filter.date_to {
+        q.push(" AND i.report_inserted_at <= ")
+            .push_bind(micros(to));
+    }
+}
+
+/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude` (the radius
+/// filter, and the order of the lists nearest first but the public one).
 pub(super) fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
     let (kx, ky) = metres_per_degree(point.lat);
     for (column, origin, k, tail) in [
@@ -181,79 +220,30 @@ impl ReportStore for SqliteStore {
         Ok(with_issues(&self.pool, vec![report(&row)?]).await?.pop())
     }
 
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportDetail>> {
+    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>> {
         self.detail(id, now).await
-    }
-
-    async fn report_detail_key(
-        &self,
-        id: Uuid,
-        now: Instant,
-        with_author: bool,
-    ) -> StoreResult<Option<DetailKey>> {
-        self.detail_key(id, now, with_author).await
     }
 
     async fn public_reports(
         &self,
         filter: &ReportFilter,
         now: Instant,
-        read: ListRead,
-    ) -> StoreResult<ListPage<ListRow>> {
+    ) -> StoreResult<ListPage<IssueRow>> {
         let rows = match (filter.order.by, &filter.near, filter.order.direction) {
             (OrderBy::Location, Some(near), Direction::Asc) => {
-                nearest_rows(&self.pool, filter, near.point, now, read).await?
+                nearest_rows(&self.pool, filter, near.point, now).await?
             }
             _ => {
                 let mut q = QueryBuilder::<Sqlite>::new("");
-                push_select(&mut q, now, read, "FROM issues i");
+                push_select(&mut q, now, "FROM issues i");
                 push_list_filters(&mut q, filter);
                 push_near(&mut q, filter, "i");
                 push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
-                q.build().fetch_all(&self.pool).await?
+                let rows = q.build().fetch_all(&self.pool).await?;
+                rows.iter().map(list_row).collect::<StoreResult<Vec<_>>>()?
             }
         };
-        let rows = rows
-            .iter()
-            .map(|row| list_row_of(row, read))
-            .collect::<StoreResult<Vec<_>>>()?;
         Ok(ListPage::from_overfetch(rows, filter.page.limit))
-    }
-
-    fn nearest_order(&self) -> NearestOrder {
-        NearestOrder::LocalPlane
-    }
-
-    async fn issue_changes_each(
-        &self,
-        since: i64,
-        each: &mut IssueSink<'_>,
-    ) -> StoreResult<Option<crate::store::FeedMark>> {
-        super::feed::issue_changes(&self.pool, since, each).await
-    }
-
-    async fn vote_changes_each(
-        &self,
-        since: i64,
-        now: Instant,
-        each: &mut VoteSink<'_>,
-    ) -> StoreResult<i64> {
-        super::feed::vote_changes(&self.pool, since, now, each).await
-    }
-
-    async fn feed_changes(&self, since: FeedPositions, now: Instant) -> StoreResult<FeedChanges> {
-        self.feed
-            .run(|conn| Box::pin(super::feed::feed_changes(conn, since, now)))
-            .await
-    }
-
-    async fn public_rows(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
-        let mut q = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT {KEY_COLUMNS}, {CONTENT_COLUMNS}, 0 AS votes_count FROM issues i WHERE i.id"
-        ));
-        push_in(&mut q, issue_ids);
-        let rows = q.build().fetch_all(&self.pool).await?;
-        rows.iter().map(list_row).collect()
     }
 
     async fn own_reports(

@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 
-use domain::geo::LonLat;
 use sqlx::sqlite::SqliteRow;
 use sqlx::types::Json;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
@@ -10,8 +9,7 @@ use uuid::Uuid;
 
 use super::{get_instant, get_opt_instant, get_opt_uuid, get_uuid};
 use crate::store::{
-    location, status, Issue, IssueRow, IssueRowKey, ListRead, ListRow, Media, Report,
-    ReportWithIssues, StoreResult,
+    location, status, Issue, IssueRow, Media, Report, ReportWithIssues, StoreResult,
 };
 
 pub(super) const REPORT_COLUMNS: &str =
@@ -21,49 +19,25 @@ pub(super) const ISSUE_COLUMNS: &str =
     "i.id, i.report_id, i.category_id, i.status, i.parent_id, i.has_possible_duplicates, \
      i.inserted_at";
 
-/// The columns of a public list row's key besides the vote count ([`row_key`]).
-pub(super) const KEY_COLUMNS: &str = "i.id AS issue_id, i.row_version, i.longitude, i.latitude";
-/// The rest of a public list row: the issue and the copies of its report's columns and media
-/// (migration 0014).
-pub(super) const CONTENT_COLUMNS: &str =
-    "i.category_id AS issue_category, i.status AS issue_status, i.report_id AS id, i.author, \
-     i.title, i.description, i.location_radius_m, i.explicit, \
-     i.report_inserted_at AS inserted_at, i.processed_at, i.media";
+/// A public list row: the issue with the copies of its report's columns and media it carries
+/// (migration 0014), so a page reads `issues` alone; `votes_count` is selected beside them.
+pub(super) const LIST_COLUMNS: &str =
+    "i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
+     i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
+     i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
+     i.media";
 
-/// A page's row as `nearest::push_select` selects it with `read`.
-pub(super) fn list_row_of(row: &SqliteRow, read: ListRead) -> StoreResult<ListRow> {
-    Ok(ListRow {
-        key: row_key(row)?,
-        content: match read {
-            ListRead::Keys => None,
-            ListRead::Rows => Some(list_row(row)?),
-        },
-    })
-}
-
-/// A public list row read with [`KEY_COLUMNS`] and [`CONTENT_COLUMNS`].
+/// A public list row read with [`LIST_COLUMNS`] and `votes_count`.
 pub(super) fn list_row(row: &SqliteRow) -> StoreResult<IssueRow> {
     let mut report = report(row)?;
     let Json(media): Json<Vec<Media>> = row.try_get("media")?;
     report.media = media;
+    report.votes_count = row.try_get("votes_count")?;
     Ok(IssueRow {
         report,
         issue_id: get_uuid(row, "issue_id")?,
         category_id: get_uuid(row, "issue_category")?,
         status: status(row.try_get("issue_status")?)?,
-        version: row.try_get("row_version")?,
-    })
-}
-
-/// A page's row key (with its `votes_count`).
-fn row_key(row: &SqliteRow) -> StoreResult<IssueRowKey> {
-    let lon: Option<f64> = row.try_get("longitude")?;
-    let lat: Option<f64> = row.try_get("latitude")?;
-    Ok(IssueRowKey {
-        issue_id: get_uuid(row, "issue_id")?,
-        version: row.try_get("row_version")?,
-        votes_count: row.try_get("votes_count")?,
-        point: lon.zip(lat).map(|(lon, lat)| LonLat { lon, lat }),
     })
 }
 

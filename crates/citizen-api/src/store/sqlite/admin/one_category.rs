@@ -13,7 +13,7 @@ use sqlx::{QueryBuilder, Sqlite};
 use uuid::Uuid;
 
 use super::super::micros;
-use super::super::nearest::push_list_filters;
+use super::super::reports::push_list_filters;
 use super::super::reports::{direction, push_near};
 use super::DAY_MICROS;
 use crate::store::admin::AdminFilter;
