@@ -5,6 +5,9 @@
 //! fetched from the internet, neither at build time nor when a browser opens the page.
 //! `<base>/docs` itself answers the JSON description to a client that asks for
 //! `application/json`, and the same page as `<base>/docs/` to anyone else (a browser, `curl`).
+//! [`oas30`] renders the description as OpenAPI 3.0.3, for clients that read only 3.0.
+
+pub mod oas30;
 
 use actix_web::http::header::ACCEPT;
 use actix_web::{web, HttpRequest, HttpResponse};
