@@ -172,6 +172,7 @@ impl Application {
             service: SPEC.name,
             api: routes::configure(state, Authenticator::new(&settings.auth)?),
             openapi: routes::openapi(&settings.http.base_path),
+            openapi_3_0: false,
             readiness,
             metrics,
             schema,
