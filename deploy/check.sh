@@ -333,6 +333,8 @@ expect("/api/v1/docs/openapi.json", "citizen-api")
 expect("/docs/citizen/openapi.json", "citizen-api", "/api/v1/docs/openapi.json")
 expect("/docs/messages/openapi.json", "platform-messages", "/api/v1/docs/openapi.json")
 expect("/docs/streets/openapi.json", "streets-api", "/api/v1/docs/openapi.json")
+# The features landing page's service-desc (OpenAPI 3.0), rewritten to /docs/streets/.
+expect("/docs/streets/openapi-3.0.json", "streets-api", "/api/v1/docs/openapi-3.0.json")
 expect_status("/docs/streets", 301, "/docs/streets/")
 expect_status("/docs/streets/", 200, contains='"/docs/streets/openapi.json" // streets-api')
 expect_status("/docs/messages/", 200, contains='"/docs/messages/openapi.json" // platform-messages')

@@ -137,6 +137,7 @@ impl Application {
                 ),
             ),
             openapi: routes::openapi(&settings.http.base_path),
+            openapi_3_0: false,
             readiness,
             metrics,
             schema,

@@ -148,6 +148,7 @@ impl Application {
             service: SPEC.name,
             api: api::configure(state, Authenticator::new(&settings.auth)?),
             openapi: api::openapi(&settings.http.base_path),
+            openapi_3_0: false,
             readiness,
             metrics: metrics(&db, cache)?,
             schema,

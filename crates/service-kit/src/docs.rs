@@ -5,6 +5,11 @@
 //! fetched from the internet, neither at build time nor when a browser opens the page.
 //! `<base>/docs` itself answers the JSON description to a client that asks for
 //! `application/json`, and the same page as `<base>/docs/` to anyone else (a browser, `curl`).
+//! A service that asks for it ([`crate::http::AppParts::openapi_3_0`]) also serves an OpenAPI
+//! 3.0.3 rendition at `<base>/docs/openapi-3.0.json` ([`oas30`]), for clients that read only 3.0
+//! (OGC API – Features' OpenAPI 3.0 conformance class: GDAL, QGIS, OWSLib).
+
+pub mod oas30;
 
 use actix_web::http::header::ACCEPT;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -37,14 +42,50 @@ pub fn finalize(mut api: OpenApi, base_path: &str, codes: &[ErrorCode]) -> OpenA
     api
 }
 
-/// Registers `<base>/docs`, `<base>/docs/` (and its files) and `<base>/docs/openapi.json`.
+/// The media type of the OpenAPI 3.0 rendition (OGC API – Features, /req/oas30).
+pub const OPENAPI_3_0_MEDIA_TYPE: &str = "application/vnd.oai.openapi+json;version=3.0";
+
+/// Where the OpenAPI 3.0 rendition is served, after the base path.
+pub const OPENAPI_3_0_PATH: &str = "/docs/openapi-3.0.json";
+
+/// The OpenAPI 3.0.3 rendition of `api`, as served (JSON bytes), made once at start-up.
+pub fn openapi_3_0_json(api: &OpenApi) -> web::Bytes {
+    serde_json::to_value(api)
+        .map(|doc| oas30::openapi_3_0(&doc))
+        .and_then(|doc| serde_json::to_vec(&doc))
+        .unwrap_or_default()
+        .into()
+}
+
+/// Registers `<base>/docs`, `<base>/docs/` (and its files) and `<base>/docs/openapi.json`, and
+/// `<base>/docs/openapi-3.0.json` when given its bytes ([`openapi_3_0_json`]).
 /// Must be registered before the API's `web::scope(base)`, which would swallow these paths.
-pub fn configure(cfg: &mut web::ServiceConfig, api: OpenApi, base_path: &str) {
+pub fn configure(
+    cfg: &mut web::ServiceConfig,
+    api: OpenApi,
+    base_path: &str,
+    openapi_3_0: Option<web::Bytes>,
+) {
     let json_url = format!("{base_path}/docs/openapi.json");
     let page = Arc::new(DocsPage {
         json: serde_json::to_vec(&api).unwrap_or_default(),
         html: index_html(base_path, &json_url),
     });
+    if let Some(bytes) = openapi_3_0 {
+        // Before the Swagger UI's `<base>/docs/{file}`, which would answer this path.
+        cfg.service(
+            web::resource(format!("{base_path}{OPENAPI_3_0_PATH}")).route(web::get().to(
+                move || {
+                    let bytes = bytes.clone();
+                    async move {
+                        HttpResponse::Ok()
+                            .content_type(OPENAPI_3_0_MEDIA_TYPE)
+                            .body(bytes)
+                    }
+                },
+            )),
+        );
+    }
     cfg.service(
         web::resource(format!("{base_path}/docs"))
             .app_data(web::Data::from(page))

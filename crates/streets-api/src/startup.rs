@@ -67,6 +67,8 @@ impl Application {
                 &settings.http.base_path,
                 routes::ERROR_CODES,
             ),
+            // The features API claims the OpenAPI 3.0 class (`ogc`): its service-desc.
+            openapi_3_0: true,
             readiness,
             metrics,
             schema,

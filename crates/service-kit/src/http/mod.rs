@@ -35,6 +35,9 @@ pub struct AppParts {
     /// Registers the API routes (relative to the base path) with their shared state.
     pub api: ConfigureApi,
     pub openapi: OpenApi,
+    /// Also serve an OpenAPI 3.0.3 rendition of `openapi` at `<base>/docs/openapi-3.0.json`
+    /// ([`crate::docs::oas30`]).
+    pub openapi_3_0: bool,
     pub readiness: Readiness,
     pub metrics: Metrics,
     /// Answers API requests 503 while the database schema is behind this binary.
@@ -51,6 +54,7 @@ impl AppParts {
             service,
             api,
             openapi,
+            openapi_3_0: false,
             readiness: Readiness::default(),
             metrics: Metrics::new(service)?,
             schema: SchemaGate::new(service),
@@ -63,6 +67,8 @@ impl AppParts {
 struct Shared {
     parts: AppParts,
     http: HttpSettings,
+    /// The OpenAPI 3.0 rendition, converted once (when `parts.openapi_3_0`).
+    openapi_3_0: Option<web::Bytes>,
 }
 
 /// One worker's application: ops routes, docs, the API under the base path, the fallback, CORS
@@ -78,7 +84,11 @@ fn app(
         InitError = (),
     >,
 > {
-    let Shared { parts, http } = shared;
+    let Shared {
+        parts,
+        http,
+        openapi_3_0,
+    } = shared;
     let base = http.base_path.as_str();
     let readiness = parts.readiness.clone();
     let api = parts.api.clone();
@@ -105,7 +115,9 @@ fn app(
                 .app_data(web::Data::new(parts.metrics.clone()))
                 .route(web::get().to(metrics::scrape)),
         )
-        .configure(|cfg| crate::docs::configure(cfg, parts.openapi.clone(), base))
+        .configure(|cfg| {
+            crate::docs::configure(cfg, parts.openapi.clone(), base, openapi_3_0.clone())
+        })
         .service(web::scope(base).configure(move |cfg| api(cfg)))
         .default_service(web::to(|| async {
             Err::<actix_web::HttpResponse, _>(ApiError::not_found(Message::new("route-not-found")))
@@ -152,9 +164,13 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let workers = http.effective_workers();
     let grace = http.shutdown_grace_seconds;
+    let openapi_3_0 = parts
+        .openapi_3_0
+        .then(|| crate::docs::openapi_3_0_json(&parts.openapi));
     let shared = Arc::new(Shared {
         parts,
         http: http.clone(),
+        openapi_3_0,
     });
     let server = HttpServer::new(move || app(&shared))
         .workers(workers)

@@ -17,7 +17,6 @@ pub const CONFORMANCE: &[&str] = &[
 
 pub const GEOJSON: &str = "application/geo+json";
 pub const JSON: &str = "application/json";
-pub const OPENAPI_JSON: &str = "application/vnd.oai.openapi+json;version=3.0";
 
 /// A link (RFC 8288, as OGC API – Common writes it).
 #[derive(Debug, Serialize, ToSchema)]

@@ -15,6 +15,7 @@ use actix_web::http::header::ACCEPT;
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
+use service_kit::docs::{OPENAPI_3_0_MEDIA_TYPE, OPENAPI_3_0_PATH};
 use service_kit::extract::Path;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
@@ -23,7 +24,7 @@ use utoipa::IntoParams;
 use crate::store::StreetStore;
 use documents::{
     Collection, Collections, Conformance, Extent, LandingPage, Link, SpatialExtent,
-    StreetCollection, StreetItem, COLLECTION_ID, CONFORMANCE, CRS84, GEOJSON, JSON, OPENAPI_JSON,
+    StreetCollection, StreetItem, COLLECTION_ID, CONFORMANCE, CRS84, GEOJSON, JSON,
 };
 pub use params::FeaturesSettings;
 
@@ -126,10 +127,11 @@ pub async fn landing_page(
         description: "The city's street geometries as open data (OGC API – Features).",
         links: vec![
             Link::new(format!("{base}/"), "self", JSON).titled("This document"),
+            // OpenAPI 3.0 (the oas30 class); `/docs/openapi.json` is the same API in 3.1.
             Link::new(
-                format!("{base}/docs/openapi.json"),
+                format!("{base}{OPENAPI_3_0_PATH}"),
                 "service-desc",
-                OPENAPI_JSON,
+                OPENAPI_3_0_MEDIA_TYPE,
             )
             .titled("The API definition"),
             Link::new(format!("{base}/docs/"), "service-doc", "text/html")

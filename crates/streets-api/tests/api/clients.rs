@@ -3,7 +3,8 @@
 //! is skipped and says so (recorded in target/test-skips.txt like the PostgreSQL skips);
 //! with `REQUIRE_GIS_CLIENTS=1` (CI) a missing client fails the test instead.
 //!
-//! OWSLib runs in the Python named by `STREETS_GIS_PYTHON`, else `python3`.
+//! OWSLib, and openapi-spec-validator (PyPI) for the OpenAPI 3.0 description, run in the
+//! Python named by `STREETS_GIS_PYTHON`, else `python3`.
 
 use crate::helpers::{spawn_app, street, Backend, TestApp};
 use serde_json::Value;
@@ -64,21 +65,26 @@ fn gdal_with_oapif() -> bool {
 
 /// A Python that imports owslib (skip recorded if none).
 fn python_with_owslib() -> Option<String> {
+    python_importing("OWSLib", "owslib.ogcapi.features", "owslib")
+}
+
+/// A Python that imports `modules` (skip of `what` recorded if none; `pip` names the packages).
+fn python_importing(what: &str, modules: &str, pip: &str) -> Option<String> {
     let python = std::env::var("STREETS_GIS_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    match run(&python, &["-c", "import owslib.ogcapi.features"]) {
+    match run(&python, &["-c", &format!("import {modules}")]) {
         Ok(out) if out.status.success() => Some(python),
         Ok(out) => {
             skip(
-                "OWSLib",
+                what,
                 &format!(
-                    "{python} cannot import owslib ({}); pip install owslib, or set STREETS_GIS_PYTHON",
+                    "{python} cannot import {modules} ({}); pip install {pip}, or set STREETS_GIS_PYTHON",
                     String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or("")
                 ),
             );
             None
         }
         Err(e) => {
-            skip("OWSLib", &format!("{python}: {e}"));
+            skip(what, &format!("{python}: {e}"));
             None
         }
     }
@@ -284,4 +290,76 @@ async fn owslib_pages_through_every_street_by_the_links() {
     assert_eq!(result["matched"], 137);
     let features = result["features"].as_array().unwrap();
     assert_eq!(features, &served(&app).await);
+}
+
+/// OWSLib's `api()` follows the landing page's `service-desc` link the way a client does (it
+/// takes only the OpenAPI 3.0 JSON media type); openapi-spec-validator checks the document
+/// against the OpenAPI 3.0 schema and rules. The 3.1 description (stdin), merely relabelled
+/// 3.0.3, must fail the same check: it shows the check sees the constructs converted.
+const OPENAPI_3_0_VALIDATION: &str = r#"
+import json, sys
+from owslib.ogcapi.features import Features
+from openapi_spec_validator import OpenAPIV30SpecValidator
+
+def errors(doc):
+    return [
+        "/".join(map(str, getattr(e, "absolute_path", []))) + ": " + getattr(e, "message", str(e))[:300]
+        for e in OpenAPIV30SpecValidator(doc).iter_errors()
+    ]
+
+api = Features(sys.argv[1]).api()
+print(json.dumps({
+    "openapi": api.get("openapi"),
+    "paths": sorted(api["paths"]),
+    "errors": errors(api),
+    "errors_of_3_1": errors(dict(json.loads(sys.stdin.read()), openapi="3.0.3")),
+}))
+"#;
+
+#[tokio::test]
+async fn openapi_spec_validator_accepts_the_service_desc_as_openapi_3_0() {
+    let Some(python) = python_importing(
+        "OWSLib and openapi-spec-validator",
+        "owslib.ogcapi.features, openapi_spec_validator",
+        "owslib openapi-spec-validator",
+    ) else {
+        return;
+    };
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let (_, v31) = app.get("/docs/openapi.json").await;
+    let v31_text = v31.to_string();
+    let base = format!("{}/", app.url(""));
+    let out = tokio::task::spawn_blocking(move || {
+        let mut child = Command::new(&python)
+            .args(["-c", OPENAPI_3_0_VALIDATION, &base])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin.write_all(v31_text.as_bytes())?;
+        }
+        child.wait_with_output()
+    })
+    .await
+    .unwrap()
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["openapi"], "3.0.3");
+    assert_eq!(result["errors"], serde_json::json!([]), "{result:#}");
+    println!(
+        "3.0 rendition valid; the 3.1 description as 3.0: {} errors",
+        result["errors_of_3_1"].as_array().map_or(0, Vec::len)
+    );
+    let paths: Vec<&String> = v31["paths"].as_object().unwrap().keys().collect();
+    assert_eq!(result["paths"], serde_json::json!(paths));
+    assert!(
+        !result["errors_of_3_1"].as_array().unwrap().is_empty(),
+        "the check refuses the 3.1 description's constructs: {result:#}"
+    );
 }

@@ -159,6 +159,169 @@ async fn docs_page_and_openapi_description() {
     assert_every_ref_resolves(&api, &api);
 }
 
+/// The OpenAPI 3.0 rendition the landing page's `service-desc` names (OGC API – Features,
+/// OpenAPI 3.0 class): 3.0.3, with no 3.1 construct left, the same paths, operations,
+/// parameters, responses and schemas as the 3.1 description, and the nullable, exclusive and
+/// `$ref` schemas said the 3.0 way. openapi-spec-validator checks it too (clients.rs).
+#[tokio::test]
+async fn openapi_3_0_rendition_is_the_service_desc() {
+    let app = spawn_app(Backend::Sqlite).await.unwrap();
+    let (_, landing) = app.get("/").await;
+    let desc = landing["links"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["rel"] == "service-desc")
+        .unwrap_or_else(|| panic!("no service-desc in {landing}"));
+    assert_eq!(desc["type"], "application/vnd.oai.openapi+json;version=3.0");
+    assert_eq!(desc["href"], app.url("/docs/openapi-3.0.json"));
+    let r = app
+        .client
+        .get(desc["href"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["content-type"],
+        "application/vnd.oai.openapi+json;version=3.0"
+    );
+    let v30: Value = r.json().await.unwrap();
+    let (_, v31) = app.get("/docs/openapi.json").await;
+
+    assert_eq!(v31["openapi"], "3.1.0");
+    assert_eq!(v30["openapi"], "3.0.3");
+    let mut before = Vec::new();
+    constructs_3_1(&v31, "", &mut before);
+    for known in [
+        "/components/schemas/Link/properties/title/type",
+        "/components/schemas/Collection/properties/extent/oneOf/0/type",
+        "/info/license/identifier",
+    ] {
+        assert!(before.iter().any(|f| f == known), "{known} in {before:?}");
+    }
+    assert!(
+        before.iter().any(|f| f.ends_with("/exclusiveMinimum")),
+        "{before:?}"
+    );
+    let mut after = Vec::new();
+    constructs_3_1(&v30, "", &mut after);
+    assert_eq!(after, Vec::<String>::new(), "3.1 constructs left");
+    assert_every_ref_resolves(&v30, &v30);
+
+    assert_eq!(outline(&v30), outline(&v31));
+    let operations = outline(&v31)
+        .into_iter()
+        .filter(|o| o.starts_with("get /"))
+        .count();
+    assert!(operations >= 8, "the seed's 2 and the features API's 6");
+    assert_eq!(
+        v30["info"]["license"],
+        serde_json::json!({"name": "EUPL-1.2"})
+    );
+    assert_eq!(v30["servers"], v31["servers"]);
+    let schemas = &v30["components"]["schemas"];
+    assert_eq!(
+        schemas["Link"]["properties"]["title"],
+        serde_json::json!({"type": "string", "nullable": true})
+    );
+    assert_eq!(
+        schemas["Collection"]["properties"]["extent"],
+        serde_json::json!({
+            "allOf": [{"$ref": "#/components/schemas/Extent"}],
+            "description": "Absent while there is no street.",
+            "nullable": true
+        })
+    );
+    let radius = v30["paths"]["/streets"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "radius")
+        .unwrap();
+    assert_eq!(radius["schema"]["minimum"].as_f64(), Some(0.0));
+    assert_eq!(radius["schema"]["exclusiveMinimum"], true);
+    assert_eq!(radius["schema"]["maximum"].as_f64(), Some(5000.0));
+}
+
+/// JSON pointers to what OpenAPI 3.1 has and 3.0 has not, found by key and value shape (not
+/// by the converter's own rules). Example values are data and are not looked into.
+fn constructs_3_1(node: &Value, at: &str, found: &mut Vec<String>) {
+    match node {
+        Value::Object(map) => {
+            for (key, value) in map {
+                let here = format!("{at}/{key}");
+                let only_3_1 = match (key.as_str(), value) {
+                    ("type", Value::Array(_)) => true,
+                    ("type", Value::String(t)) => t == "null",
+                    ("examples", Value::Array(_)) => true,
+                    ("exclusiveMinimum" | "exclusiveMaximum", Value::Number(_)) => true,
+                    ("items", Value::Bool(_)) => true,
+                    ("identifier", _) => at == "/info/license",
+                    ("summary", _) => at == "/info",
+                    // 3.0 ignores what stands beside a $ref.
+                    ("$ref", _) => map.len() > 1,
+                    (
+                        "const"
+                        | "prefixItems"
+                        | "$schema"
+                        | "$id"
+                        | "$defs"
+                        | "$anchor"
+                        | "$dynamicRef"
+                        | "contentMediaType"
+                        | "contentEncoding"
+                        | "unevaluatedProperties"
+                        | "unevaluatedItems"
+                        | "patternProperties"
+                        | "webhooks"
+                        | "jsonSchemaDialect"
+                        | "pathItems",
+                        _,
+                    ) => true,
+                    _ => false,
+                };
+                if only_3_1 {
+                    found.push(here.clone());
+                }
+                if key != "example" {
+                    constructs_3_1(value, &here, found);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                constructs_3_1(item, &format!("{at}/{i}"), found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every path with its operations (id, parameter names, response codes), and every schema
+/// name: what a rendition must keep.
+fn outline(api: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, item) in api["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            let params: Vec<&str> = op["parameters"]
+                .as_array()
+                .map(|ps| ps.iter().filter_map(|p| p["name"].as_str()).collect())
+                .unwrap_or_default();
+            let codes: Vec<&String> = op["responses"].as_object().unwrap().keys().collect();
+            out.push(format!(
+                "{method} {path} {} {params:?} {codes:?}",
+                op["operationId"]
+            ));
+        }
+    }
+    for name in api["components"]["schemas"].as_object().unwrap().keys() {
+        out.push(format!("schema {name}"));
+    }
+    out.sort();
+    out
+}
+
 fn assert_every_ref_resolves(node: &Value, root: &Value) {
     match node {
         Value::Object(map) => {
