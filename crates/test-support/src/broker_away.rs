@@ -8,8 +8,12 @@
 //! * [`ServiceProcess`]: the service's own binary, started with the environment the test gives,
 //!   watched for an early exit, then stopped with SIGTERM, which it must survive to exit 0.
 //!
+//! * [`Broker`] and [`run_case`]: one case of a service's suite, the same for every service;
+//!   [`broker_away_cases!`](crate::broker_away_cases) writes its four tests (two backends, away
+//!   and coming and going).
+//!
 //! How long each run lasts: `BROKER_AWAY_SECS` (default 8; CI sets more, and a longer soak is
-//! `BROKER_AWAY_SECS=600 cargo test -p citizen-api --test broker_away`).
+//! `BROKER_AWAY_SECS=600 cargo test --workspace --test broker_away`).
 
 use std::net::SocketAddr;
 use std::process::Stdio;
@@ -28,6 +32,122 @@ pub fn run_time() -> Duration {
         .and_then(|s| s.parse().ok())
         .unwrap_or(8);
     Duration::from_secs(secs)
+}
+
+/// The broker's part in a run.
+pub enum Broker {
+    /// Nothing listens at the configured port.
+    Away,
+    /// A relay to the machine's broker, taken down and brought back every 1.5 s.
+    Flapping(FlappingBroker),
+}
+
+impl Broker {
+    /// The broker for a case: away, or a relay to the machine's broker (`None`, with a recorded
+    /// skip, when that broker does not answer).
+    pub async fn for_case(flapping: bool) -> Option<Self> {
+        if flapping {
+            FlappingBroker::start().await.map(Self::Flapping)
+        } else {
+            Some(Self::Away)
+        }
+    }
+
+    /// The `mqtt://` URL the service is given.
+    pub fn url(&self) -> String {
+        match self {
+            Self::Away => format!("mqtt://127.0.0.1:{}", closed_port()),
+            Self::Flapping(relay) => relay.url(),
+        }
+    }
+}
+
+/// What a case needs to know of its service.
+pub struct Case<'a> {
+    /// The service's binary (`env!("CARGO_BIN_EXE_<name>")`).
+    pub binary: &'a str,
+    /// Its environment prefix, e.g. `CITIZEN_API`.
+    pub env_prefix: &'a str,
+}
+
+/// One case: starts the service with `env` (keys without the prefix, the broker's URL added as
+/// `MQTT__URL`), runs `work` (the service's users, given the base URL and the end instant;
+/// it answers how many requests succeeded) for [`run_time`] while the broker does its part,
+/// then checks the service stayed up, connected again after each loss (flapping) and exits 0
+/// on SIGTERM.
+pub async fn run_case<W, F>(case: Case<'_>, broker: Broker, env: &[(&str, String)], work: W)
+where
+    W: FnOnce(String, Instant) -> F,
+    F: std::future::Future<Output = usize>,
+{
+    let mut vars: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (format!("{}__{k}", case.env_prefix), v.clone()))
+        .collect();
+    vars.push((format!("{}__MQTT__URL", case.env_prefix), broker.url()));
+    let mut service = ServiceProcess::start(case.binary, case.env_prefix, &vars);
+    service
+        .wait_ready("/healthz", Duration::from_secs(60))
+        .await;
+    let until = Instant::now() + run_time();
+    let working = work(service.base.clone(), until);
+    let done = match &broker {
+        Broker::Away => working.await,
+        Broker::Flapping(relay) => {
+            let (done, ()) = tokio::join!(
+                working,
+                relay.flap_until(until, Duration::from_millis(1500))
+            );
+            done
+        }
+    };
+    service.assert_running("while its broker was away");
+    if let Broker::Flapping(_) = broker {
+        // It connected, lost the broker and connected again.
+        let connects = service.log_count("connected to the MQTT broker");
+        assert!(
+            connects >= 2,
+            "{connects} connections\n{}",
+            service.log_tail()
+        );
+    }
+    assert!(done > 0, "no request succeeded\n{}", service.log_tail());
+    service.terminate(Duration::from_secs(30)).await;
+}
+
+/// The four tests of a service's broker-away suite, each calling
+/// `$run(backend: Backend, broker: Broker)`.
+#[macro_export]
+macro_rules! broker_away_cases {
+    ($run:path) => {
+        #[tokio::test]
+        async fn sqlite_broker_away() {
+            if let Some(broker) = $crate::broker_away::Broker::for_case(false).await {
+                $run($crate::Backend::Sqlite, broker).await;
+            }
+        }
+
+        #[tokio::test]
+        async fn postgres_broker_away() {
+            if let Some(broker) = $crate::broker_away::Broker::for_case(false).await {
+                $run($crate::Backend::Postgres, broker).await;
+            }
+        }
+
+        #[tokio::test]
+        async fn sqlite_broker_comes_and_goes() {
+            if let Some(broker) = $crate::broker_away::Broker::for_case(true).await {
+                $run($crate::Backend::Sqlite, broker).await;
+            }
+        }
+
+        #[tokio::test]
+        async fn postgres_broker_comes_and_goes() {
+            if let Some(broker) = $crate::broker_away::Broker::for_case(true).await {
+                $run($crate::Backend::Postgres, broker).await;
+            }
+        }
+    };
 }
 
 /// A free port of 127.0.0.1 on which nothing listens once this returns.

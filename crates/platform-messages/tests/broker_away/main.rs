@@ -8,77 +8,35 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use service_kit::auth::{mint_dev_token, AuthSettings, DevTokenRequest};
-use test_support::broker_away::{closed_port, run_time, FlappingBroker, ServiceProcess};
+use test_support::broker_away::{run_case, Broker, Case};
 use test_support::Backend;
 
 const DEV_SECRET: &str = "broker-away-test-secret-0123456789abcdef";
 
-enum Broker {
-    Away,
-    Flapping(FlappingBroker),
-}
+test_support::broker_away_cases!(run);
 
 async fn run(backend: Backend, broker: Broker) {
     let Some(db) = test_support::database(backend, "broker_away").await else {
         return;
     };
-    let url = match &broker {
-        Broker::Away => format!("mqtt://127.0.0.1:{}", closed_port()),
-        Broker::Flapping(relay) => relay.url(),
+    let env = [
+        ("DATABASE__URL", db.url.clone()),
+        ("DATABASE__MIGRATE_ON_START", "true".into()),
+        ("AUTH__DEV_SECRET", DEV_SECRET.into()),
+        ("MQTT__EMBEDDED_BROKER", "false".into()),
+        ("MQTT__RETRY_MILLIS", "20".into()),
+        ("MQTT__PUBLISH_TIMEOUT_MILLIS", "500".into()),
+    ];
+    let case = Case {
+        binary: env!("CARGO_BIN_EXE_platform-messages"),
+        env_prefix: "PLATFORM_MESSAGES",
     };
-    let env: Vec<(String, String)> = [
-        ("DATABASE__URL", db.url.as_str()),
-        ("DATABASE__MIGRATE_ON_START", "true"),
-        ("AUTH__DEV_SECRET", DEV_SECRET),
-        ("MQTT__EMBEDDED_BROKER", "false"),
-        ("MQTT__URL", url.as_str()),
-        ("MQTT__RETRY_MILLIS", "20"),
-        ("MQTT__PUBLISH_TIMEOUT_MILLIS", "500"),
-    ]
-    .into_iter()
-    .map(|(k, v)| (format!("PLATFORM_MESSAGES__{k}"), v.to_owned()))
-    .collect();
-    let mut service = ServiceProcess::start(
-        env!("CARGO_BIN_EXE_platform-messages"),
-        "PLATFORM_MESSAGES",
-        &env,
-    );
-    service
-        .wait_ready("/healthz", Duration::from_secs(60))
-        .await;
-    let until = Instant::now() + run_time();
-    let writing = write_until(&service.base, until);
-    let written = match &broker {
-        Broker::Away => writing.await,
-        Broker::Flapping(relay) => {
-            let (written, ()) = tokio::join!(
-                writing,
-                relay.flap_until(until, Duration::from_millis(1500))
-            );
-            written
-        }
-    };
-    service.assert_running("while its broker was away");
-    if let Broker::Flapping(_) = broker {
-        // It connected, lost the broker and connected again.
-        let connects = service.log_count("connected to the MQTT broker");
-        assert!(
-            connects >= 2,
-            "{connects} connections\n{}",
-            service.log_tail()
-        );
-    }
-    assert!(
-        written > 0,
-        "no message was written\n{}",
-        service.log_tail()
-    );
-    service.terminate(Duration::from_secs(30)).await;
+    run_case(case, broker, &env, write_until).await;
 }
 
 /// Writes a message for one of three clients every 200 ms until `until` (each one a change
 /// notice waiting for the broker); how many were written.
-async fn write_until(base: &str, until: Instant) -> usize {
+async fn write_until(base: String, until: Instant) -> usize {
     let auth = AuthSettings {
         dev_secret: Some(DEV_SECRET.to_owned().into()),
         ..AuthSettings::default()
@@ -119,28 +77,4 @@ async fn write_until(base: &str, until: Instant) -> usize {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     written
-}
-
-#[tokio::test]
-async fn sqlite_broker_away() {
-    run(Backend::Sqlite, Broker::Away).await;
-}
-
-#[tokio::test]
-async fn postgres_broker_away() {
-    run(Backend::Postgres, Broker::Away).await;
-}
-
-#[tokio::test]
-async fn sqlite_broker_comes_and_goes() {
-    if let Some(relay) = FlappingBroker::start().await {
-        run(Backend::Sqlite, Broker::Flapping(relay)).await;
-    }
-}
-
-#[tokio::test]
-async fn postgres_broker_comes_and_goes() {
-    if let Some(relay) = FlappingBroker::start().await {
-        run(Backend::Postgres, Broker::Flapping(relay)).await;
-    }
 }
