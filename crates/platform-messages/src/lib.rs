@@ -6,9 +6,9 @@
 //! broker when configured) and binds the HTTP listener, so tests use port 0. `main.rs` only
 //! parses the command line. See docs/platform-messages.md.
 
-pub mod api;
 pub mod clock;
 pub mod notify;
+pub mod routes;
 pub mod scheduler;
 pub mod settings;
 pub mod startup;

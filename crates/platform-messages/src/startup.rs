@@ -13,9 +13,9 @@ use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 use service_kit::startup::{self, HttpApp};
 
-use crate::api::{self, AppState};
 use crate::clock::{Clock, SystemClock};
 use crate::notify::{self, EmbeddedBroker, Notifier};
+use crate::routes::{self, AppState};
 use crate::scheduler::Scheduler;
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, ClientCache};
@@ -146,8 +146,8 @@ impl Application {
         };
         let parts = AppParts {
             service: SPEC.name,
-            api: api::configure(state, Authenticator::new(&settings.auth)?),
-            openapi: api::openapi(&settings.http.base_path),
+            api: routes::configure(state, Authenticator::new(&settings.auth)?),
+            openapi: routes::openapi(&settings.http.base_path),
             openapi_3_0: false,
             readiness,
             metrics: metrics(&db, cache)?,
