@@ -7,6 +7,7 @@ use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page, STREETS_RADIUS_DEFAULT_M, STREETS_RADIUS_MAX_M};
 use serde::Deserialize;
 use service_kit::extract::{Path, Query};
+use service_kit::http::cache::{HttpCache, HttpCacheSettings};
 use service_kit::http::ConfigureApi;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
@@ -18,14 +19,42 @@ use crate::store::StreetStore;
 
 /// The routes under the base path: the seed's `/streets`, and the features API beside them
 /// (`crate::ogc`).
-pub fn configure(store: Arc<dyn StreetStore>, features: Arc<FeaturesConfig>) -> ConfigureApi {
+pub fn configure(
+    store: Arc<dyn StreetStore>,
+    features: Arc<FeaturesConfig>,
+    cache: HttpCache,
+) -> ConfigureApi {
     Arc::new(move |cfg: &mut web::ServiceConfig| {
-        cfg.app_data(web::Data::from(store.clone()))
-            .service(web::resource("/streets").route(web::get().to(list_streets)))
-            .service(web::resource("/streets/{street_id}").route(web::get().to(get_street)));
-        crate::ogc::configure(cfg, features.clone());
+        let store = store.clone();
+        let features = features.clone();
+        cfg.service(web::scope("").wrap(cache.clone()).configure(move |cfg| {
+            cfg.app_data(web::Data::from(store.clone()))
+                .service(web::resource("/streets").route(web::get().to(list_streets)))
+                .service(web::resource("/streets/{street_id}").route(web::get().to(get_street)));
+            crate::ogc::configure(cfg, features.clone());
+        }));
     })
 }
+
+/// Every read of the API, all public (the streets are open data): browsers and the reverse
+/// proxy may keep their answers for `http_cache.max_age_seconds`. The features API negotiates
+/// its media type from `Accept`, so answers vary by it too.
+pub fn http_cache(settings: &HttpCacheSettings, base_path: &str) -> HttpCache {
+    HttpCache::new(settings, base_path, PUBLIC_GETS, &[]).varying_also("Accept")
+}
+
+/// The route patterns of [`http_cache`] (relative to the base path).
+pub const PUBLIC_GETS: &[&str] = &[
+    "/streets",
+    "/streets/{street_id}",
+    "",
+    "/",
+    "/conformance",
+    "/collections",
+    "/collections/{collectionId}",
+    "/collections/{collectionId}/items",
+    "/collections/{collectionId}/items/{featureId}",
+];
 
 /// The OpenAPI description (before `service_kit::docs::finalize`).
 #[derive(OpenApi)]

@@ -2,6 +2,7 @@
 
 use serde::Deserialize;
 use service_kit::db::DatabaseSettings;
+use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
     HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
 };
@@ -26,6 +27,7 @@ pub struct Settings {
     pub demo: DemoSettings,
     pub cache: crate::store::CacheSettings,
     pub features: crate::ogc::FeaturesSettings,
+    pub http_cache: HttpCacheSettings,
 }
 
 /// `demo.*`: the bundled demo data set.

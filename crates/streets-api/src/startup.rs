@@ -61,6 +61,7 @@ impl Application {
                     settings: settings.features,
                     base_path: settings.http.base_path.clone(),
                 }),
+                routes::http_cache(&settings.http_cache, &settings.http.base_path),
             ),
             openapi: service_kit::docs::finalize(
                 ApiDoc::openapi(),

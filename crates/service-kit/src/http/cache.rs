@@ -43,13 +43,14 @@ impl Default for HttpCacheSettings {
 
 /// `Cache-Control` of answers that depend on who asks.
 pub const PRIVATE: &str = "private, no-store";
-/// `Vary` of public answers.
+/// `Vary` of public answers, unless a service names more ([`HttpCache::varying_also`]).
 pub const VARY: &str = "Accept-Language, Authorization";
 
 /// The caching policy of a service's routes (module docs).
 #[derive(Clone)]
 pub struct HttpCache(Arc<Policy>);
 
+#[derive(Clone)]
 struct Policy {
     /// `public, max-age=N`.
     public: HeaderValue,
@@ -57,6 +58,8 @@ struct Policy {
     public_routes: HashSet<String>,
     /// Full path prefixes whose answers are private.
     private_prefixes: Vec<String>,
+    /// `Vary` of public answers.
+    vary: HeaderValue,
 }
 
 impl HttpCache {
@@ -79,7 +82,18 @@ impl HttpCache {
                 .iter()
                 .map(|p| format!("{base}{p}"))
                 .collect(),
+            vary: HeaderValue::from_static(VARY),
         }))
+    }
+
+    /// The same policy, with public answers that also depend on the request headers `also`
+    /// (for example `Accept`, where the answer's type is negotiated): `Vary` names them first.
+    pub fn varying_also(self, also: &str) -> Self {
+        let mut policy = Arc::unwrap_or_clone(self.0);
+        if let Ok(vary) = HeaderValue::from_str(&format!("{also}, {VARY}")) {
+            policy.vary = vary;
+        }
+        Self(Arc::new(policy))
     }
 }
 
@@ -197,7 +211,7 @@ where
             if !headers.contains_key(header::CACHE_CONTROL) {
                 headers.insert(header::CACHE_CONTROL, policy.public.clone());
             }
-            headers.insert(header::VARY, HeaderValue::from_static(VARY));
+            headers.insert(header::VARY, policy.vary.clone());
             if if_none_match.is_some_and(|listed| none_match(&listed, &tag)) {
                 let mut not_modified = HttpResponse::NotModified().finish();
                 for name in [header::ETAG, header::CACHE_CONTROL, header::VARY] {

@@ -4,6 +4,7 @@
 mod clients;
 mod features;
 mod helpers;
+mod http_cache;
 mod import;
 mod model_answers;
 mod outage;
