@@ -8,6 +8,15 @@ use futures::future::LocalBoxFuture;
 use service_kit::auth::{Auth, Principal};
 use service_kit::ApiError;
 
+/// The editors' scope: publish, change and delete news items.
+pub const NEWS_MANAGE_SCOPE: &str = "cityuser:news:manage";
+
+/// The editors' scope: create, change and delete projects.
+pub const PROJECTS_MANAGE_SCOPE: &str = "cityuser:projects:manage";
+
+/// Create, change and delete news categories (spec section 5).
+pub const CATEGORIES_MANAGE_SCOPE: &str = "cityuser:news-categories:manage";
+
 macro_rules! scoped {
     ($(#[$doc:meta])* $name:ident, $scope:expr) => {
         $(#[$doc])*
@@ -33,17 +42,17 @@ macro_rules! scoped {
 scoped!(
     /// Holds `cityuser:news:manage` (news items).
     NewsEditor,
-    super::news::NEWS_MANAGE_SCOPE
+    NEWS_MANAGE_SCOPE
 );
 scoped!(
     /// Holds `cityuser:news-categories:manage` (news categories).
     CategoryEditor,
-    super::news_categories::CATEGORIES_MANAGE_SCOPE
+    CATEGORIES_MANAGE_SCOPE
 );
 scoped!(
     /// Holds `cityuser:projects:manage` (projects).
     ProjectEditor,
-    super::projects::PROJECTS_MANAGE_SCOPE
+    PROJECTS_MANAGE_SCOPE
 );
 
 /// Holds `cityuser:news:manage` or `cityuser:projects:manage` (uploads of their pictures).
@@ -58,8 +67,8 @@ impl FromRequest for MediaEditor {
         let auth = Auth::from_request(req, payload);
         Box::pin(async move {
             let Auth(principal) = auth.await.map_err(ApiError::from)?;
-            if !principal.has_scope(super::news::NEWS_MANAGE_SCOPE) {
-                principal.require_scope(super::projects::PROJECTS_MANAGE_SCOPE)?;
+            if !principal.has_scope(NEWS_MANAGE_SCOPE) {
+                principal.require_scope(PROJECTS_MANAGE_SCOPE)?;
             }
             Ok(MediaEditor(principal))
         })

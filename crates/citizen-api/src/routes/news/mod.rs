@@ -1,5 +1,5 @@
 //! News items (`/news…`, spec 2.4 and 4.3), a file per action: the public list and detail, and
-//! the editors' writes under [`NEWS_MANAGE_SCOPE`].
+//! the editors' writes under [`NEWS_MANAGE_SCOPE`](crate::routes::editor::NEWS_MANAGE_SCOPE).
 
 pub mod admin;
 pub mod detail;
@@ -23,9 +23,6 @@ use crate::store::news::NewsItem;
 /// answered with its 400, not a 413.
 pub const EDITOR_BODY_LIMIT: service_kit::extract::BodyLimit =
     service_kit::extract::BodyLimit(1 << 20);
-
-/// The editors' scope: publish, change and delete news items.
-pub const NEWS_MANAGE_SCOPE: &str = "cityuser:news:manage";
 
 /// A category of a news item.
 #[derive(Debug, Serialize, ToSchema)]

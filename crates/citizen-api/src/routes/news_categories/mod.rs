@@ -16,9 +16,6 @@ use uuid::Uuid;
 
 use crate::store::news::{CategoryError, NewsCategory};
 
-/// Create, change and delete news categories (spec section 5).
-pub const CATEGORIES_MANAGE_SCOPE: &str = "cityuser:news-categories:manage";
-
 /// A news category (spec 2.5); in the tree view with its `children`.
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = NewsCategory)]

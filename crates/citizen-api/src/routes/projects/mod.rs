@@ -1,5 +1,5 @@
 //! Projects (`/projects…`, spec 2.9 and 4.2), a file per action: the public list and detail,
-//! and the editors' writes under [`PROJECTS_MANAGE_SCOPE`].
+//! and the editors' writes under [`PROJECTS_MANAGE_SCOPE`](crate::routes::editor::PROJECTS_MANAGE_SCOPE).
 
 pub mod admin;
 pub mod detail;
@@ -15,9 +15,6 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::store::projects::{Project, ProjectMedia};
-
-/// The editors' scope: create, change and delete projects.
-pub const PROJECTS_MANAGE_SCOPE: &str = "cityuser:projects:manage";
 
 /// A file of a project.
 #[derive(Debug, Serialize, ToSchema)]

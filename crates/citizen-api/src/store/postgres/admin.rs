@@ -15,7 +15,7 @@ use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::reports::{direction, push_order, push_report_filters, push_votes};
+use super::list_sql::{direction, push_order, push_report_filters, push_votes};
 use super::rows::{issue, media, report, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::admin::{

@@ -5,6 +5,7 @@ mod deliveries;
 mod detail;
 mod digests;
 mod issues;
+mod list_sql;
 mod nearest;
 mod news;
 mod news_categories;

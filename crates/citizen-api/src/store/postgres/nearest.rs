@@ -15,8 +15,8 @@
 use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 
+use super::list_sql::{push_list_filters, push_point, push_select, push_select_with};
 use super::page_sql;
-use super::reports::{push_list_filters, push_point, push_select, push_select_with};
 use crate::store::{Instant, ReportFilter, StoreResult};
 use domain::geo::LocationParam;
 

@@ -125,7 +125,7 @@ impl AdminStore for SqliteStore {
         q.push_bind(micros(filter.now))
             .push(")) AS votes_count FROM ");
         if confined.is_some() {
-            let dir = super::reports::direction(list.order.direction);
+            let dir = super::list_sql::direction(list.order.direction);
             q.push(format!(
                 "page p JOIN reports r ON r.id = p.report_id \
                  ORDER BY r.inserted_at {dir}, r.id {dir}"

@@ -8,14 +8,14 @@
 //! without a location follow in id order, as on PostgreSQL. The page's rows (with their content
 //! and vote counts) are then read by id: only the page's, not every candidate's.
 
-use domain::geo::{bbox_around, DistancesFrom, LonLat};
+use domain::geo::{DistancesFrom, LonLat};
 use std::collections::HashMap;
 
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use uuid::Uuid;
 
 use super::get_uuid;
-use super::reports::{push_distance2, push_list_filters, push_select};
+use super::list_sql::{push_box, push_distance2, push_list_filters, push_select};
 use super::rows::{list_row, push_in};
 use crate::store::{Instant, IssueRow, ReportFilter, StoreResult};
 
@@ -29,30 +29,6 @@ const FIRST_REACH_M: f64 = 100.0;
 const GROWTH: f64 = 2.0;
 /// Beyond this reach (metres; a city is far smaller) the located rows are read without the index.
 const MAX_REACH_M: f64 = 128_000.0;
-
-/// ` AND` the R*Tree entry `l` overlaps the box around `point` that holds every point within
-/// `reach_m`.
-fn push_box(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat, reach_m: f64) {
-    let [min_lon, min_lat, max_lon, max_lat] = bbox_around(point, reach_m);
-    q.push(" AND l.max_lon >= ")
-        .push_bind(min_lon)
-        .push(" AND l.min_lon <= ")
-        .push_bind(max_lon)
-        .push(" AND l.max_lat >= ")
-        .push_bind(min_lat)
-        .push(" AND l.min_lat <= ")
-        .push_bind(max_lat);
-}
-
-/// ` AND` the issue lies within `radius_m` of `point`, looked up in the R*Tree (the radius
-/// filter of any order).
-pub(super) fn push_within(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat, radius_m: f64) {
-    q.push(" AND i.id IN (SELECT l.issue_id FROM issue_locations l WHERE 1");
-    push_box(q, point, radius_m);
-    q.push(") AND (");
-    push_distance2(q, "i", point);
-    q.push(") <= ").push_bind(radius_m * radius_m);
-}
 
 /// The rows of the page nearest first (`offset` already skipped, at most `limit + 1`): the
 /// page's issues are found from their ids and points alone, then their rows are read by id.

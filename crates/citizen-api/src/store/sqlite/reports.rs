@@ -6,149 +6,19 @@
 //! row carries is computed exactly by the service.
 
 use async_trait::async_trait;
-use domain::geo::{metres_per_degree, LonLat};
 use domain::issues::{IssueStatus, StatusChange};
 use domain::reports::{Direction, OrderBy};
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
 
-use super::nearest::{nearest_rows, push_within};
-use super::rows::{list_row, media_of, push_in, report, with_issues, LIST_COLUMNS, REPORT_COLUMNS};
+use super::list_sql::{push_list_filters, push_near, push_order, push_select, push_votes};
+use super::nearest::nearest_rows;
+use super::rows::{list_row, media_of, report, with_issues, REPORT_COLUMNS};
 use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
 use crate::store::{
     search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
     ReportWithIssues, Statement, StoreResult, TimelineData,
 };
-
-/// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
-/// of its report's columns and media (migration 0014) and the report's active vote tokens at
-/// `now`.
-pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: &str) {
-    q.push(format!(
-        "SELECT {LIST_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
-         WHERE v.target_id = i.report_id AND v.revoked_at IS NULL \
-         AND (v.expires_at IS NULL OR v.expires_at > "
-    ))
-    .push_bind(micros(now))
-    .push(format!(
-        ")) AS votes_count {from} WHERE i.status <> 'moved'"
-    ));
-}
-
-/// The list's filters other than the location (after `WHERE i.status <> 'moved'`).
-pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter) {
-    if !filter.categories.is_empty() {
-        q.push(" AND i.category_id");
-        push_in(q, &filter.categories);
-    }
-    if !filter.statuses.is_empty() {
-        q.push(" AND i.status IN (");
-        let mut list = q.separated(", ");
-        for s in &filter.statuses {
-            list.push_bind(s.as_str());
-        }
-        q.push(")");
-    }
-    if let Some(text) = &filter.q {
-        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
-    }
-    if let Some(from) = filter.date_from {
-        q.push(" AND i.report_inserted_at >= ")
-            .push_bind(micros(from));
-    }
-    if let Some(to) = filter.date_to {
-        q.push(" AND i.report_inserted_at <= ")
-            .push_bind(micros(to));
-    }
-}
-
-/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude` (the radius
-/// filter, and the order of the lists nearest first but the public one).
-pub(super) fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
-    let (kx, ky) = metres_per_degree(point.lat);
-    for (column, origin, k, tail) in [
-        ("longitude", point.lon, kx, " + "),
-        ("latitude", point.lat, ky, ""),
-    ] {
-        for factor in 0..2 {
-            q.push(format!("(({alias}.{column} - "))
-                .push_bind(origin)
-                .push(") * ")
-                .push_bind(k)
-                .push(")");
-            if factor == 0 {
-                q.push(" * ");
-            }
-        }
-        q.push(tail);
-    }
-}
-
-/// The radius filter: through the R*Tree for the public list (`alias` `i`), by distance alone for
-/// a citizen's own reports (few rows).
-pub(super) fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter, alias: &str) {
-    if let Some(near) = &filter.near {
-        if let Some(radius) = near.radius_m {
-            if alias == "i" {
-                push_within(q, near.point, radius);
-            } else {
-                q.push(format!(" AND {alias}.longitude IS NOT NULL AND ("));
-                push_distance2(q, alias, near.point);
-                q.push(") <= ").push_bind(radius * radius);
-            }
-        }
-    }
-}
-
-/// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
-/// is compared with the request's instant, so no batch job is needed).
-fn push_votes(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
-    q.push(
-        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id \
-         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
-    )
-    .push_bind(micros(now))
-    .push("))");
-}
-
-pub(super) fn direction(d: Direction) -> &'static str {
-    match d {
-        Direction::Asc => "ASC",
-        Direction::Desc => "DESC",
-    }
-}
-
-/// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
-pub(super) fn push_order(
-    q: &mut QueryBuilder<'_, Sqlite>,
-    filter: &ReportFilter,
-    alias: &str,
-    date: &str,
-    id: &str,
-) {
-    let dir = direction(filter.order.direction);
-    match (filter.order.by, &filter.near) {
-        (OrderBy::Location, Some(near)) => {
-            q.push(format!(" ORDER BY ({alias}.longitude IS NULL), ("));
-            push_distance2(q, alias, near.point);
-            q.push(format!(") {dir}, {id} {dir}"));
-        }
-        // Equal counts: the filing time, then the id, in the same direction.
-        (OrderBy::Votes, _) => {
-            q.push(format!(
-                " ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"
-            ));
-        }
-        _ => {
-            q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
-        }
-    }
-    q.push(" LIMIT ")
-        .push_bind(i64::from(filter.page.limit) + 1)
-        .push(" OFFSET ")
-        .push_bind(i64::from(filter.page.offset));
-}
 
 #[async_trait]
 impl ReportStore for SqliteStore {

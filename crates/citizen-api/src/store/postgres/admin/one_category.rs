@@ -11,8 +11,8 @@
 use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
+use super::super::list_sql::{direction, push_list_filters};
 use super::super::page_sql;
-use super::super::reports::{direction, push_list_filters};
 use crate::store::admin::AdminFilter;
 
 /// `WITH page AS (…)`: the ids of the page's reports, `limit` + 1 of them after `offset`, in

@@ -4,8 +4,8 @@
 
 use sqlx::{QueryBuilder, Sqlite};
 
+use super::super::list_sql::{push_near, push_order};
 use super::super::micros;
-use super::super::reports::{push_near, push_order};
 use super::super::rows::push_in;
 use super::{push_access, DAY_MICROS};
 use crate::store::admin::AdminFilter;

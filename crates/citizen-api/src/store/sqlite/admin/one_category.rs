@@ -12,9 +12,9 @@
 use sqlx::{QueryBuilder, Sqlite};
 use uuid::Uuid;
 
+use super::super::list_sql::push_list_filters;
+use super::super::list_sql::{direction, push_near};
 use super::super::micros;
-use super::super::reports::push_list_filters;
-use super::super::reports::{direction, push_near};
 use super::DAY_MICROS;
 use crate::store::admin::AdminFilter;
 

@@ -1,0 +1,165 @@
+//! The fragments of the list statements (SQLite): the select with its vote count, the filters,
+//! the location (the R*Tree's box, the local plane's distance) and the order; shared by the
+//! public list, the nearest walk and the officers' lists.
+
+use domain::geo::{bbox_around, metres_per_degree, LonLat};
+use domain::reports::{Direction, OrderBy};
+use sqlx::{QueryBuilder, Sqlite};
+
+use super::micros;
+use super::rows::{push_in, LIST_COLUMNS};
+use crate::store::{Instant, ReportFilter};
+
+/// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
+/// of its report's columns and media (migration 0014) and the report's active vote tokens at
+/// `now`.
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: &str) {
+    q.push(format!(
+        "SELECT {LIST_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
+         WHERE v.target_id = i.report_id AND v.revoked_at IS NULL \
+         AND (v.expires_at IS NULL OR v.expires_at > "
+    ))
+    .push_bind(micros(now))
+    .push(format!(
+        ")) AS votes_count {from} WHERE i.status <> 'moved'"
+    ));
+}
+
+/// The list's filters other than the location (after `WHERE i.status <> 'moved'`).
+pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter) {
+    if !filter.categories.is_empty() {
+        q.push(" AND i.category_id");
+        push_in(q, &filter.categories);
+    }
+    if !filter.statuses.is_empty() {
+        q.push(" AND i.status IN (");
+        let mut list = q.separated(", ");
+        for s in &filter.statuses {
+            list.push_bind(s.as_str());
+        }
+        q.push(")");
+    }
+    if let Some(text) = &filter.q {
+        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
+        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
+    }
+    if let Some(from) = filter.date_from {
+        q.push(" AND i.report_inserted_at >= ")
+            .push_bind(micros(from));
+    }
+    if let Some(to) = filter.date_to {
+        q.push(" AND i.report_inserted_at <= ")
+            .push_bind(micros(to));
+    }
+}
+
+/// The squared local-plane distance in m² from `point` to `alias.longitude/latitude` (the radius
+/// filter, and the order of the lists nearest first but the public one).
+pub(super) fn push_distance2(q: &mut QueryBuilder<'_, Sqlite>, alias: &str, point: LonLat) {
+    let (kx, ky) = metres_per_degree(point.lat);
+    for (column, origin, k, tail) in [
+        ("longitude", point.lon, kx, " + "),
+        ("latitude", point.lat, ky, ""),
+    ] {
+        for factor in 0..2 {
+            q.push(format!("(({alias}.{column} - "))
+                .push_bind(origin)
+                .push(") * ")
+                .push_bind(k)
+                .push(")");
+            if factor == 0 {
+                q.push(" * ");
+            }
+        }
+        q.push(tail);
+    }
+}
+
+/// The radius filter: through the R*Tree for the public list (`alias` `i`), by distance alone for
+/// a citizen's own reports (few rows).
+pub(super) fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter, alias: &str) {
+    if let Some(near) = &filter.near {
+        if let Some(radius) = near.radius_m {
+            if alias == "i" {
+                push_within(q, near.point, radius);
+            } else {
+                q.push(format!(" AND {alias}.longitude IS NOT NULL AND ("));
+                push_distance2(q, alias, near.point);
+                q.push(") <= ").push_bind(radius * radius);
+            }
+        }
+    }
+}
+
+/// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
+/// is compared with the request's instant, so no batch job is needed).
+pub(super) fn push_votes(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
+    q.push(
+        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id \
+         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
+    )
+    .push_bind(micros(now))
+    .push("))");
+}
+
+pub(super) fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Asc => "ASC",
+        Direction::Desc => "DESC",
+    }
+}
+
+/// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
+pub(super) fn push_order(
+    q: &mut QueryBuilder<'_, Sqlite>,
+    filter: &ReportFilter,
+    alias: &str,
+    date: &str,
+    id: &str,
+) {
+    let dir = direction(filter.order.direction);
+    match (filter.order.by, &filter.near) {
+        (OrderBy::Location, Some(near)) => {
+            q.push(format!(" ORDER BY ({alias}.longitude IS NULL), ("));
+            push_distance2(q, alias, near.point);
+            q.push(format!(") {dir}, {id} {dir}"));
+        }
+        // Equal counts: the filing time, then the id, in the same direction.
+        (OrderBy::Votes, _) => {
+            q.push(format!(
+                " ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"
+            ));
+        }
+        _ => {
+            q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
+        }
+    }
+    q.push(" LIMIT ")
+        .push_bind(i64::from(filter.page.limit) + 1)
+        .push(" OFFSET ")
+        .push_bind(i64::from(filter.page.offset));
+}
+
+/// ` AND` the R*Tree entry `l` overlaps the box around `point` that holds every point within
+/// `reach_m`.
+pub(super) fn push_box(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat, reach_m: f64) {
+    let [min_lon, min_lat, max_lon, max_lat] = bbox_around(point, reach_m);
+    q.push(" AND l.max_lon >= ")
+        .push_bind(min_lon)
+        .push(" AND l.min_lon <= ")
+        .push_bind(max_lon)
+        .push(" AND l.max_lat >= ")
+        .push_bind(min_lat)
+        .push(" AND l.min_lat <= ")
+        .push_bind(max_lat);
+}
+
+/// ` AND` the issue lies within `radius_m` of `point`, looked up in the R*Tree (the radius
+/// filter of any order).
+pub(super) fn push_within(q: &mut QueryBuilder<'_, Sqlite>, point: LonLat, radius_m: f64) {
+    q.push(" AND i.id IN (SELECT l.issue_id FROM issue_locations l WHERE 1");
+    push_box(q, point, radius_m);
+    q.push(") AND (");
+    push_distance2(q, "i", point);
+    q.push(") <= ").push_bind(radius_m * radius_m);
+}
