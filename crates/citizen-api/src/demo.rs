@@ -8,7 +8,8 @@ use domain::issues::Transition;
 use domain::limits::Page;
 use uuid::Uuid;
 
-use crate::store::{Instant, NewCategory, NewReport, ReportFilter, Stores};
+use crate::store::{Instant, NewCategory, NewReport, ReportFilter};
+use crate::stores::Stores;
 
 /// The officer the demo statements are written by (`dev-token --sub demo-officer`).
 pub const DEMO_OFFICER: &str = "demo-officer";

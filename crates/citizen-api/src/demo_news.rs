@@ -7,7 +7,8 @@ use uuid::Uuid;
 
 use crate::store::news::{NewNewsCategory, NewsDraft, NewsQuery};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
-use crate::store::{Instant, Stores};
+use crate::store::Instant;
+use crate::stores::Stores;
 
 /// (name, description, index of the parent in this list)
 const CATEGORIES: [(&str, &str, Option<usize>); 6] = [

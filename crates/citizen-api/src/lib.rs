@@ -4,8 +4,10 @@
 //! ([`city`]) and photos ([`media`]; anonymous filers pass a [`captcha`] and a [`rate_limit`]);
 //! it is handled as one issue per category, whose states give the report its status and its
 //! public timeline (the rules are in `domain::issues`). Storage is behind the traits of
-//! [`store`] (PostgreSQL with PostGIS, or SQLite); [`routes`] parse, call and map.
+//! [`store`] (PostgreSQL with PostGIS, or SQLite), whose backends only read and write; the use
+//! cases' scripts and the rules they apply are in [`app`]; [`routes`] parse, call and map.
 
+pub mod app;
 pub mod captcha;
 pub mod city;
 pub mod demo;
@@ -19,6 +21,7 @@ pub mod routes;
 pub mod settings;
 pub mod startup;
 pub mod store;
+pub mod stores;
 pub mod votes;
 
 pub use settings::{Settings, SPEC};

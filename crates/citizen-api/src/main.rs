@@ -77,7 +77,7 @@ async fn main() -> anyhow::Result<()> {
                 !schema.is_behind(),
                 "the database is not migrated: run `citizen-api migrate` first"
             );
-            let stores = store::for_database(&db);
+            let stores = citizen_api::stores::for_database(&db);
             let summary =
                 citizen_api::news_import::import_file(&stores, &file, chrono::Utc::now()).await;
             db.close().await;

@@ -12,9 +12,10 @@ use std::path::Path;
 use anyhow::Context as _;
 use uuid::Uuid;
 
-use crate::routes::news::admin::{news_error, NewsItemInput};
+use crate::app::news::NewsItemInput;
 use crate::store::news::NewsError;
-use crate::store::{Instant, Stores};
+use crate::store::Instant;
+use crate::stores::Stores;
 
 /// What an import did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -83,7 +84,7 @@ pub async fn import(
         match done {
             Ok(true) => summary.replaced += 1,
             Ok(false) => summary.created += 1,
-            Err(err) => anyhow::bail!("item {index}: {}", news_error(err)),
+            Err(err) => anyhow::bail!("item {index}: {err}"),
         }
     }
     Ok(summary)

@@ -20,7 +20,8 @@ use crate::news_model::CachedNews;
 use crate::rate_limit::RateLimiter;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
-use crate::store::{self, Stores};
+use crate::store;
+use crate::stores::{self, Stores};
 
 /// Largest text field of the filing form: a description of 2048 characters of up to 4 bytes
 /// each, with room to spare (a longer one is refused by its character count, not cut here).
@@ -52,9 +53,9 @@ impl Application {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
-        let mut stores = store::for_database_with(
+        let mut stores = stores::for_database_with(
             &db,
-            store::StoreOptions {
+            crate::store::StoreOptions {
                 synchronous_vote_commit: settings.votes.synchronous_commit,
             },
         );

@@ -15,7 +15,8 @@ use super::mail::{MailOutcome, MailTexts, Mailer};
 use super::push_send::{topic, PushOutcome, PushSender};
 use super::{DeliverySettings, NotificationSettings};
 use crate::store::deliveries::{Channel, Delivery, Finish, Target};
-use crate::store::{Instant, StoreResult, Stores};
+use crate::store::{Instant, StoreResult};
+use crate::stores::Stores;
 
 /// Deliveries claimed per round trip.
 pub const BATCH: u32 = 100;

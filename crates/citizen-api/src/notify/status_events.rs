@@ -15,7 +15,8 @@ use service_kit::clock::Clock;
 use service_kit::mqtt::{keep_connected, MqttSettings};
 
 use crate::store::status_events::StatusEvent;
-use crate::store::{Instant, Stores};
+use crate::store::Instant;
+use crate::stores::Stores;
 
 /// Changes claimed per round.
 const BATCH: u32 = 100;

@@ -1,5 +1,7 @@
-//! Storage of report categories, reports, issues, statements and media, behind traits with a
-//! PostgreSQL (PostGIS) and a SQLite backend, chosen by the database URL scheme.
+//! Storage of report categories, reports, issues, statements and media: the vocabulary (types,
+//! errors, the traits of each table group) and the two backends that implement it, PostgreSQL
+//! (PostGIS) and SQLite. Which backend serves is chosen in [`crate::stores`], by the database
+//! URL's scheme; nothing here imports that choice.
 
 pub mod admin;
 pub mod deliveries;
@@ -7,17 +9,15 @@ pub mod digests;
 mod model;
 pub mod news;
 pub mod notifications;
-mod postgres;
+pub(crate) mod postgres;
 pub mod projects;
-mod sqlite;
+pub(crate) mod sqlite;
 pub mod status_events;
 pub mod votes;
 
-use std::sync::Arc;
-
 use async_trait::async_trait;
 use domain::issues::{IssueStatus, Transition, TransitionError};
-use service_kit::db::{Database, Migrations};
+use service_kit::db::Migrations;
 pub use service_kit::store_error::{StoreError, StoreResult};
 use sqlx::migrate::Migrator;
 use uuid::Uuid;
@@ -164,22 +164,6 @@ pub trait IssueStore: Send + Sync + 'static {
     ) -> Result<Statement, WorkflowError>;
 }
 
-/// Every store of the service over one database.
-#[derive(Clone)]
-pub struct Stores {
-    pub categories: Arc<dyn CategoryStore>,
-    pub reports: Arc<dyn ReportStore>,
-    pub issues: Arc<dyn IssueStore>,
-    pub votes: Arc<dyn votes::VoteStore>,
-    pub news: Arc<dyn news::NewsStore>,
-    pub projects: Arc<dyn projects::ProjectStore>,
-    pub admin: Arc<dyn admin::AdminStore>,
-    pub notifications: Arc<dyn notifications::NotificationStore>,
-    pub status_events: Arc<dyn status_events::StatusEventStore>,
-    pub deliveries: Arc<dyn deliveries::DeliveryStore>,
-    pub digests: Arc<dyn digests::DigestStore>,
-}
-
 /// How the stores use the database, beyond its URL.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct StoreOptions {
@@ -187,49 +171,6 @@ pub struct StoreOptions {
     /// reach the disk before answering. Off by default: the account's lock is then released
     /// without waiting for the disk (see docs/decisions.md, "Vote commits").
     pub synchronous_vote_commit: bool,
-}
-
-/// The stores for an opened database, with the default [`StoreOptions`].
-pub fn for_database(db: &Database) -> Stores {
-    for_database_with(db, StoreOptions::default())
-}
-
-/// The stores for an opened database.
-pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
-    match db {
-        Database::Postgres(pool) => {
-            let store = Arc::new(postgres::PgStore::new(pool.clone(), options));
-            Stores {
-                categories: store.clone(),
-                reports: store.clone(),
-                issues: store.clone(),
-                votes: store.clone(),
-                news: store.clone(),
-                admin: store.clone(),
-                projects: store.clone(),
-                deliveries: store.clone(),
-                digests: store.clone(),
-                notifications: store.clone(),
-                status_events: store,
-            }
-        }
-        Database::Sqlite(pool) => {
-            let store = Arc::new(sqlite::SqliteStore::new(pool.clone()));
-            Stores {
-                categories: store.clone(),
-                reports: store.clone(),
-                issues: store.clone(),
-                votes: store.clone(),
-                news: store.clone(),
-                admin: store.clone(),
-                projects: store.clone(),
-                deliveries: store.clone(),
-                digests: store.clone(),
-                notifications: store.clone(),
-                status_events: store,
-            }
-        }
-    }
 }
 
 /// The folded text `q` is matched against: title, description and the report id.

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
-use citizen_api::store::{self, Category, NewCategory, NewReport, Stores};
+use citizen_api::store::{self, Category, NewCategory, NewReport};
+use citizen_api::stores::{self, Stores};
 use citizen_api::{Application, BuildOptions, Settings, SPEC};
 use domain::geo::{LocationParam, LonLat};
 use secrecy::SecretString;
@@ -116,7 +117,7 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
         root,
         http: reqwest::Client::new(),
         settings,
-        stores: store::for_database(&pool),
+        stores: stores::for_database(&pool),
         start,
         clock,
         db,

@@ -11,9 +11,9 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 
 use super::super::editor::ProjectEditor;
-use super::super::news::admin::check_url;
 use super::super::AppState;
 use super::{project_id, project_not_found, ProjectBody};
+use crate::app::news::check_url;
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 
 /// A file of a project, addressed by URL (for example the `public_url` of an uploaded file).
