@@ -8,6 +8,7 @@ use domain::issues::Transition;
 use domain::limits::Page;
 use uuid::Uuid;
 
+use crate::app::workflow;
 use crate::store::{Instant, NewCategory, NewReport, ReportFilter};
 use crate::stores::Stores;
 
@@ -122,43 +123,56 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
     }
     // The pothole: moved to roads, accepted, with a statement, then resolved.
     let at = |hours: i64| now - TimeDelta::hours(hours);
-    let issue_store = &stores.issues;
-    let roads = issue_store
-        .move_issue(issues[0], categories[0], DEMO_OFFICER, at(70))
-        .await?;
-    issue_store
-        .change_status(roads.id, Transition::Accept, DEMO_OFFICER, at(60))
-        .await?;
-    issue_store
-        .add_statement(
-            roads.id,
-            "Děkujeme, závadu jsme předali správci mostu.",
-            false,
-            &[],
-            DEMO_OFFICER,
-            at(59),
-        )
-        .await?;
-    issue_store
-        .add_statement(
-            roads.id,
-            "Dlažba byla opravena.",
-            true,
-            &[],
-            DEMO_OFFICER,
-            at(12),
-        )
-        .await?;
-    issue_store
-        .change_status(roads.id, Transition::Resolve, DEMO_OFFICER, at(12))
-        .await?;
+    let issue_store = stores.issues.as_ref();
+    let roads =
+        workflow::move_issue(issue_store, issues[0], categories[0], DEMO_OFFICER, at(70)).await?;
+    workflow::change_status(
+        issue_store,
+        roads.id,
+        Transition::Accept,
+        DEMO_OFFICER,
+        at(60),
+    )
+    .await?;
+    workflow::add_statement(
+        issue_store,
+        roads.id,
+        "Děkujeme, závadu jsme předali správci mostu.",
+        false,
+        &[],
+        DEMO_OFFICER,
+        at(59),
+    )
+    .await?;
+    workflow::add_statement(
+        issue_store,
+        roads.id,
+        "Dlažba byla opravena.",
+        true,
+        &[],
+        DEMO_OFFICER,
+        at(12),
+    )
+    .await?;
+    workflow::change_status(
+        issue_store,
+        roads.id,
+        Transition::Resolve,
+        DEMO_OFFICER,
+        at(12),
+    )
+    .await?;
     // The lamp: moved to lighting and accepted.
-    let lighting = issue_store
-        .move_issue(issues[1], categories[1], DEMO_OFFICER, at(40))
-        .await?;
-    issue_store
-        .change_status(lighting.id, Transition::Accept, DEMO_OFFICER, at(30))
-        .await?;
+    let lighting =
+        workflow::move_issue(issue_store, issues[1], categories[1], DEMO_OFFICER, at(40)).await?;
+    workflow::change_status(
+        issue_store,
+        lighting.id,
+        Transition::Accept,
+        DEMO_OFFICER,
+        at(30),
+    )
+    .await?;
     // The branch stays open in the default category; the bin too.
     Ok(Some(REPORTS.len()))
 }

@@ -8,3 +8,4 @@
 
 pub mod news;
 pub mod votes;
+pub mod workflow;

@@ -16,7 +16,7 @@ pub mod status_events;
 pub mod votes;
 
 use async_trait::async_trait;
-use domain::issues::{IssueStatus, Transition, TransitionError};
+use domain::issues::{IssueStatus, TransitionError};
 use service_kit::db::Migrations;
 pub use service_kit::store_error::{StoreError, StoreResult};
 use sqlx::migrate::Migrator;
@@ -119,49 +119,87 @@ impl From<sqlx::Error> for WorkflowError {
     }
 }
 
-/// The officers' steps on issues (spec section 3). Each runs in one transaction that locks the
-/// issue, checks the step with the domain rules, records the change with its actor and time,
-/// and sets the report's `processed_at` on the first one.
+/// The officers' steps on issues (spec section 3): the store gives a transaction, and
+/// `app::workflow` runs each step's script over its primitives.
 #[async_trait]
 pub trait IssueStore: Send + Sync + 'static {
-    /// Accept (open → accepted) or resolve (accepted → resolved).
-    async fn change_status(
-        &self,
-        issue_id: Uuid,
-        transition: Transition,
-        actor: &str,
-        now: Instant,
-    ) -> Result<Issue, WorkflowError>;
+    /// Starts a step's transaction (SQLite: `BEGIN IMMEDIATE`, the database's write lock up
+    /// front; PostgreSQL: `BEGIN`, the rows are locked as they are read). Dropped without
+    /// [`IssueTx::commit`], it rolls back.
+    async fn begin_step(&self) -> StoreResult<Box<dyn IssueTx>>;
+}
 
-    /// Moves the issue to another category: it becomes moved and a new open issue of the same
-    /// report is opened there (returned).
-    async fn move_issue(
-        &self,
+/// One transaction of an officer's step, one statement per method.
+#[async_trait]
+pub trait IssueTx: Send {
+    /// The issue, locked until the transaction ends; on PostgreSQL its report's row is locked
+    /// first (`FOR NO KEY UPDATE`), since every transaction that changes issues of a report takes
+    /// the report's row before them (migration 0014's triggers rewrite the issues' copies while
+    /// holding the report), and concurrent steps on one report's issues then see each other's
+    /// results. `None` when there is no such issue.
+    async fn lock_issue(&mut self, issue_id: Uuid) -> StoreResult<Option<Issue>>;
+
+    /// The states of every issue of the report, as this transaction sees them.
+    async fn issue_statuses(&mut self, report_id: Uuid) -> StoreResult<Vec<IssueStatus>>;
+
+    /// Whether the report category exists.
+    async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool>;
+
+    /// Sets the issue's state, its parent and when it changed; `clear_possible_duplicates`
+    /// also clears its duplicate-suggestion flag. Returns the issue as it now is.
+    async fn set_status(
+        &mut self,
         issue_id: Uuid,
+        status: IssueStatus,
+        parent: Option<Uuid>,
+        clear_possible_duplicates: bool,
+        now: Instant,
+    ) -> StoreResult<Issue>;
+
+    /// Opens issue `new_id` of the same report as `from` (with its copies of the report's
+    /// columns) in `category_id`, in state open.
+    async fn open_issue_like(
+        &mut self,
+        from: Uuid,
+        new_id: Uuid,
         category_id: Uuid,
-        actor: &str,
         now: Instant,
-    ) -> Result<Issue, WorkflowError>;
+    ) -> StoreResult<Issue>;
 
-    /// Marks the issue a duplicate of `parent_id` (clears its duplicate-suggestion flag).
-    async fn mark_duplicate(
-        &self,
+    /// Records a change of an issue's state (the timeline and the audit trail read these).
+    async fn record_change(
+        &mut self,
         issue_id: Uuid,
-        parent_id: Uuid,
+        status: IssueStatus,
+        parent: Option<Uuid>,
         actor: &str,
-        now: Instant,
-    ) -> Result<Issue, WorkflowError>;
+        at: Instant,
+    ) -> StoreResult<()>;
 
-    /// Adds a statement (its media already stored).
-    async fn add_statement(
-        &self,
-        issue_id: Uuid,
-        text: &str,
-        final_: bool,
-        media: &[Media],
-        actor: &str,
+    /// Sets the report's `processed_at` unless it is set.
+    async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()>;
+
+    /// Inserts a statement with its media (already stored).
+    async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()>;
+
+    /// Records a notification event in the outbox (delivered after the commit).
+    async fn record_notification(
+        &mut self,
+        event: notifications::EventKind,
         now: Instant,
-    ) -> Result<Statement, WorkflowError>;
+    ) -> StoreResult<()>;
+
+    /// Records a change of the report's public status for MQTT (`report_status_events`).
+    async fn record_status_event(
+        &mut self,
+        report_id: Uuid,
+        before: Option<IssueStatus>,
+        after: Option<IssueStatus>,
+        now: Instant,
+    ) -> StoreResult<()>;
+
+    /// Commits the transaction.
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }
 
 /// How the stores use the database, beyond its URL.
@@ -181,12 +219,4 @@ pub(crate) fn search_text(id: Uuid, title: &str, description: &str) -> String {
 /// The status a stored status name stands for.
 pub(crate) fn status(name: &str) -> anyhow::Result<IssueStatus> {
     Ok(name.parse()?)
-}
-
-/// The next state after `transition` for change_status (accept and resolve only).
-pub(crate) fn checked_next(
-    current: IssueStatus,
-    transition: Transition,
-) -> Result<IssueStatus, WorkflowError> {
-    Ok(domain::issues::next_status(current, transition)?)
 }

@@ -156,11 +156,15 @@ pub async fn accepted_report(app: &TestApp, author: &str, voters: &[&str], secon
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    app.stores
-        .issues
-        .change_status(filed.issue, Transition::Accept, OFFICER, app.clock.now())
-        .await
-        .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        filed.issue,
+        Transition::Accept,
+        OFFICER,
+        app.clock.now(),
+    )
+    .await
+    .unwrap();
     drain(app).await;
     filed.issue
 }

@@ -27,21 +27,28 @@ async fn detail_derives_the_status_from_all_issues(app: TestApp) {
     );
     assert!(body.get("issue_id").is_none() && body.get("distance").is_none());
     // Moved: the new open issue counts, the moved one does not.
-    let moved = app
-        .stores
-        .issues
-        .move_issue(a.issue, roads.id, OFFICER, app.time(5))
-        .await
-        .unwrap();
+    let moved = citizen_api::app::workflow::move_issue(
+        app.stores.issues.as_ref(),
+        a.issue,
+        roads.id,
+        OFFICER,
+        app.time(5),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         app.get_ok(&format!("/reports/{}", a.report)).await["status"],
         "open"
     );
-    app.stores
-        .issues
-        .change_status(moved.id, Transition::Accept, OFFICER, app.time(6))
-        .await
-        .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        moved.id,
+        Transition::Accept,
+        OFFICER,
+        app.time(6),
+    )
+    .await
+    .unwrap();
     let body = app.get_ok(&format!("/reports/{}", a.report)).await;
     assert_eq!(body["status"], "accepted");
     assert_eq!(
@@ -49,32 +56,43 @@ async fn detail_derives_the_status_from_all_issues(app: TestApp) {
         app.time(5)
             .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
     );
-    app.stores
-        .issues
-        .change_status(moved.id, Transition::Resolve, OFFICER, app.time(7))
-        .await
-        .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        moved.id,
+        Transition::Resolve,
+        OFFICER,
+        app.time(7),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         app.get_ok(&format!("/reports/{}", a.report)).await["status"],
         "resolved"
     );
     // A duplicate of a resolved issue of another report.
     let b = app.file(Filing::new("B", 8)).await;
-    app.stores
-        .issues
-        .mark_duplicate(b.issue, moved.id, OFFICER, app.time(9))
-        .await
-        .unwrap();
+    citizen_api::app::workflow::mark_duplicate(
+        app.stores.issues.as_ref(),
+        b.issue,
+        moved.id,
+        OFFICER,
+        app.time(9),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         app.get_ok(&format!("/reports/{}", b.report)).await["status"],
         "duplicate"
     );
     // Refused steps change nothing.
-    let err = app
-        .stores
-        .issues
-        .change_status(moved.id, Transition::Accept, OFFICER, app.time(10))
-        .await;
+    let err = citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        moved.id,
+        Transition::Accept,
+        OFFICER,
+        app.time(10),
+    )
+    .await;
     assert!(
         matches!(err, Err(citizen_api::store::WorkflowError::Refused(_))),
         "{err:?}"

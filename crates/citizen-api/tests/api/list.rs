@@ -20,12 +20,15 @@ async fn one_row_per_issue_newest_first_moved_left_out(app: TestApp) {
     let roads = app.category("Roads", Some(14)).await;
     let a = app.file(Filing::new("First", 1)).await;
     let b = app.file(Filing::new("Second", 2)).await;
-    let moved = app
-        .stores
-        .issues
-        .move_issue(a.issue, roads.id, OFFICER, app.time(3))
-        .await
-        .unwrap();
+    let moved = citizen_api::app::workflow::move_issue(
+        app.stores.issues.as_ref(),
+        a.issue,
+        roads.id,
+        OFFICER,
+        app.time(3),
+    )
+    .await
+    .unwrap();
     let body = app.get_ok("/reports").await;
     assert_eq!(
         column(&body, "id"),
@@ -75,18 +78,25 @@ async fn category_and_status_filters_repeat_and_combine(app: TestApp) {
     .enumerate()
     {
         let f = app.file(Filing::new(&format!("R{i}"), i as i64)).await;
-        let issue = app
-            .stores
-            .issues
-            .move_issue(f.issue, category.id, OFFICER, app.time(10))
+        let issue = citizen_api::app::workflow::move_issue(
+            app.stores.issues.as_ref(),
+            f.issue,
+            category.id,
+            OFFICER,
+            app.time(10),
+        )
+        .await
+        .unwrap();
+        if accept {
+            citizen_api::app::workflow::change_status(
+                app.stores.issues.as_ref(),
+                issue.id,
+                Transition::Accept,
+                OFFICER,
+                app.time(11),
+            )
             .await
             .unwrap();
-        if accept {
-            app.stores
-                .issues
-                .change_status(issue.id, Transition::Accept, OFFICER, app.time(11))
-                .await
-                .unwrap();
         }
     }
     let untouched = app.file(Filing::new("Default", 20)).await;

@@ -99,18 +99,17 @@ async fn two_workers_never_send_a_row_twice(app: TestApp) {
     let issue = accepted_report(&app, "author-1", &[], 1).await;
     let statements = 30;
     for i in 0..statements {
-        app.stores
-            .issues
-            .add_statement(
-                issue,
-                &format!("Update {i}"),
-                false,
-                &[],
-                OFFICER,
-                app.clock.now(),
-            )
-            .await
-            .unwrap();
+        citizen_api::app::workflow::add_statement(
+            app.stores.issues.as_ref(),
+            issue,
+            &format!("Update {i}"),
+            false,
+            &[],
+            OFFICER,
+            app.clock.now(),
+        )
+        .await
+        .unwrap();
     }
     drain(&app).await;
     let rows = browsers * (statements + 1);

@@ -21,18 +21,17 @@ async fn delivery_rate() {
     }
     let issue = accepted_report(&app, "author-1", &[], 1).await;
     for i in 0..99 {
-        app.stores
-            .issues
-            .add_statement(
-                issue,
-                &format!("Update {i}"),
-                false,
-                &[],
-                OFFICER,
-                app.clock.now(),
-            )
-            .await
-            .unwrap();
+        citizen_api::app::workflow::add_statement(
+            app.stores.issues.as_ref(),
+            issue,
+            &format!("Update {i}"),
+            false,
+            &[],
+            OFFICER,
+            app.clock.now(),
+        )
+        .await
+        .unwrap();
     }
     drain(&app).await;
     let d = deliverer(&app, true, None);

@@ -61,16 +61,26 @@ async fn status_changes_and_statements_reach_author_and_voters_once(app: TestApp
     assert_eq!(status, 200);
 
     let now = app.clock.now();
-    app.stores
-        .issues
-        .change_status(filed.issue, Transition::Accept, OFFICER, now)
-        .await
-        .unwrap();
-    app.stores
-        .issues
-        .add_statement(filed.issue, "We are on it.", false, &[], OFFICER, now)
-        .await
-        .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        filed.issue,
+        Transition::Accept,
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
+    citizen_api::app::workflow::add_statement(
+        app.stores.issues.as_ref(),
+        filed.issue,
+        "We are on it.",
+        false,
+        &[],
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
     // Nothing in the feed until the worker runs.
     assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
     assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 2);
@@ -125,11 +135,14 @@ async fn status_changes_and_statements_reach_author_and_voters_once(app: TestApp
 async fn a_refused_step_writes_no_event(app: TestApp) {
     let filed = app.file(Filing::new("Bench", 1).by("author-1")).await;
     // Resolving an open issue is refused: the transaction rolls back with its event.
-    let refused = app
-        .stores
-        .issues
-        .change_status(filed.issue, Transition::Resolve, OFFICER, app.clock.now())
-        .await;
+    let refused = citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        filed.issue,
+        Transition::Resolve,
+        OFFICER,
+        app.clock.now(),
+    )
+    .await;
     assert!(refused.is_err());
     assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 0);
     assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
@@ -171,11 +184,15 @@ async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are
         assert_eq!(status, 200, "{body}");
     }
     let now = app.clock.now();
-    app.stores
-        .issues
-        .change_status(issue, Transition::Accept, OFFICER, now)
-        .await
-        .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        issue,
+        Transition::Accept,
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
     assert_eq!(czech_city.run_once(now).await.unwrap(), 1);
     let accepted_en = "“Broken lamp” is now accepted.";
     let accepted_cs = "„Broken lamp“ je nyní přijato.";
@@ -218,11 +235,17 @@ async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    app.stores
-        .issues
-        .add_statement(issue, "We are on it.", false, &[], OFFICER, now)
-        .await
-        .unwrap();
+    citizen_api::app::workflow::add_statement(
+        app.stores.issues.as_ref(),
+        issue,
+        "We are on it.",
+        false,
+        &[],
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
     assert_eq!(czech_city.run_once(now).await.unwrap(), 1);
     assert_eq!(
         fields(&feed(&app, "voter-en").await, "body"),

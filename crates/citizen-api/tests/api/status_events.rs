@@ -114,28 +114,45 @@ async fn only_changes_of_the_public_status_are_published_in_order(app: TestApp) 
     // The officers' steps come after the filing (at second 1).
     let now = app.time(10);
     // Moving leaves the report open (a new open issue replaces the moved one): no change.
-    let moved = app
-        .stores
-        .issues
-        .move_issue(filed.issue, other.id, OFFICER, now)
-        .await
-        .unwrap();
-    app.stores
-        .issues
-        .change_status(moved.id, Transition::Accept, OFFICER, now)
-        .await
-        .unwrap();
+    let moved = citizen_api::app::workflow::move_issue(
+        app.stores.issues.as_ref(),
+        filed.issue,
+        other.id,
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        moved.id,
+        Transition::Accept,
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
     // A statement is not a status change.
-    app.stores
-        .issues
-        .add_statement(moved.id, "We are on it.", false, &[], OFFICER, now)
-        .await
-        .unwrap();
-    app.stores
-        .issues
-        .change_status(moved.id, Transition::Resolve, OFFICER, now)
-        .await
-        .unwrap();
+    citizen_api::app::workflow::add_statement(
+        app.stores.issues.as_ref(),
+        moved.id,
+        "We are on it.",
+        false,
+        &[],
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
+    citizen_api::app::workflow::change_status(
+        app.stores.issues.as_ref(),
+        moved.id,
+        Transition::Resolve,
+        OFFICER,
+        now,
+    )
+    .await
+    .unwrap();
 
     let published = publisher(&app)
         .await

@@ -1,5 +1,6 @@
 //! `GET /reports/{reportId}/status`: the public timeline of reports with several issues.
 
+use citizen_api::app::workflow;
 use domain::issues::Transition;
 use serde_json::Value;
 use test_support::on_both_backends;
@@ -40,31 +41,25 @@ fn steps(body: &Value) -> Vec<(String, String, Vec<String>)> {
 async fn steps_of_moved_accepted_resolved_and_duplicate_issues(app: TestApp) {
     let roads = app.category("Roads", None).await;
     let light = app.category("Lighting", None).await;
-    let issues = &app.stores.issues;
+    let issues = app.stores.issues.as_ref();
     // The original: moved to roads, a statement while open, accepted, one more, resolved.
     let original = app.file(Filing::new("Pothole", 1)).await;
-    let p = issues
-        .move_issue(original.issue, roads.id, OFFICER, app.time(2))
+    let p = workflow::move_issue(issues, original.issue, roads.id, OFFICER, app.time(2))
         .await
         .unwrap();
-    issues
-        .add_statement(p.id, "Seen it", false, &[], OFFICER, app.time(3))
+    workflow::add_statement(issues, p.id, "Seen it", false, &[], OFFICER, app.time(3))
         .await
         .unwrap();
-    issues
-        .change_status(p.id, Transition::Accept, OFFICER, app.time(4))
+    workflow::change_status(issues, p.id, Transition::Accept, OFFICER, app.time(4))
         .await
         .unwrap();
-    issues
-        .add_statement(p.id, "Crew sent", false, &[], OFFICER, app.time(5))
+    workflow::add_statement(issues, p.id, "Crew sent", false, &[], OFFICER, app.time(5))
         .await
         .unwrap();
-    issues
-        .change_status(p.id, Transition::Resolve, OFFICER, app.time(6))
+    workflow::change_status(issues, p.id, Transition::Resolve, OFFICER, app.time(6))
         .await
         .unwrap();
-    issues
-        .add_statement(p.id, "Fixed", true, &[], OFFICER, app.time(7))
+    workflow::add_statement(issues, p.id, "Fixed", true, &[], OFFICER, app.time(7))
         .await
         .unwrap();
     let body = app
@@ -100,16 +95,21 @@ async fn steps_of_moved_accepted_resolved_and_duplicate_issues(app: TestApp) {
     // The duplicate: moved to lighting, then marked a duplicate of the pothole's issue; its own
     // statement never shows, the parent's do.
     let dup = app.file(Filing::new("Same pothole", 8)).await;
-    let d = issues
-        .move_issue(dup.issue, light.id, OFFICER, app.time(9))
+    let d = workflow::move_issue(issues, dup.issue, light.id, OFFICER, app.time(9))
         .await
         .unwrap();
-    issues
-        .add_statement(d.id, "Internal note", false, &[], OFFICER, app.time(10))
-        .await
-        .unwrap();
-    issues
-        .mark_duplicate(d.id, p.id, OFFICER, app.time(11))
+    workflow::add_statement(
+        issues,
+        d.id,
+        "Internal note",
+        false,
+        &[],
+        OFFICER,
+        app.time(10),
+    )
+    .await
+    .unwrap();
+    workflow::mark_duplicate(issues, d.id, p.id, OFFICER, app.time(11))
         .await
         .unwrap();
     let body = app.get_ok(&format!("/reports/{}/status", dup.report)).await;

@@ -81,17 +81,15 @@ pub async fn mark_duplicate(
         Some(p) if access.allows(p.issue.category_id) => {}
         _ => return Err(issue_not_found()),
     }
-    let updated = state
-        .stores
-        .issues
-        .mark_duplicate(
-            item.issue.id,
-            body.parent_id,
-            &auth.0.subject,
-            state.clock.now(),
-        )
-        .await
-        .map_err(workflow_error)?;
+    let updated = crate::app::workflow::mark_duplicate(
+        state.stores.issues.as_ref(),
+        item.issue.id,
+        body.parent_id,
+        &auth.0.subject,
+        state.clock.now(),
+    )
+    .await
+    .map_err(workflow_error)?;
     Ok(Json(AdminIssueItem::from(&AdminIssue {
         issue: updated,
         ..item

@@ -69,19 +69,17 @@ pub async fn add(
     let mut form = Form::default();
     let read = read_form(&state, &mut reader, &mut form).await;
     let added = match (read, form.text.take()) {
-        (Ok(()), Some(text)) => state
-            .stores
-            .issues
-            .add_statement(
-                item.issue.id,
-                &text,
-                form.final_,
-                &form.media,
-                &auth.0.subject,
-                state.clock.now(),
-            )
-            .await
-            .map_err(workflow_error),
+        (Ok(()), Some(text)) => crate::app::workflow::add_statement(
+            state.stores.issues.as_ref(),
+            item.issue.id,
+            &text,
+            form.final_,
+            &form.media,
+            &auth.0.subject,
+            state.clock.now(),
+        )
+        .await
+        .map_err(workflow_error),
         (Ok(()), None) => Err(ApiError::validation(
             Message::new("multipart-missing-field").arg("field", "text"),
         )),

@@ -25,17 +25,15 @@ async fn step(
 ) -> Result<Json<AdminIssueItem>, ApiError> {
     auth.0.require_scope(MANAGE_SCOPE)?;
     let (item, _) = accessible_issue(state, &auth.0, raw).await?;
-    let updated = state
-        .stores
-        .issues
-        .change_status(
-            item.issue.id,
-            transition,
-            &auth.0.subject,
-            state.clock.now(),
-        )
-        .await
-        .map_err(workflow_error)?;
+    let updated = crate::app::workflow::change_status(
+        state.stores.issues.as_ref(),
+        item.issue.id,
+        transition,
+        &auth.0.subject,
+        state.clock.now(),
+    )
+    .await
+    .map_err(workflow_error)?;
     Ok(Json(AdminIssueItem::from(&AdminIssue {
         issue: updated,
         ..item
@@ -143,15 +141,18 @@ pub async fn move_issue(
     let body: MoveRequest = super::from_object(body)?;
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let now = state.clock.now();
-    let opened = state
-        .stores
-        .issues
-        .move_issue(item.issue.id, body.category_id, &auth.0.subject, now)
-        .await
-        .map_err(|err| match err {
-            crate::store::WorkflowError::CategoryNotFound => category_not_found(),
-            other => workflow_error(other),
-        })?;
+    let opened = crate::app::workflow::move_issue(
+        state.stores.issues.as_ref(),
+        item.issue.id,
+        body.category_id,
+        &auth.0.subject,
+        now,
+    )
+    .await
+    .map_err(|err| match err {
+        crate::store::WorkflowError::CategoryNotFound => category_not_found(),
+        other => workflow_error(other),
+    })?;
     super::duplicates::suggest(&state, Opened::Issue(opened.id)).await;
     let shown = state.stores.admin.issue(opened.id).await?;
     let shown = shown.ok_or_else(issue_not_found)?;

@@ -10,35 +10,27 @@ use super::PgStore;
 use crate::store::status_events::{StatusEvent, StatusEventStore};
 use crate::store::{status, Instant, StoreResult};
 
-/// Locks the report (so concurrent steps on its issues are serialised and each sees the other's
-/// result) and reads its derived status. Call it before changing any of its issues.
-pub(crate) async fn lock_report_status(
-    tx: &mut Transaction<'_, Postgres>,
-    report_id: Uuid,
-) -> StoreResult<Option<IssueStatus>> {
-    // NO KEY UPDATE: steps on the report's issues wait for each other, while vote placements
-    // (whose foreign key takes KEY SHARE on the report) do not wait for them.
-    sqlx::query("SELECT 1 FROM reports WHERE id = $1 FOR NO KEY UPDATE")
-        .bind(report_id)
-        .execute(&mut **tx)
-        .await?;
-    derived_status(tx, report_id).await
-}
-
 /// The report's derived status as this transaction sees it.
 pub(crate) async fn derived_status(
     tx: &mut Transaction<'_, Postgres>,
     report_id: Uuid,
 ) -> StoreResult<Option<IssueStatus>> {
+    Ok(report_status(issue_statuses(tx, report_id).await?))
+}
+
+/// The states of every issue of the report, as this transaction sees them.
+pub(crate) async fn issue_statuses(
+    tx: &mut Transaction<'_, Postgres>,
+    report_id: Uuid,
+) -> StoreResult<Vec<IssueStatus>> {
     let names: Vec<String> = sqlx::query_scalar("SELECT status FROM issues WHERE report_id = $1")
         .bind(report_id)
         .fetch_all(&mut **tx)
         .await?;
-    let statuses = names
+    Ok(names
         .iter()
         .map(|n| status(n))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(report_status(statuses))
+        .collect::<anyhow::Result<Vec<_>>>()?)
 }
 
 /// Records the report's status change when its derived status now differs from `before`.
@@ -52,6 +44,17 @@ pub(crate) async fn record_if_changed(
     if after == before {
         return Ok(());
     }
+    insert_status_event(tx, report_id, before, after, now).await
+}
+
+/// Records a change of the report's public status.
+pub(crate) async fn insert_status_event(
+    tx: &mut Transaction<'_, Postgres>,
+    report_id: Uuid,
+    before: Option<IssueStatus>,
+    after: Option<IssueStatus>,
+    now: Instant,
+) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO report_status_events (id, report_id, previous_status, status, occurred_at) \
          VALUES ($1, $2, $3, $4, $5)",

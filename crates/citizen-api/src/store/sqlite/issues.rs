@@ -1,8 +1,8 @@
-//! The officers' steps on issues (SQLite): each in one `BEGIN IMMEDIATE` transaction, which
-//! holds the database's write lock from its start.
+//! The officers' steps on issues (SQLite): the primitives `app::workflow` runs in one
+//! `BEGIN IMMEDIATE` transaction, which holds the database's write lock from its start.
 
 use async_trait::async_trait;
-use domain::issues::{IssueStatus, Transition};
+use domain::issues::IssueStatus;
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
@@ -12,9 +12,8 @@ use super::rows::{issue, ISSUE_COLUMNS};
 const ISSUE_RETURNING: &str =
     "id, report_id, category_id, status, parent_id, has_possible_duplicates, inserted_at";
 use super::{micros, SqliteStore};
-use crate::store::{
-    checked_next, Instant, Issue, IssueStore, Media, Statement, StoreResult, WorkflowError,
-};
+use crate::store::notifications::EventKind;
+use crate::store::{Instant, Issue, IssueStore, IssueTx, Statement, StoreResult};
 
 /// Records a change of an issue's state (the timeline and the audit trail read these).
 pub(super) async fn record_change(
@@ -40,196 +39,146 @@ pub(super) async fn record_change(
     Ok(())
 }
 
-/// The issue, locked until the transaction ends.
-async fn lock_issue(
-    tx: &mut Transaction<'_, Sqlite>,
-    issue_id: Uuid,
-) -> Result<Issue, WorkflowError> {
-    let row = sqlx::query(&format!(
-        "SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = ?1"
-    ))
-    .bind(issue_id.to_string())
-    .fetch_optional(&mut **tx)
-    .await?;
-    match row {
-        Some(row) => Ok(issue(&row)?),
-        None => Err(WorkflowError::IssueNotFound),
-    }
-}
-
-/// Sets the issue's state, records the change and marks the report processed.
-async fn set_status(
-    tx: &mut Transaction<'_, Sqlite>,
-    issue_id: Uuid,
-    status: IssueStatus,
-    parent: Option<Uuid>,
-    actor: &str,
-    now: Instant,
-) -> StoreResult<Issue> {
-    let row = sqlx::query(&format!(
-        "UPDATE issues SET status = ?2, parent_id = ?3, status_changed_at = ?4, \
-         has_possible_duplicates = CASE WHEN ?2 = 'duplicate' THEN 0 \
-         ELSE has_possible_duplicates END WHERE id = ?1 RETURNING {ISSUE_RETURNING}"
-    ))
-    .bind(issue_id.to_string())
-    .bind(status.as_str())
-    .bind(parent.map(|p| p.to_string()))
-    .bind(micros(now))
-    .fetch_one(&mut **tx)
-    .await?;
-    let updated = issue(&row)?;
-    record_change(tx, issue_id, status, parent, Some(actor), now).await?;
-    mark_processed(tx, updated.report_id, now).await?;
-    Ok(updated)
-}
-
-async fn mark_processed(
-    tx: &mut Transaction<'_, Sqlite>,
-    report_id: Uuid,
-    now: Instant,
-) -> StoreResult<()> {
-    sqlx::query("UPDATE reports SET processed_at = ?2 WHERE id = ?1 AND processed_at IS NULL")
-        .bind(report_id.to_string())
-        .bind(micros(now))
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
+struct SqliteIssueTx(Transaction<'static, Sqlite>);
 
 #[async_trait]
 impl IssueStore for SqliteStore {
-    async fn change_status(
-        &self,
-        issue_id: Uuid,
-        transition: Transition,
-        actor: &str,
-        now: Instant,
-    ) -> Result<Issue, WorkflowError> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let current = lock_issue(&mut tx, issue_id).await?;
-        let before = super::status_events::report_status_now(&mut tx, current.report_id).await?;
-        let next = checked_next(current.status, transition)?;
-        let updated = set_status(&mut tx, issue_id, next, None, actor, now).await?;
-        super::outbox::record_event(&mut tx, updated.status_event(), now).await?;
-        super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
-        tx.commit().await?;
-        Ok(updated)
+    async fn begin_step(&self) -> StoreResult<Box<dyn IssueTx>> {
+        Ok(Box::new(SqliteIssueTx(
+            self.pool.begin_with("BEGIN IMMEDIATE").await?,
+        )))
+    }
+}
+
+#[async_trait]
+impl IssueTx for SqliteIssueTx {
+    async fn lock_issue(&mut self, issue_id: Uuid) -> StoreResult<Option<Issue>> {
+        // The transaction's write lock already excludes every other step.
+        let row = sqlx::query(&format!(
+            "SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = ?1"
+        ))
+        .bind(issue_id.to_string())
+        .fetch_optional(&mut *self.0)
+        .await?;
+        Ok(row.as_ref().map(issue).transpose()?)
     }
 
-    async fn move_issue(
-        &self,
-        issue_id: Uuid,
-        category_id: Uuid,
-        actor: &str,
-        now: Instant,
-    ) -> Result<Issue, WorkflowError> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let current = lock_issue(&mut tx, issue_id).await?;
-        let before = super::status_events::report_status_now(&mut tx, current.report_id).await?;
-        checked_next(current.status, Transition::Move)?;
-        let exists: Option<String> =
-            sqlx::query_scalar("SELECT id FROM report_categories WHERE id = ?1")
+    async fn issue_statuses(&mut self, report_id: Uuid) -> StoreResult<Vec<IssueStatus>> {
+        super::status_events::issue_statuses(&mut self.0, report_id).await
+    }
+
+    async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool> {
+        Ok(
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM report_categories WHERE id = ?1)")
                 .bind(category_id.to_string())
-                .fetch_optional(&mut *tx)
-                .await?;
-        if exists.is_none() {
-            return Err(WorkflowError::CategoryNotFound);
-        }
-        set_status(&mut tx, issue_id, IssueStatus::Moved, None, actor, now).await?;
-        let new_id = Uuid::now_v7();
+                .fetch_one(&mut *self.0)
+                .await?,
+        )
+    }
+
+    async fn set_status(
+        &mut self,
+        issue_id: Uuid,
+        status: IssueStatus,
+        parent: Option<Uuid>,
+        clear_possible_duplicates: bool,
+        now: Instant,
+    ) -> StoreResult<Issue> {
+        let row = sqlx::query(&format!(
+            "UPDATE issues SET status = ?2, parent_id = ?3, status_changed_at = ?4, \
+             has_possible_duplicates = has_possible_duplicates AND NOT ?5 \
+             WHERE id = ?1 RETURNING {ISSUE_RETURNING}"
+        ))
+        .bind(issue_id.to_string())
+        .bind(status.as_str())
+        .bind(parent.map(|p| p.to_string()))
+        .bind(micros(now))
+        .bind(clear_possible_duplicates)
+        .fetch_one(&mut *self.0)
+        .await?;
+        Ok(issue(&row)?)
+    }
+
+    async fn open_issue_like(
+        &mut self,
+        from: Uuid,
+        new_id: Uuid,
+        category_id: Uuid,
+        now: Instant,
+    ) -> StoreResult<Issue> {
         let row = sqlx::query(&format!(
             "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
              status_changed_at, report_inserted_at, longitude, latitude) \
-             SELECT ?1, o.report_id, ?2, 'open', ?3, ?3, o.report_inserted_at, o.longitude, o.latitude \
-             FROM issues o WHERE o.id = ?4 RETURNING {ISSUE_RETURNING}"
+             SELECT ?1, o.report_id, ?2, 'open', ?3, ?3, o.report_inserted_at, o.longitude, \
+             o.latitude FROM issues o WHERE o.id = ?4 RETURNING {ISSUE_RETURNING}"
         ))
         .bind(new_id.to_string())
         .bind(category_id.to_string())
         .bind(micros(now))
-        .bind(issue_id.to_string())
-        .fetch_one(&mut *tx)
+        .bind(from.to_string())
+        .fetch_one(&mut *self.0)
         .await?;
-        let opened = issue(&row)?;
-        record_change(&mut tx, new_id, IssueStatus::Open, None, Some(actor), now).await?;
-        super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
-        tx.commit().await?;
-        Ok(opened)
+        Ok(issue(&row)?)
     }
 
-    async fn mark_duplicate(
-        &self,
+    async fn record_change(
+        &mut self,
         issue_id: Uuid,
-        parent_id: Uuid,
+        status: IssueStatus,
+        parent: Option<Uuid>,
         actor: &str,
-        now: Instant,
-    ) -> Result<Issue, WorkflowError> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        // Lock both in id order so two officers marking each other's issues cannot deadlock.
-        let (first, second) = if issue_id <= parent_id {
-            (issue_id, parent_id)
-        } else {
-            (parent_id, issue_id)
-        };
-        let a = lock_issue(&mut tx, first).await?;
-        let b = if first == second {
-            a.clone()
-        } else {
-            lock_issue(&mut tx, second).await?
-        };
-        let (current, parent) = if a.id == issue_id { (a, b) } else { (b, a) };
-        let before = super::status_events::report_status_now(&mut tx, current.report_id).await?;
-        domain::issues::check_duplicate(current.status, parent.status, issue_id == parent_id)?;
-        let updated = set_status(
-            &mut tx,
-            issue_id,
-            IssueStatus::Duplicate,
-            Some(parent_id),
-            actor,
-            now,
-        )
-        .await?;
-        super::outbox::record_event(&mut tx, updated.status_event(), now).await?;
-        super::status_events::record_if_changed(&mut tx, current.report_id, before, now).await?;
-        tx.commit().await?;
-        Ok(updated)
+        at: Instant,
+    ) -> StoreResult<()> {
+        record_change(&mut self.0, issue_id, status, parent, Some(actor), at).await
     }
 
-    async fn add_statement(
-        &self,
-        issue_id: Uuid,
-        text: &str,
-        final_: bool,
-        media: &[Media],
-        actor: &str,
-        now: Instant,
-    ) -> Result<Statement, WorkflowError> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let current = lock_issue(&mut tx, issue_id).await?;
-        let id = Uuid::now_v7();
+    async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()> {
+        sqlx::query("UPDATE reports SET processed_at = ?2 WHERE id = ?1 AND processed_at IS NULL")
+            .bind(report_id.to_string())
+            .bind(micros(now))
+            .execute(&mut *self.0)
+            .await?;
+        Ok(())
+    }
+
+    async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()> {
         sqlx::query(
             "INSERT INTO statements (id, issue_id, text, final, author, inserted_at) \
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )
-        .bind(id.to_string())
-        .bind(issue_id.to_string())
-        .bind(text)
-        .bind(final_)
-        .bind(actor)
-        .bind(micros(now))
-        .execute(&mut *tx)
+        .bind(statement.id.to_string())
+        .bind(statement.issue_id.to_string())
+        .bind(&statement.text)
+        .bind(statement.final_)
+        .bind(&statement.author)
+        .bind(micros(statement.inserted_at))
+        .execute(&mut *self.0)
         .await?;
-        super::rows::insert_media(&mut tx, "statement_id", id, media, now).await?;
-        mark_processed(&mut tx, current.report_id, now).await?;
-        super::outbox::record_event(&mut tx, current.statement_event(), now).await?;
-        tx.commit().await?;
-        Ok(Statement {
-            id,
-            issue_id,
-            text: text.to_owned(),
-            final_,
-            author: actor.to_owned(),
-            inserted_at: now,
-            media: media.to_vec(),
-        })
+        super::rows::insert_media(
+            &mut self.0,
+            "statement_id",
+            statement.id,
+            &statement.media,
+            statement.inserted_at,
+        )
+        .await
+    }
+
+    async fn record_notification(&mut self, event: EventKind, now: Instant) -> StoreResult<()> {
+        super::outbox::record_event(&mut self.0, event, now).await
+    }
+
+    async fn record_status_event(
+        &mut self,
+        report_id: Uuid,
+        before: Option<IssueStatus>,
+        after: Option<IssueStatus>,
+        now: Instant,
+    ) -> StoreResult<()> {
+        super::status_events::insert_status_event(&mut self.0, report_id, before, after, now).await
+    }
+
+    async fn commit(self: Box<Self>) -> StoreResult<()> {
+        Ok(self.0.commit().await?)
     }
 }

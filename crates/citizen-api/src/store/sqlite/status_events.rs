@@ -16,15 +16,22 @@ pub(crate) async fn report_status_now(
     tx: &mut Transaction<'_, Sqlite>,
     report_id: Uuid,
 ) -> StoreResult<Option<IssueStatus>> {
+    Ok(report_status(issue_statuses(tx, report_id).await?))
+}
+
+/// The states of every issue of the report, as this transaction sees them.
+pub(crate) async fn issue_statuses(
+    tx: &mut Transaction<'_, Sqlite>,
+    report_id: Uuid,
+) -> StoreResult<Vec<IssueStatus>> {
     let names: Vec<String> = sqlx::query_scalar("SELECT status FROM issues WHERE report_id = ?1")
         .bind(report_id.to_string())
         .fetch_all(&mut **tx)
         .await?;
-    let statuses = names
+    Ok(names
         .iter()
         .map(|n| status(n))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    Ok(report_status(statuses))
+        .collect::<anyhow::Result<Vec<_>>>()?)
 }
 
 /// Records the report's status change when its derived status now differs from `before`.
@@ -38,6 +45,17 @@ pub(crate) async fn record_if_changed(
     if after == before {
         return Ok(());
     }
+    insert_status_event(tx, report_id, before, after, now).await
+}
+
+/// Records a change of the report's public status.
+pub(crate) async fn insert_status_event(
+    tx: &mut Transaction<'_, Sqlite>,
+    report_id: Uuid,
+    before: Option<IssueStatus>,
+    after: Option<IssueStatus>,
+    now: Instant,
+) -> StoreResult<()> {
     sqlx::query(
         "INSERT INTO report_status_events (id, report_id, previous_status, status, occurred_at) \
          VALUES (?1, ?2, ?3, ?4, ?5)",

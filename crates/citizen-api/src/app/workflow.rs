@@ -1,0 +1,173 @@
+//! The officers' steps on issues (spec section 3): accept, resolve, move, mark a duplicate, add
+//! a statement. Each runs in one transaction of the store: the issue is locked (after its
+//! report), the step is checked with `domain::issues`, the change is recorded with its actor
+//! and time, the report is marked processed on its first step, and what follows is written in
+//! the same transaction — the notification event (outbox) and, when the report's public status
+//! changes, its status event (MQTT).
+
+use domain::issues::{check_duplicate, next_status, report_status, IssueStatus, Transition};
+use uuid::Uuid;
+
+use crate::store::{Instant, Issue, IssueStore, IssueTx, Media, Statement, WorkflowError};
+
+/// Accept (open → accepted) or resolve (accepted → resolved).
+pub async fn change_status(
+    issues: &dyn IssueStore,
+    issue_id: Uuid,
+    transition: Transition,
+    actor: &str,
+    now: Instant,
+) -> Result<Issue, WorkflowError> {
+    let mut tx = issues.begin_step().await?;
+    let current = lock_issue(tx.as_mut(), issue_id).await?;
+    let before = public_status(tx.as_mut(), current.report_id).await?;
+    let next = next_status(current.status, transition)?;
+    let updated = set_status(tx.as_mut(), &current, next, None, actor, now).await?;
+    tx.record_notification(updated.status_event(), now).await?;
+    record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
+    tx.commit().await?;
+    Ok(updated)
+}
+
+/// Moves the issue to another category: it becomes moved and a new open issue of the same
+/// report is opened there (returned).
+pub async fn move_issue(
+    issues: &dyn IssueStore,
+    issue_id: Uuid,
+    category_id: Uuid,
+    actor: &str,
+    now: Instant,
+) -> Result<Issue, WorkflowError> {
+    let mut tx = issues.begin_step().await?;
+    let current = lock_issue(tx.as_mut(), issue_id).await?;
+    let before = public_status(tx.as_mut(), current.report_id).await?;
+    next_status(current.status, Transition::Move)?;
+    if !tx.category_exists(category_id).await? {
+        return Err(WorkflowError::CategoryNotFound);
+    }
+    set_status(tx.as_mut(), &current, IssueStatus::Moved, None, actor, now).await?;
+    let opened = tx
+        .open_issue_like(issue_id, Uuid::now_v7(), category_id, now)
+        .await?;
+    tx.record_change(opened.id, IssueStatus::Open, None, actor, now)
+        .await?;
+    record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
+    tx.commit().await?;
+    Ok(opened)
+}
+
+/// Marks the issue a duplicate of `parent_id` (clears its duplicate-suggestion flag).
+pub async fn mark_duplicate(
+    issues: &dyn IssueStore,
+    issue_id: Uuid,
+    parent_id: Uuid,
+    actor: &str,
+    now: Instant,
+) -> Result<Issue, WorkflowError> {
+    let mut tx = issues.begin_step().await?;
+    // Both are locked in id order, so two officers marking each other's issues cannot deadlock.
+    let (first, second) = if issue_id <= parent_id {
+        (issue_id, parent_id)
+    } else {
+        (parent_id, issue_id)
+    };
+    let a = lock_issue(tx.as_mut(), first).await?;
+    let b = if first == second {
+        a.clone()
+    } else {
+        lock_issue(tx.as_mut(), second).await?
+    };
+    let (current, parent) = if a.id == issue_id { (a, b) } else { (b, a) };
+    let before = public_status(tx.as_mut(), current.report_id).await?;
+    check_duplicate(current.status, parent.status, issue_id == parent_id)?;
+    let updated = set_status(
+        tx.as_mut(),
+        &current,
+        IssueStatus::Duplicate,
+        Some(parent_id),
+        actor,
+        now,
+    )
+    .await?;
+    tx.record_notification(updated.status_event(), now).await?;
+    record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
+    tx.commit().await?;
+    Ok(updated)
+}
+
+/// Adds a statement (its media already stored).
+pub async fn add_statement(
+    issues: &dyn IssueStore,
+    issue_id: Uuid,
+    text: &str,
+    final_: bool,
+    media: &[Media],
+    actor: &str,
+    now: Instant,
+) -> Result<Statement, WorkflowError> {
+    let mut tx = issues.begin_step().await?;
+    let current = lock_issue(tx.as_mut(), issue_id).await?;
+    let statement = Statement {
+        id: Uuid::now_v7(),
+        issue_id,
+        text: text.to_owned(),
+        final_,
+        author: actor.to_owned(),
+        inserted_at: now,
+        media: media.to_vec(),
+    };
+    tx.insert_statement(&statement).await?;
+    tx.mark_processed(current.report_id, now).await?;
+    tx.record_notification(current.statement_event(), now)
+        .await?;
+    tx.commit().await?;
+    Ok(statement)
+}
+
+async fn lock_issue(tx: &mut dyn IssueTx, issue_id: Uuid) -> Result<Issue, WorkflowError> {
+    tx.lock_issue(issue_id)
+        .await?
+        .ok_or(WorkflowError::IssueNotFound)
+}
+
+/// The report's public status (derived from its issues' states) as the transaction sees it.
+async fn public_status(
+    tx: &mut dyn IssueTx,
+    report_id: Uuid,
+) -> Result<Option<IssueStatus>, WorkflowError> {
+    Ok(report_status(tx.issue_statuses(report_id).await?))
+}
+
+/// Sets the issue's state, records the change and marks the report processed.
+async fn set_status(
+    tx: &mut dyn IssueTx,
+    current: &Issue,
+    status: IssueStatus,
+    parent: Option<Uuid>,
+    actor: &str,
+    now: Instant,
+) -> Result<Issue, WorkflowError> {
+    let clear_possible_duplicates = status == IssueStatus::Duplicate;
+    let updated = tx
+        .set_status(current.id, status, parent, clear_possible_duplicates, now)
+        .await?;
+    tx.record_change(current.id, status, parent, actor, now)
+        .await?;
+    tx.mark_processed(current.report_id, now).await?;
+    Ok(updated)
+}
+
+/// Records the report's status event when its public status now differs from `before`.
+async fn record_status_if_changed(
+    tx: &mut dyn IssueTx,
+    report_id: Uuid,
+    before: Option<IssueStatus>,
+    now: Instant,
+) -> Result<(), WorkflowError> {
+    let after = public_status(tx, report_id).await?;
+    if after != before {
+        tx.record_status_event(report_id, before, after, now)
+            .await?;
+    }
+    Ok(())
+}
