@@ -6,6 +6,7 @@
 //! Layering (checked by `scripts/check-layering.sh`): routes → app → store → domain; nothing
 //! here knows HTTP.
 
+pub mod duplicates;
 pub mod news;
 pub mod votes;
 pub mod workflow;

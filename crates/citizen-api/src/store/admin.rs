@@ -3,7 +3,7 @@
 //! categories. The status steps themselves are [`super::IssueStore`]'s.
 
 use async_trait::async_trait;
-use domain::duplicates::DuplicateRule;
+use domain::geo::LonLat;
 use domain::reports::OrderBy;
 use uuid::Uuid;
 
@@ -103,6 +103,27 @@ pub enum Opened {
     Report(Uuid),
     /// An issue opened by a move.
     Issue(Uuid),
+}
+
+/// An open, located issue as duplicate suggestions compare it: the opened one, or a candidate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DuplicateSubject {
+    pub issue_id: Uuid,
+    pub category_id: Uuid,
+    pub report_id: Uuid,
+    /// When its report was filed.
+    pub filed_at: Instant,
+    pub at: LonLat,
+    pub title: String,
+    pub description: String,
+}
+
+/// A suggestion to record: `candidate_id` may duplicate the issue.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewSuggestion {
+    pub candidate_id: Uuid,
+    pub distance_m: f64,
+    pub similarity: f64,
 }
 
 /// A possible duplicate of an issue.
@@ -210,14 +231,29 @@ pub trait AdminStore: Send + Sync + 'static {
     /// The statements of `issue_ids`, newest first, with their media.
     async fn statements(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<Statement>>;
 
-    /// Looks for possible duplicates of the opened issue(s) and records them (setting
-    /// `has_possible_duplicates`); returns how many were recorded.
-    async fn suggest_duplicates(
+    /// The open, located issues `opened` names (duplicate suggestions compare these).
+    async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>>;
+
+    /// At most `limit` open or accepted issues of other reports in `subject`'s category, filed
+    /// within `filed` and lying within `radius_m` of it, that are not yet suggested for it
+    /// (PostgreSQL: nearest first, through the issues' GiST index; SQLite: those in the box
+    /// around the circle, in no order).
+    async fn duplicate_candidates(
         &self,
-        opened: Opened,
-        rule: &DuplicateRule,
+        subject: &DuplicateSubject,
+        filed: (Instant, Instant),
+        radius_m: f64,
+        limit: u32,
+    ) -> StoreResult<Vec<DuplicateSubject>>;
+
+    /// Records the suggestions of `issue_id` and sets its `has_possible_duplicates`, in one
+    /// transaction; a suggestion already recorded is kept as it was.
+    async fn record_suggestions(
+        &self,
+        issue_id: Uuid,
+        suggestions: &[NewSuggestion],
         now: Instant,
-    ) -> StoreResult<usize>;
+    ) -> StoreResult<()>;
 
     /// The suggestions of an issue that are not dismissed, most similar first.
     async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>>;

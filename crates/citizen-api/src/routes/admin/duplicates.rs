@@ -15,17 +15,20 @@ use super::model::{AdminIssueItem, SuggestionItem, Suggestions};
 use super::{
     accessible_issue, issue_not_found, require_any, workflow_error, MANAGE_SCOPE, READ_SCOPE,
 };
+use crate::app;
 use crate::store::admin::{AdminIssue, Opened};
 
 /// Looks for possible duplicates of a just opened issue. Suggestions are advisory: a failure is
 /// logged and the request that opened the issue still succeeds.
 pub async fn suggest(state: &AppState, opened: Opened) {
     let Some(rule) = state.duplicates else { return };
-    let found = state
-        .stores
-        .admin
-        .suggest_duplicates(opened, &rule, state.clock.now())
-        .await;
+    let found = app::duplicates::suggest(
+        state.stores.admin.as_ref(),
+        opened,
+        &rule,
+        state.clock.now(),
+    )
+    .await;
     match found {
         Ok(count) if count > 0 => tracing::info!(count, "possible duplicates recorded"),
         Ok(_) => {}

@@ -9,7 +9,6 @@ mod records;
 use std::collections::HashMap;
 
 use async_trait::async_trait;
-use domain::duplicates::DuplicateRule;
 use sqlx::postgres::PgRow;
 use sqlx::types::Json;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row};
@@ -20,7 +19,7 @@ use super::rows::{issue, media, report, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::admin::{
     Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
-    CategoryChange, CategoryError, MediaPlace, Opened, Suggestion,
+    CategoryChange, CategoryError, DuplicateSubject, MediaPlace, NewSuggestion, Opened, Suggestion,
 };
 use crate::store::{Category, Instant, Issue, ListPage, Media, Statement, StoreResult};
 
@@ -283,13 +282,27 @@ impl AdminStore for PgStore {
         Ok(out)
     }
 
-    async fn suggest_duplicates(
+    async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>> {
+        duplicates::subjects(&self.pool, opened).await
+    }
+
+    async fn duplicate_candidates(
         &self,
-        opened: Opened,
-        rule: &DuplicateRule,
+        subject: &DuplicateSubject,
+        filed: (Instant, Instant),
+        radius_m: f64,
+        limit: u32,
+    ) -> StoreResult<Vec<DuplicateSubject>> {
+        duplicates::candidates(&self.pool, subject, filed, radius_m, limit).await
+    }
+
+    async fn record_suggestions(
+        &self,
+        issue_id: Uuid,
+        suggestions: &[NewSuggestion],
         now: Instant,
-    ) -> StoreResult<usize> {
-        duplicates::suggest(&self.pool, opened, rule, now).await
+    ) -> StoreResult<()> {
+        duplicates::record(&self.pool, issue_id, suggestions, now).await
     }
 
     async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {

@@ -1,118 +1,107 @@
-//! Duplicate suggestions (PostgreSQL): candidates found through the issues' GiST index, then
-//! distance, time and text checked by the domain rule.
+//! Duplicate suggestions (PostgreSQL): candidates found through the issues' GiST index
+//! (`app::duplicates` measures them with the domain rule), recorded, read and dismissed.
 
-use chrono::TimeDelta;
-use domain::duplicates::{similarity, DuplicateRule};
-use domain::geo::{distance_m, LonLat};
+use domain::geo::LonLat;
+use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
 use super::{admin_issue, insert_event, ADMIN_ISSUE_COLUMNS};
-use crate::store::admin::{AdminEvent, Opened, Suggestion};
+use crate::store::admin::{AdminEvent, DuplicateSubject, NewSuggestion, Opened, Suggestion};
 use crate::store::postgres::rows::{issue, ISSUE_COLUMNS};
 use crate::store::{Instant, Issue, StoreResult};
-
-/// Most candidates read per opened issue (the nearest within the radius).
-const MAX_CANDIDATES: i64 = 200;
 
 const OPENED_COLUMNS: &str = "i.id, i.category_id, i.report_id, r.inserted_at AS filed_at, \
      r.longitude, r.latitude, r.title, r.description";
 
-pub(super) async fn suggest(
-    pool: &PgPool,
-    opened: Opened,
-    rule: &DuplicateRule,
-    now: Instant,
-) -> StoreResult<usize> {
+fn subject(row: &PgRow) -> StoreResult<DuplicateSubject> {
+    Ok(DuplicateSubject {
+        issue_id: row.try_get("id")?,
+        category_id: row.try_get("category_id")?,
+        report_id: row.try_get("report_id")?,
+        filed_at: row.try_get("filed_at")?,
+        at: LonLat {
+            lon: row.try_get("longitude")?,
+            lat: row.try_get("latitude")?,
+        },
+        title: row.try_get("title")?,
+        description: row.try_get("description")?,
+    })
+}
+
+pub(super) async fn subjects(pool: &PgPool, opened: Opened) -> StoreResult<Vec<DuplicateSubject>> {
     let (condition, id) = match opened {
         Opened::Report(id) => ("i.report_id = $1", id),
         Opened::Issue(id) => ("i.id = $1", id),
     };
-    let issues = sqlx::query(&format!(
+    let rows = sqlx::query(&format!(
         "SELECT {OPENED_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
          WHERE {condition} AND i.status = 'open' AND r.longitude IS NOT NULL"
     ))
     .bind(id)
     .fetch_all(pool)
     .await?;
-    let window = TimeDelta::seconds(rule.window_seconds);
-    let mut recorded = 0;
-    for row in &issues {
-        let issue_id: Uuid = row.try_get("id")?;
-        let filed: Instant = row.try_get("filed_at")?;
-        let at = LonLat {
-            lon: row.try_get("longitude")?,
-            lat: row.try_get("latitude")?,
-        };
-        let text = format!(
-            "{} {}",
-            row.try_get::<String, _>("title")?,
-            row.try_get::<String, _>("description")?
-        );
-        let candidates = sqlx::query(&format!(
-            "SELECT {OPENED_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
-             WHERE i.category_id = $1 AND i.status IN ('open', 'accepted') AND i.report_id <> $2 \
-             AND i.report_inserted_at BETWEEN $3 AND $4 \
-             AND public.ST_DWithin(i.location, public.ST_SetSRID(public.ST_MakePoint($5, $6), \
-             4326)::public.geography, $7) \
-             AND NOT EXISTS (SELECT 1 FROM duplicate_suggestions d \
-             WHERE d.issue_id = $8 AND d.candidate_id = i.id) \
-             ORDER BY i.location <-> public.ST_SetSRID(public.ST_MakePoint($5, $6), \
-             4326)::public.geography LIMIT $9"
-        ))
-        .bind(row.try_get::<Uuid, _>("category_id")?)
-        .bind(row.try_get::<Uuid, _>("report_id")?)
-        .bind(filed - window)
-        .bind(filed + window)
-        .bind(at.lon)
-        .bind(at.lat)
-        .bind(rule.radius_m)
+    rows.iter().map(subject).collect()
+}
+
+pub(super) async fn candidates(
+    pool: &PgPool,
+    of: &DuplicateSubject,
+    filed: (Instant, Instant),
+    radius_m: f64,
+    limit: u32,
+) -> StoreResult<Vec<DuplicateSubject>> {
+    let rows = sqlx::query(&format!(
+        "SELECT {OPENED_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
+         WHERE i.category_id = $1 AND i.status IN ('open', 'accepted') AND i.report_id <> $2 \
+         AND i.report_inserted_at BETWEEN $3 AND $4 \
+         AND public.ST_DWithin(i.location, public.ST_SetSRID(public.ST_MakePoint($5, $6), \
+         4326)::public.geography, $7) \
+         AND NOT EXISTS (SELECT 1 FROM duplicate_suggestions d \
+         WHERE d.issue_id = $8 AND d.candidate_id = i.id) \
+         ORDER BY i.location <-> public.ST_SetSRID(public.ST_MakePoint($5, $6), \
+         4326)::public.geography LIMIT $9"
+    ))
+    .bind(of.category_id)
+    .bind(of.report_id)
+    .bind(filed.0)
+    .bind(filed.1)
+    .bind(of.at.lon)
+    .bind(of.at.lat)
+    .bind(radius_m)
+    .bind(of.issue_id)
+    .bind(i64::from(limit))
+    .fetch_all(pool)
+    .await?;
+    rows.iter().map(subject).collect()
+}
+
+pub(super) async fn record(
+    pool: &PgPool,
+    issue_id: Uuid,
+    suggestions: &[NewSuggestion],
+    now: Instant,
+) -> StoreResult<()> {
+    let mut tx = pool.begin().await?;
+    for s in suggestions {
+        sqlx::query(
+            "INSERT INTO duplicate_suggestions (issue_id, candidate_id, distance_m, \
+             similarity, inserted_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+        )
         .bind(issue_id)
-        .bind(MAX_CANDIDATES)
-        .fetch_all(pool)
+        .bind(s.candidate_id)
+        .bind(s.distance_m)
+        .bind(s.similarity)
+        .bind(now)
+        .execute(&mut *tx)
         .await?;
-        let mut tx = pool.begin().await?;
-        let mut found = 0;
-        for candidate in &candidates {
-            let other = LonLat {
-                lon: candidate.try_get("longitude")?,
-                lat: candidate.try_get("latitude")?,
-            };
-            let other_filed: Instant = candidate.try_get("filed_at")?;
-            let other_text = format!(
-                "{} {}",
-                candidate.try_get::<String, _>("title")?,
-                candidate.try_get::<String, _>("description")?
-            );
-            let distance = distance_m(at, other);
-            let sim = similarity(&text, &other_text);
-            let apart = (filed - other_filed).num_seconds();
-            if !rule.suggests(distance, apart, sim) {
-                continue;
-            }
-            sqlx::query(
-                "INSERT INTO duplicate_suggestions (issue_id, candidate_id, distance_m, \
-                 similarity, inserted_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-            )
-            .bind(issue_id)
-            .bind(candidate.try_get::<Uuid, _>("id")?)
-            .bind(distance)
-            .bind(sim)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-            found += 1;
-        }
-        if found > 0 {
-            sqlx::query("UPDATE issues SET has_possible_duplicates = TRUE WHERE id = $1")
-                .bind(issue_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        recorded += found;
     }
-    Ok(recorded)
+    sqlx::query("UPDATE issues SET has_possible_duplicates = TRUE WHERE id = $1")
+        .bind(issue_id)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 pub(super) async fn suggestions(pool: &PgPool, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {

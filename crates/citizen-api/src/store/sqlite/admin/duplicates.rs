@@ -1,19 +1,16 @@
-//! Duplicate suggestions (SQLite): candidates within a bounding box of the radius, then
-//! distance, time and text checked by the domain rule.
+//! Duplicate suggestions (SQLite): candidates within the bounding box of the radius
+//! (`app::duplicates` measures them with the domain rule), recorded, read and dismissed.
 
-use domain::duplicates::{similarity, DuplicateRule};
-use domain::geo::{bbox_around, distance_m, LonLat};
+use domain::geo::{bbox_around, LonLat};
+use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
 
 use super::{admin_issue, insert_event, ADMIN_ISSUE_COLUMNS};
-use crate::store::admin::{AdminEvent, Opened, Suggestion};
+use crate::store::admin::{AdminEvent, DuplicateSubject, NewSuggestion, Opened, Suggestion};
 use crate::store::sqlite::rows::issue;
 use crate::store::sqlite::{get_instant, get_uuid, micros};
 use crate::store::{Instant, Issue, StoreResult};
-
-/// Most candidates read per opened issue.
-const MAX_CANDIDATES: i64 = 200;
 
 /// The issue columns after RETURNING (SQLite does not qualify them).
 const ISSUE_RETURNING: &str =
@@ -22,100 +19,96 @@ const ISSUE_RETURNING: &str =
 const OPENED_COLUMNS: &str = "i.id, i.category_id, i.report_id, r.inserted_at AS filed_at, \
      r.longitude, r.latitude, r.title, r.description";
 
-pub(super) async fn suggest(
+fn subject(row: &SqliteRow) -> StoreResult<DuplicateSubject> {
+    Ok(DuplicateSubject {
+        issue_id: get_uuid(row, "id")?,
+        category_id: get_uuid(row, "category_id")?,
+        report_id: get_uuid(row, "report_id")?,
+        filed_at: get_instant(row, "filed_at")?,
+        at: LonLat {
+            lon: row.try_get("longitude")?,
+            lat: row.try_get("latitude")?,
+        },
+        title: row.try_get("title")?,
+        description: row.try_get("description")?,
+    })
+}
+
+pub(super) async fn subjects(
     pool: &SqlitePool,
     opened: Opened,
-    rule: &DuplicateRule,
-    now: Instant,
-) -> StoreResult<usize> {
+) -> StoreResult<Vec<DuplicateSubject>> {
     let (condition, id) = match opened {
         Opened::Report(id) => ("i.report_id = ?1", id),
         Opened::Issue(id) => ("i.id = ?1", id),
     };
-    let issues = sqlx::query(&format!(
+    let rows = sqlx::query(&format!(
         "SELECT {OPENED_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
          WHERE {condition} AND i.status = 'open' AND r.longitude IS NOT NULL"
     ))
     .bind(id.to_string())
     .fetch_all(pool)
     .await?;
-    let window = rule.window_seconds.saturating_mul(1_000_000);
-    let mut recorded = 0;
-    for row in &issues {
-        let issue_id = get_uuid(row, "id")?;
-        let filed: i64 = row.try_get("filed_at")?;
-        let at = LonLat {
-            lon: row.try_get("longitude")?,
-            lat: row.try_get("latitude")?,
-        };
-        let text = format!(
-            "{} {}",
-            row.try_get::<String, _>("title")?,
-            row.try_get::<String, _>("description")?
-        );
-        let [min_lon, min_lat, max_lon, max_lat] = bbox_around(at, rule.radius_m);
-        let candidates = sqlx::query(&format!(
-            "SELECT {OPENED_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
-             WHERE i.category_id = ?1 AND i.status IN ('open', 'accepted') AND i.report_id <> ?2 \
-             AND i.report_inserted_at BETWEEN ?3 AND ?4 \
-             AND r.longitude BETWEEN ?5 AND ?6 AND r.latitude BETWEEN ?7 AND ?8 \
-             AND NOT EXISTS (SELECT 1 FROM duplicate_suggestions d \
-             WHERE d.issue_id = ?9 AND d.candidate_id = i.id) LIMIT ?10"
-        ))
-        .bind(row.try_get::<String, _>("category_id")?)
-        .bind(row.try_get::<String, _>("report_id")?)
-        .bind(filed.saturating_sub(window))
-        .bind(filed.saturating_add(window))
-        .bind(min_lon)
-        .bind(max_lon)
-        .bind(min_lat)
-        .bind(max_lat)
+    rows.iter().map(subject).collect()
+}
+
+pub(super) async fn candidates(
+    pool: &SqlitePool,
+    of: &DuplicateSubject,
+    filed: (Instant, Instant),
+    radius_m: f64,
+    limit: u32,
+) -> StoreResult<Vec<DuplicateSubject>> {
+    let [min_lon, min_lat, max_lon, max_lat] = bbox_around(of.at, radius_m);
+    let rows = sqlx::query(&format!(
+        "SELECT {OPENED_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
+         WHERE i.category_id = ?1 AND i.status IN ('open', 'accepted') AND i.report_id <> ?2 \
+         AND i.report_inserted_at BETWEEN ?3 AND ?4 \
+         AND r.longitude BETWEEN ?5 AND ?6 AND r.latitude BETWEEN ?7 AND ?8 \
+         AND NOT EXISTS (SELECT 1 FROM duplicate_suggestions d \
+         WHERE d.issue_id = ?9 AND d.candidate_id = i.id) LIMIT ?10"
+    ))
+    .bind(of.category_id.to_string())
+    .bind(of.report_id.to_string())
+    .bind(micros(filed.0))
+    .bind(micros(filed.1))
+    .bind(min_lon)
+    .bind(max_lon)
+    .bind(min_lat)
+    .bind(max_lat)
+    .bind(of.issue_id.to_string())
+    .bind(i64::from(limit))
+    .fetch_all(pool)
+    .await?;
+    rows.iter().map(subject).collect()
+}
+
+pub(super) async fn record(
+    pool: &SqlitePool,
+    issue_id: Uuid,
+    suggestions: &[NewSuggestion],
+    now: Instant,
+) -> StoreResult<()> {
+    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
+    for s in suggestions {
+        sqlx::query(
+            "INSERT INTO duplicate_suggestions (issue_id, candidate_id, distance_m, \
+             similarity, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+        )
         .bind(issue_id.to_string())
-        .bind(MAX_CANDIDATES)
-        .fetch_all(pool)
+        .bind(s.candidate_id.to_string())
+        .bind(s.distance_m)
+        .bind(s.similarity)
+        .bind(micros(now))
+        .execute(&mut *tx)
         .await?;
-        let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-        let mut found = 0;
-        for candidate in &candidates {
-            let other = LonLat {
-                lon: candidate.try_get("longitude")?,
-                lat: candidate.try_get("latitude")?,
-            };
-            let other_filed: i64 = candidate.try_get("filed_at")?;
-            let other_text = format!(
-                "{} {}",
-                candidate.try_get::<String, _>("title")?,
-                candidate.try_get::<String, _>("description")?
-            );
-            let distance = distance_m(at, other);
-            let sim = similarity(&text, &other_text);
-            let apart = (filed - other_filed) / 1_000_000;
-            if !rule.suggests(distance, apart, sim) {
-                continue;
-            }
-            sqlx::query(
-                "INSERT INTO duplicate_suggestions (issue_id, candidate_id, distance_m, \
-                 similarity, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-            )
-            .bind(issue_id.to_string())
-            .bind(candidate.try_get::<String, _>("id")?)
-            .bind(distance)
-            .bind(sim)
-            .bind(micros(now))
-            .execute(&mut *tx)
-            .await?;
-            found += 1;
-        }
-        if found > 0 {
-            sqlx::query("UPDATE issues SET has_possible_duplicates = 1 WHERE id = ?1")
-                .bind(issue_id.to_string())
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        recorded += found;
     }
-    Ok(recorded)
+    sqlx::query("UPDATE issues SET has_possible_duplicates = 1 WHERE id = ?1")
+        .bind(issue_id.to_string())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 pub(super) async fn suggestions(pool: &SqlitePool, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {
