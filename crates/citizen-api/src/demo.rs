@@ -8,7 +8,7 @@ use domain::issues::Transition;
 use domain::limits::Page;
 use uuid::Uuid;
 
-use crate::app::workflow;
+use crate::app::{filing, workflow};
 use crate::store::{Instant, NewCategory, NewReport, ReportFilter};
 use crate::stores::Stores;
 
@@ -97,24 +97,24 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
     }
     let mut issues = Vec::new();
     for (title, description, lon, lat, signed_in, hours_ago) in REPORTS {
-        let report = stores
-            .reports
-            .file_report(
-                &NewReport {
-                    id: Uuid::now_v7(),
-                    author: signed_in.then(|| DEMO_CITIZEN.to_owned()),
-                    title: title.to_owned(),
-                    description: description.to_owned(),
-                    location: Some(LocationParam {
-                        point: LonLat { lon, lat },
-                        radius_m: None,
-                    }),
-                    media: Vec::new(),
-                },
-                now - TimeDelta::hours(hours_ago),
-            )
-            .await?
-            .ok_or_else(|| anyhow::anyhow!("no default report category"))?;
+        let report = filing::file_report(
+            stores.issues.as_ref(),
+            stores.reports.as_ref(),
+            &NewReport {
+                id: Uuid::now_v7(),
+                author: signed_in.then(|| DEMO_CITIZEN.to_owned()),
+                title: title.to_owned(),
+                description: description.to_owned(),
+                location: Some(LocationParam {
+                    point: LonLat { lon, lat },
+                    radius_m: None,
+                }),
+                media: Vec::new(),
+            },
+            now - TimeDelta::hours(hours_ago),
+        )
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("no default report category"))?;
         let found = stores.reports.report(report.id).await?;
         let issue = found
             .and_then(|r| r.issues.first().map(|i| i.id))

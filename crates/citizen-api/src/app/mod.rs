@@ -7,6 +7,7 @@
 //! here knows HTTP.
 
 pub mod duplicates;
+pub mod filing;
 pub mod news;
 pub mod votes;
 pub mod workflow;

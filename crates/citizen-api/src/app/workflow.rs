@@ -8,7 +8,9 @@
 use domain::issues::{check_duplicate, next_status, report_status, IssueStatus, Transition};
 use uuid::Uuid;
 
-use crate::store::{Instant, Issue, IssueStore, IssueTx, Media, Statement, WorkflowError};
+use crate::store::{
+    Instant, Issue, IssueStore, IssueTx, Media, Statement, StoreError, StoreResult, WorkflowError,
+};
 
 /// Accept (open → accepted) or resolve (accepted → resolved).
 pub async fn change_status(
@@ -49,7 +51,7 @@ pub async fn move_issue(
     let opened = tx
         .open_issue_like(issue_id, Uuid::now_v7(), category_id, now)
         .await?;
-    tx.record_change(opened.id, IssueStatus::Open, None, actor, now)
+    tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
         .await?;
     record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
     tx.commit().await?;
@@ -124,6 +126,41 @@ pub async fn add_statement(
     Ok(statement)
 }
 
+/// Opens a further issue of a report in another category (the report is handled there too),
+/// recorded with its actor. `Ok(None)` when there is no such report or category; a `Conflict`
+/// when the report already has an issue there that is not moved. The report's lock serialises
+/// two officers opening the same category.
+pub async fn open_issue(
+    issues: &dyn IssueStore,
+    report_id: Uuid,
+    category_id: Uuid,
+    actor: &str,
+    now: Instant,
+) -> StoreResult<Option<Issue>> {
+    let mut tx = issues.begin_step().await?;
+    if !tx.lock_report(report_id).await? || !tx.category_exists(category_id).await? {
+        return Ok(None);
+    }
+    let before = public_status(tx.as_mut(), report_id).await?;
+    if tx
+        .issue_in_category(report_id, category_id)
+        .await?
+        .is_some()
+    {
+        return Err(StoreError::Conflict {
+            constraint: Some("one issue per category".into()),
+        });
+    }
+    let opened = tx
+        .open_issue(Uuid::now_v7(), report_id, category_id, now)
+        .await?;
+    tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
+        .await?;
+    record_status_if_changed(tx.as_mut(), report_id, before, now).await?;
+    tx.commit().await?;
+    Ok(Some(opened))
+}
+
 async fn lock_issue(tx: &mut dyn IssueTx, issue_id: Uuid) -> Result<Issue, WorkflowError> {
     tx.lock_issue(issue_id)
         .await?
@@ -131,10 +168,7 @@ async fn lock_issue(tx: &mut dyn IssueTx, issue_id: Uuid) -> Result<Issue, Workf
 }
 
 /// The report's public status (derived from its issues' states) as the transaction sees it.
-async fn public_status(
-    tx: &mut dyn IssueTx,
-    report_id: Uuid,
-) -> Result<Option<IssueStatus>, WorkflowError> {
+async fn public_status(tx: &mut dyn IssueTx, report_id: Uuid) -> StoreResult<Option<IssueStatus>> {
     Ok(report_status(tx.issue_statuses(report_id).await?))
 }
 
@@ -151,19 +185,19 @@ async fn set_status(
     let updated = tx
         .set_status(current.id, status, parent, clear_possible_duplicates, now)
         .await?;
-    tx.record_change(current.id, status, parent, actor, now)
+    tx.record_change(current.id, status, parent, Some(actor), now)
         .await?;
     tx.mark_processed(current.report_id, now).await?;
     Ok(updated)
 }
 
 /// Records the report's status event when its public status now differs from `before`.
-async fn record_status_if_changed(
+pub(super) async fn record_status_if_changed(
     tx: &mut dyn IssueTx,
     report_id: Uuid,
     before: Option<IssueStatus>,
     now: Instant,
-) -> Result<(), WorkflowError> {
+) -> StoreResult<()> {
     let after = public_status(tx, report_id).await?;
     if after != before {
         tx.record_status_event(report_id, before, after, now)

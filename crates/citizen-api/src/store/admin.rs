@@ -214,17 +214,6 @@ pub trait AdminStore: Send + Sync + 'static {
         access: &Access,
     ) -> StoreResult<Option<Vec<AdminIssue>>>;
 
-    /// Opens a further issue of a report in another category (the report is handled there
-    /// too), recorded with its actor. `Ok(None)` when there is no such report or category;
-    /// a `Conflict` when the report already has an issue there that is not moved.
-    async fn open_issue(
-        &self,
-        report_id: Uuid,
-        category_id: Uuid,
-        actor: &str,
-        now: Instant,
-    ) -> StoreResult<Option<Issue>>;
-
     /// One issue (any state).
     async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>>;
 

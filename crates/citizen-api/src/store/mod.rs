@@ -63,10 +63,6 @@ pub trait CategoryStore: Send + Sync + 'static {
 /// Reports and the reads citizens make.
 #[async_trait]
 pub trait ReportStore: Send + Sync + 'static {
-    /// Files a report with its media and one open issue in the default category, in one
-    /// transaction. `None` when there is no default category.
-    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>>;
-
     /// A report with all its issues.
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
 
@@ -166,15 +162,43 @@ pub trait IssueTx: Send {
         now: Instant,
     ) -> StoreResult<Issue>;
 
-    /// Records a change of an issue's state (the timeline and the audit trail read these).
+    /// Records a change of an issue's state (the timeline and the audit trail read these);
+    /// `actor` is `None` for an anonymous filing.
     async fn record_change(
         &mut self,
         issue_id: Uuid,
         status: IssueStatus,
         parent: Option<Uuid>,
-        actor: &str,
+        actor: Option<&str>,
         at: Instant,
     ) -> StoreResult<()>;
+
+    /// Locks the report's row until the transaction ends (PostgreSQL: `FOR NO KEY UPDATE`;
+    /// SQLite: the transaction holds the write lock) and says whether it exists.
+    async fn lock_report(&mut self, report_id: Uuid) -> StoreResult<bool>;
+
+    /// The default category, if there is one.
+    async fn default_category(&mut self) -> StoreResult<Option<Uuid>>;
+
+    /// The report's issue in `category_id` that is not moved, if any.
+    async fn issue_in_category(
+        &mut self,
+        report_id: Uuid,
+        category_id: Uuid,
+    ) -> StoreResult<Option<Uuid>>;
+
+    /// Inserts a report with its media (already stored).
+    async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()>;
+
+    /// Opens issue `issue_id` of the report in `category_id`, in state open, with its copies of
+    /// the report's columns.
+    async fn open_issue(
+        &mut self,
+        issue_id: Uuid,
+        report_id: Uuid,
+        category_id: Uuid,
+        now: Instant,
+    ) -> StoreResult<Issue>;
 
     /// Sets the report's `processed_at` unless it is set.
     async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()>;

@@ -245,12 +245,15 @@ impl TestApp {
             }),
             media: Vec::new(),
         };
-        self.stores
-            .reports
-            .file_report(&new, self.time(filing.second))
-            .await
-            .expect("file")
-            .expect("a default category");
+        citizen_api::app::filing::file_report(
+            self.stores.issues.as_ref(),
+            self.stores.reports.as_ref(),
+            &new,
+            self.time(filing.second),
+        )
+        .await
+        .expect("file")
+        .expect("a default category");
         let found = self.stores.reports.report(id).await.unwrap().unwrap();
         Filed {
             report: id,

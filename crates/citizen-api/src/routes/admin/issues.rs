@@ -113,11 +113,14 @@ pub async fn open(
         return Err(report_not_found());
     }
     let now = state.clock.now();
-    let opened = state
-        .stores
-        .admin
-        .open_issue(id, body.category_id, &auth.0.subject, now)
-        .await?;
+    let opened = crate::app::workflow::open_issue(
+        state.stores.issues.as_ref(),
+        id,
+        body.category_id,
+        &auth.0.subject,
+        now,
+    )
+    .await?;
     // The report exists (checked above): a missing row is the category.
     let opened = opened.ok_or_else(super::category_not_found)?;
     super::duplicates::suggest(&state, crate::store::admin::Opened::Issue(opened.id)).await;

@@ -221,15 +221,6 @@ impl AdminStore for PgStore {
         Ok(Some(issues.remove(&report_id).unwrap_or_default().0))
     }
 
-    async fn open_issue(
-        &self,
-        report_id: Uuid,
-        category_id: Uuid,
-        actor: &str,
-        now: Instant,
-    ) -> StoreResult<Option<Issue>> {
-        records::open_issue(&self.pool, report_id, category_id, actor, now).await
-    }
     async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>> {
         let row = sqlx::query(&format!(
             "SELECT {ADMIN_ISSUE_COLUMNS} FROM issues i JOIN report_categories c \

@@ -9,7 +9,9 @@ use uuid::Uuid;
 use super::rows::{issue, ISSUE_COLUMNS};
 use super::PgStore;
 use crate::store::notifications::EventKind;
-use crate::store::{Instant, Issue, IssueStore, IssueTx, Statement, StoreResult};
+use crate::store::{
+    search_text, Instant, Issue, IssueStore, IssueTx, NewReport, Statement, StoreResult,
+};
 
 /// Records a change of an issue's state (the timeline and the audit trail read these).
 pub(super) async fn record_change(
@@ -128,10 +130,90 @@ impl IssueTx for PgIssueTx {
         issue_id: Uuid,
         status: IssueStatus,
         parent: Option<Uuid>,
-        actor: &str,
+        actor: Option<&str>,
         at: Instant,
     ) -> StoreResult<()> {
-        record_change(&mut self.0, issue_id, status, parent, Some(actor), at).await
+        record_change(&mut self.0, issue_id, status, parent, actor, at).await
+    }
+
+    async fn lock_report(&mut self, report_id: Uuid) -> StoreResult<bool> {
+        let found: Option<i32> =
+            sqlx::query_scalar("SELECT 1 FROM reports WHERE id = $1 FOR NO KEY UPDATE")
+                .bind(report_id)
+                .fetch_optional(&mut *self.0)
+                .await?;
+        Ok(found.is_some())
+    }
+
+    async fn default_category(&mut self) -> StoreResult<Option<Uuid>> {
+        Ok(
+            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
+                .fetch_optional(&mut *self.0)
+                .await?,
+        )
+    }
+
+    async fn issue_in_category(
+        &mut self,
+        report_id: Uuid,
+        category_id: Uuid,
+    ) -> StoreResult<Option<Uuid>> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM issues WHERE report_id = $1 AND category_id = $2 \
+             AND status <> 'moved'",
+        )
+        .bind(report_id)
+        .bind(category_id)
+        .fetch_optional(&mut *self.0)
+        .await?)
+    }
+
+    async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()> {
+        let (lon, lat, radius) = match &new.location {
+            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
+            None => (None, None, None),
+        };
+        let geography = "CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
+             public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END";
+        sqlx::query(&format!(
+            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
+             location_radius_m, location, search, inserted_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, {geography}, $8, $9)"
+        ))
+        .bind(new.id)
+        .bind(&new.author)
+        .bind(&new.title)
+        .bind(&new.description)
+        .bind(lon)
+        .bind(lat)
+        .bind(radius)
+        .bind(search_text(new.id, &new.title, &new.description))
+        .bind(now)
+        .execute(&mut *self.0)
+        .await?;
+        super::rows::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
+    }
+
+    async fn open_issue(
+        &mut self,
+        issue_id: Uuid,
+        report_id: Uuid,
+        category_id: Uuid,
+        now: Instant,
+    ) -> StoreResult<Issue> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO issues AS i (id, report_id, category_id, status, inserted_at, \
+             status_changed_at, report_inserted_at, location) \
+             SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.location FROM reports r \
+             WHERE r.id = $4 RETURNING {ISSUE_COLUMNS}"
+        ))
+        .bind(issue_id)
+        .bind(category_id)
+        .bind(now)
+        .bind(report_id)
+        .fetch_one(&mut *self.0)
+        .await?;
+        Ok(issue(&row)?)
     }
 
     async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()> {

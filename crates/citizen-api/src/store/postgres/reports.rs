@@ -1,7 +1,7 @@
 //! Filing and reading reports (PostgreSQL).
 
 use async_trait::async_trait;
-use domain::issues::{IssueStatus, StatusChange};
+use domain::issues::StatusChange;
 use domain::reports::{Direction, OrderBy};
 use sqlx::{Postgres, QueryBuilder, Row};
 use uuid::Uuid;
@@ -11,71 +11,12 @@ use super::nearest::nearest_rows;
 use super::rows::{list_row, report, with_issues, REPORT_COLUMNS};
 use super::PgStore;
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
-    ReportWithIssues, StoreResult, TimelineData,
+    status, Instant, IssueRow, ListPage, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
+    TimelineData,
 };
 
 #[async_trait]
 impl ReportStore for PgStore {
-    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>> {
-        let mut tx = self.pool.begin().await?;
-        let Some(category_id): Option<Uuid> =
-            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
-                .fetch_optional(&mut *tx)
-                .await?
-        else {
-            return Ok(None);
-        };
-        let (lon, lat, radius) = match &new.location {
-            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
-            None => (None, None, None),
-        };
-        let geography = "CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
-             public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END";
-        sqlx::query(&format!(
-            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
-             location_radius_m, location, search, inserted_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, {geography}, $8, $9)"
-        ))
-        .bind(new.id)
-        .bind(&new.author)
-        .bind(&new.title)
-        .bind(&new.description)
-        .bind(lon)
-        .bind(lat)
-        .bind(radius)
-        .bind(search_text(new.id, &new.title, &new.description))
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        super::rows::insert_media(&mut tx, "report_id", new.id, &new.media, now).await?;
-        let issue_id = Uuid::now_v7();
-        sqlx::query(
-            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
-             status_changed_at, report_inserted_at, location) \
-             SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.location FROM reports r \
-             WHERE r.id = $4",
-        )
-        .bind(issue_id)
-        .bind(category_id)
-        .bind(now)
-        .bind(new.id)
-        .execute(&mut *tx)
-        .await?;
-        super::issues::record_change(
-            &mut tx,
-            issue_id,
-            IssueStatus::Open,
-            None,
-            new.author.as_deref(),
-            now,
-        )
-        .await?;
-        super::status_events::record_if_changed(&mut tx, new.id, None, now).await?;
-        tx.commit().await?;
-        Ok(self.report(new.id).await?.map(|r| r.report))
-    }
-
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>> {
         let row = sqlx::query(&format!(
             "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.id = $1"

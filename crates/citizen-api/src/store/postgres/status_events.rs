@@ -2,21 +2,13 @@
 //! claimed with `FOR UPDATE SKIP LOCKED` and a lease, removed once published.
 
 use async_trait::async_trait;
-use domain::issues::{report_status, IssueStatus};
+use domain::issues::IssueStatus;
 use sqlx::{Postgres, Row, Transaction};
 use uuid::Uuid;
 
 use super::PgStore;
 use crate::store::status_events::{StatusEvent, StatusEventStore};
 use crate::store::{status, Instant, StoreResult};
-
-/// The report's derived status as this transaction sees it.
-pub(crate) async fn derived_status(
-    tx: &mut Transaction<'_, Postgres>,
-    report_id: Uuid,
-) -> StoreResult<Option<IssueStatus>> {
-    Ok(report_status(issue_statuses(tx, report_id).await?))
-}
 
 /// The states of every issue of the report, as this transaction sees them.
 pub(crate) async fn issue_statuses(
@@ -31,20 +23,6 @@ pub(crate) async fn issue_statuses(
         .iter()
         .map(|n| status(n))
         .collect::<anyhow::Result<Vec<_>>>()?)
-}
-
-/// Records the report's status change when its derived status now differs from `before`.
-pub(crate) async fn record_if_changed(
-    tx: &mut Transaction<'_, Postgres>,
-    report_id: Uuid,
-    before: Option<IssueStatus>,
-    now: Instant,
-) -> StoreResult<()> {
-    let after = derived_status(tx, report_id).await?;
-    if after == before {
-        return Ok(());
-    }
-    insert_status_event(tx, report_id, before, after, now).await
 }
 
 /// Records a change of the report's public status.

@@ -1,6 +1,7 @@
 //! The officers' steps on issues (SQLite): the primitives `app::workflow` runs in one
 //! `BEGIN IMMEDIATE` transaction, which holds the database's write lock from its start.
 
+use anyhow::Context as _;
 use async_trait::async_trait;
 use domain::issues::IssueStatus;
 use sqlx::{Sqlite, Transaction};
@@ -13,7 +14,9 @@ const ISSUE_RETURNING: &str =
     "id, report_id, category_id, status, parent_id, has_possible_duplicates, inserted_at";
 use super::{micros, SqliteStore};
 use crate::store::notifications::EventKind;
-use crate::store::{Instant, Issue, IssueStore, IssueTx, Statement, StoreResult};
+use crate::store::{
+    search_text, Instant, Issue, IssueStore, IssueTx, NewReport, Statement, StoreResult,
+};
 
 /// Records a change of an issue's state (the timeline and the audit trail read these).
 pub(super) async fn record_change(
@@ -126,10 +129,94 @@ impl IssueTx for SqliteIssueTx {
         issue_id: Uuid,
         status: IssueStatus,
         parent: Option<Uuid>,
-        actor: &str,
+        actor: Option<&str>,
         at: Instant,
     ) -> StoreResult<()> {
-        record_change(&mut self.0, issue_id, status, parent, Some(actor), at).await
+        record_change(&mut self.0, issue_id, status, parent, actor, at).await
+    }
+
+    async fn lock_report(&mut self, report_id: Uuid) -> StoreResult<bool> {
+        Ok(
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM reports WHERE id = ?1)")
+                .bind(report_id.to_string())
+                .fetch_one(&mut *self.0)
+                .await?,
+        )
+    }
+
+    async fn default_category(&mut self) -> StoreResult<Option<Uuid>> {
+        let id: Option<String> =
+            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
+                .fetch_optional(&mut *self.0)
+                .await?;
+        Ok(id
+            .map(|id| id.parse())
+            .transpose()
+            .context("stored id is not a UUID")?)
+    }
+
+    async fn issue_in_category(
+        &mut self,
+        report_id: Uuid,
+        category_id: Uuid,
+    ) -> StoreResult<Option<Uuid>> {
+        let id: Option<String> = sqlx::query_scalar(
+            "SELECT id FROM issues WHERE report_id = ?1 AND category_id = ?2 \
+             AND status <> 'moved'",
+        )
+        .bind(report_id.to_string())
+        .bind(category_id.to_string())
+        .fetch_optional(&mut *self.0)
+        .await?;
+        Ok(id
+            .map(|id| id.parse())
+            .transpose()
+            .context("stored id is not a UUID")?)
+    }
+
+    async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()> {
+        let (lon, lat, radius) = match &new.location {
+            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
+            None => (None, None, None),
+        };
+        sqlx::query(
+            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
+             location_radius_m, search, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        )
+        .bind(new.id.to_string())
+        .bind(&new.author)
+        .bind(&new.title)
+        .bind(&new.description)
+        .bind(lon)
+        .bind(lat)
+        .bind(radius)
+        .bind(search_text(new.id, &new.title, &new.description))
+        .bind(micros(now))
+        .execute(&mut *self.0)
+        .await?;
+        super::rows::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
+    }
+
+    async fn open_issue(
+        &mut self,
+        issue_id: Uuid,
+        report_id: Uuid,
+        category_id: Uuid,
+        now: Instant,
+    ) -> StoreResult<Issue> {
+        let row = sqlx::query(&format!(
+            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
+             status_changed_at, report_inserted_at, longitude, latitude) \
+             SELECT ?1, r.id, ?2, 'open', ?3, ?3, r.inserted_at, r.longitude, r.latitude \
+             FROM reports r WHERE r.id = ?4 RETURNING {ISSUE_RETURNING}"
+        ))
+        .bind(issue_id.to_string())
+        .bind(category_id.to_string())
+        .bind(micros(now))
+        .bind(report_id.to_string())
+        .fetch_one(&mut *self.0)
+        .await?;
+        Ok(issue(&row)?)
     }
 
     async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()> {

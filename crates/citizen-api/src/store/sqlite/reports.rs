@@ -6,7 +6,7 @@
 //! row carries is computed exactly by the service.
 
 use async_trait::async_trait;
-use domain::issues::{IssueStatus, StatusChange};
+use domain::issues::StatusChange;
 use domain::reports::{Direction, OrderBy};
 use sqlx::{QueryBuilder, Row, Sqlite};
 use uuid::Uuid;
@@ -14,71 +14,14 @@ use uuid::Uuid;
 use super::list_sql::{push_list_filters, push_near, push_order, push_select, push_votes};
 use super::nearest::nearest_rows;
 use super::rows::{list_row, media_of, report, with_issues, REPORT_COLUMNS};
-use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
+use super::{get_instant, get_opt_uuid, get_uuid, SqliteStore};
 use crate::store::{
-    search_text, status, Instant, IssueRow, ListPage, NewReport, Report, ReportFilter, ReportStore,
-    ReportWithIssues, Statement, StoreResult, TimelineData,
+    status, Instant, IssueRow, ListPage, ReportFilter, ReportStore, ReportWithIssues, Statement,
+    StoreResult, TimelineData,
 };
 
 #[async_trait]
 impl ReportStore for SqliteStore {
-    async fn file_report(&self, new: &NewReport, now: Instant) -> StoreResult<Option<Report>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let Some(category_id): Option<String> =
-            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
-                .fetch_optional(&mut *tx)
-                .await?
-        else {
-            return Ok(None);
-        };
-        let (lon, lat, radius) = match &new.location {
-            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
-            None => (None, None, None),
-        };
-        sqlx::query(
-            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
-             location_radius_m, search, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )
-        .bind(new.id.to_string())
-        .bind(&new.author)
-        .bind(&new.title)
-        .bind(&new.description)
-        .bind(lon)
-        .bind(lat)
-        .bind(radius)
-        .bind(search_text(new.id, &new.title, &new.description))
-        .bind(micros(now))
-        .execute(&mut *tx)
-        .await?;
-        super::rows::insert_media(&mut tx, "report_id", new.id, &new.media, now).await?;
-        let issue_id = Uuid::now_v7();
-        sqlx::query(
-            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
-             status_changed_at, report_inserted_at, longitude, latitude) \
-             VALUES (?1, ?2, ?3, 'open', ?4, ?4, ?4, ?5, ?6)",
-        )
-        .bind(issue_id.to_string())
-        .bind(new.id.to_string())
-        .bind(category_id)
-        .bind(micros(now))
-        .bind(lon)
-        .bind(lat)
-        .execute(&mut *tx)
-        .await?;
-        super::issues::record_change(
-            &mut tx,
-            issue_id,
-            IssueStatus::Open,
-            None,
-            new.author.as_deref(),
-            now,
-        )
-        .await?;
-        super::status_events::record_if_changed(&mut tx, new.id, None, now).await?;
-        tx.commit().await?;
-        Ok(self.report(new.id).await?.map(|r| r.report))
-    }
-
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>> {
         let row = sqlx::query(&format!(
             "SELECT {REPORT_COLUMNS} FROM reports r WHERE r.id = ?1"

@@ -3,21 +3,13 @@
 //! statement, removed once published.
 
 use async_trait::async_trait;
-use domain::issues::{report_status, IssueStatus};
+use domain::issues::IssueStatus;
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
 use super::{get_instant, get_uuid, micros, SqliteStore};
 use crate::store::status_events::{StatusEvent, StatusEventStore};
 use crate::store::{status, Instant, StoreResult};
-
-/// The report's derived status (the caller's write transaction already excludes other steps).
-pub(crate) async fn report_status_now(
-    tx: &mut Transaction<'_, Sqlite>,
-    report_id: Uuid,
-) -> StoreResult<Option<IssueStatus>> {
-    Ok(report_status(issue_statuses(tx, report_id).await?))
-}
 
 /// The states of every issue of the report, as this transaction sees them.
 pub(crate) async fn issue_statuses(
@@ -32,20 +24,6 @@ pub(crate) async fn issue_statuses(
         .iter()
         .map(|n| status(n))
         .collect::<anyhow::Result<Vec<_>>>()?)
-}
-
-/// Records the report's status change when its derived status now differs from `before`.
-pub(crate) async fn record_if_changed(
-    tx: &mut Transaction<'_, Sqlite>,
-    report_id: Uuid,
-    before: Option<IssueStatus>,
-    now: Instant,
-) -> StoreResult<()> {
-    let after = report_status_now(tx, report_id).await?;
-    if after == before {
-        return Ok(());
-    }
-    insert_status_event(tx, report_id, before, after, now).await
 }
 
 /// Records a change of the report's public status.

@@ -1,78 +1,11 @@
-//! Opening a further issue, media deletion and the audit trail.
+//! Media deletion and the audit trail.
 
-use domain::issues::IssueStatus;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
 use super::insert_event;
 use crate::store::admin::{AdminEvent, AuditEntry, MediaPlace};
-use crate::store::postgres::rows::issue;
-use crate::store::{Instant, Issue, StoreError, StoreResult};
-
-pub(super) async fn open_issue(
-    pool: &PgPool,
-    report_id: Uuid,
-    category_id: Uuid,
-    actor: &str,
-    now: Instant,
-) -> StoreResult<Option<Issue>> {
-    let mut tx = pool.begin().await?;
-    // The report's row lock serialises two officers opening the same category.
-    let report: Option<Uuid> =
-        sqlx::query_scalar("SELECT id FROM reports WHERE id = $1 FOR UPDATE")
-            .bind(report_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let category: Option<Uuid> =
-        sqlx::query_scalar("SELECT id FROM report_categories WHERE id = $1")
-            .bind(category_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-    if report.is_none() || category.is_none() {
-        return Ok(None);
-    }
-    let before = crate::store::postgres::status_events::derived_status(&mut tx, report_id).await?;
-    let taken: Option<Uuid> = sqlx::query_scalar(
-        "SELECT id FROM issues WHERE report_id = $1 AND category_id = $2 AND status <> 'moved'",
-    )
-    .bind(report_id)
-    .bind(category_id)
-    .fetch_optional(&mut *tx)
-    .await?;
-    if taken.is_some() {
-        return Err(StoreError::Conflict {
-            constraint: Some("one issue per category".into()),
-        });
-    }
-    let id = Uuid::now_v7();
-    let row = sqlx::query(
-        "INSERT INTO issues AS i (id, report_id, category_id, status, inserted_at, \
-         status_changed_at, report_inserted_at, location) \
-         SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.location FROM reports r \
-         WHERE r.id = $4 RETURNING i.id, i.report_id, i.category_id, i.status, i.parent_id, \
-         i.has_possible_duplicates, i.inserted_at",
-    )
-    .bind(id)
-    .bind(category_id)
-    .bind(now)
-    .bind(report_id)
-    .fetch_one(&mut *tx)
-    .await?;
-    let opened = issue(&row)?;
-    crate::store::postgres::issues::record_change(
-        &mut tx,
-        id,
-        IssueStatus::Open,
-        None,
-        Some(actor),
-        now,
-    )
-    .await?;
-    crate::store::postgres::status_events::record_if_changed(&mut tx, report_id, before, now)
-        .await?;
-    tx.commit().await?;
-    Ok(Some(opened))
-}
+use crate::store::{Instant, StoreResult};
 
 pub(super) async fn media_place(
     pool: &PgPool,

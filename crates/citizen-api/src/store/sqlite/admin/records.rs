@@ -1,76 +1,12 @@
-//! Opening a further issue, media deletion and the audit trail.
+//! Media deletion and the audit trail.
 
-use domain::issues::IssueStatus;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
 
 use super::insert_event;
 use crate::store::admin::{AdminEvent, AuditEntry, MediaPlace};
-use crate::store::sqlite::rows::issue;
-use crate::store::sqlite::{get_instant, get_opt_uuid, get_uuid, micros};
-use crate::store::{Instant, Issue, StoreError, StoreResult};
-
-pub(super) async fn open_issue(
-    pool: &SqlitePool,
-    report_id: Uuid,
-    category_id: Uuid,
-    actor: &str,
-    now: Instant,
-) -> StoreResult<Option<Issue>> {
-    let mut tx = pool.begin_with("BEGIN IMMEDIATE").await?;
-    let report: Option<String> = sqlx::query_scalar("SELECT id FROM reports WHERE id = ?1")
-        .bind(report_id.to_string())
-        .fetch_optional(&mut *tx)
-        .await?;
-    let category: Option<String> =
-        sqlx::query_scalar("SELECT id FROM report_categories WHERE id = ?1")
-            .bind(category_id.to_string())
-            .fetch_optional(&mut *tx)
-            .await?;
-    if report.is_none() || category.is_none() {
-        return Ok(None);
-    }
-    let before = crate::store::sqlite::status_events::report_status_now(&mut tx, report_id).await?;
-    let taken: Option<String> = sqlx::query_scalar(
-        "SELECT id FROM issues WHERE report_id = ?1 AND category_id = ?2 AND status <> 'moved'",
-    )
-    .bind(report_id.to_string())
-    .bind(category_id.to_string())
-    .fetch_optional(&mut *tx)
-    .await?;
-    if taken.is_some() {
-        return Err(StoreError::Conflict {
-            constraint: Some("one issue per category".into()),
-        });
-    }
-    let id = Uuid::now_v7();
-    let row = sqlx::query(
-        "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
-         status_changed_at, report_inserted_at, longitude, latitude) \
-         SELECT ?1, r.id, ?2, 'open', ?3, ?3, r.inserted_at, r.longitude, r.latitude \
-         FROM reports r WHERE r.id = ?4 RETURNING id, report_id, category_id, status, \
-         parent_id, has_possible_duplicates, inserted_at",
-    )
-    .bind(id.to_string())
-    .bind(category_id.to_string())
-    .bind(micros(now))
-    .bind(report_id.to_string())
-    .fetch_one(&mut *tx)
-    .await?;
-    let opened = issue(&row)?;
-    crate::store::sqlite::issues::record_change(
-        &mut tx,
-        id,
-        IssueStatus::Open,
-        None,
-        Some(actor),
-        now,
-    )
-    .await?;
-    crate::store::sqlite::status_events::record_if_changed(&mut tx, report_id, before, now).await?;
-    tx.commit().await?;
-    Ok(Some(opened))
-}
+use crate::store::sqlite::{get_instant, get_opt_uuid, get_uuid};
+use crate::store::{Instant, StoreResult};
 
 pub(super) async fn media_place(
     pool: &SqlitePool,

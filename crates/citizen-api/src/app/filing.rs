@@ -1,0 +1,37 @@
+//! Filing a report (spec 2.1): the report with its media and one open issue in the default
+//! category, in one transaction, with the change recorded (its actor the citizen, none when
+//! anonymous) and the report's first public status for MQTT.
+
+use domain::issues::IssueStatus;
+use uuid::Uuid;
+
+use super::workflow::record_status_if_changed;
+use crate::store::{Instant, IssueStore, NewReport, Report, ReportStore, StoreResult};
+
+/// Files `new` (its media already stored); `None` when there is no default category.
+pub async fn file_report(
+    issues: &dyn IssueStore,
+    reports: &dyn ReportStore,
+    new: &NewReport,
+    now: Instant,
+) -> StoreResult<Option<Report>> {
+    let mut tx = issues.begin_step().await?;
+    let Some(category_id) = tx.default_category().await? else {
+        return Ok(None);
+    };
+    tx.insert_report(new, now).await?;
+    let issue = tx
+        .open_issue(Uuid::now_v7(), new.id, category_id, now)
+        .await?;
+    tx.record_change(
+        issue.id,
+        IssueStatus::Open,
+        None,
+        new.author.as_deref(),
+        now,
+    )
+    .await?;
+    record_status_if_changed(tx.as_mut(), new.id, None, now).await?;
+    tx.commit().await?;
+    Ok(reports.report(new.id).await?.map(|r| r.report))
+}
