@@ -22,7 +22,7 @@ lint: toolchain ## rustfmt check and clippy with warnings as errors
 fmt: ## Format the workspace
 	$(CARGO) fmt --all
 
-check-layering: ## The domain crate must not depend on any I/O crate
+check-layering: ## The domain crate does no I/O; citizen-api keeps routes -> app -> store -> domain
 	@scripts/check-layering.sh
 
 bench: toolchain ## Benchmarks (see docs/benchmarks.md); needs PostgreSQL with PostGIS for the PostgreSQL half
