@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Offline-capable check of everything under deploy/ (CI runs it):
 #   - the Dockerfile (hadolint + structural greps; no docker engine needed)
+#   - what the image builds: platform-messages without its default features
+#     (`cargo tree --locked --offline`) carries no rumqttd, axum, hyper 0.14 or
+#     rustls 0.21 (the embedded broker's second HTTP stack)
 #   - each Helm chart: dependency build (file:// library, offline), helm lint
 #     --strict and helm template with default, all-on and existing-Secret
 #     values, schema validation of the output with kubernetes-validate
@@ -99,7 +102,7 @@ section "Dockerfile (deploy/docker/Dockerfile)"
 DOCKERFILE="$HERE/docker/Dockerfile"
 run "hadolint" "$VENV/bin/hadolint" --no-color "$DOCKERFILE"
 df_has() { grep -Eq -- "$2" "$DOCKERFILE" && ok "$1" || bad "$1"; }
-df_has "builds with cargo build --release --locked -p \$SERVICE" 'cargo build --release --locked -p "\$\{SERVICE\}"'
+df_has "builds with cargo build --release --locked --no-default-features -p \$SERVICE" 'cargo build --release --locked --no-default-features -p "\$\{SERVICE\}"'
 df_has "runtime image is debian:bookworm-slim" '^FROM debian:\$\{DEBIAN_RELEASE\}-slim AS runtime' 
 grep -q '^ARG DEBIAN_RELEASE=bookworm$' "$DOCKERFILE" && ok "DEBIAN_RELEASE defaults to bookworm" || bad "DEBIAN_RELEASE defaults to bookworm"
 df_has "ca-certificates installed" 'install -y --no-install-recommends ca-certificates'
@@ -122,6 +125,25 @@ done
 df_has "final stage selected by SERVICE" '^FROM service-\$\{SERVICE\} AS final$'
 [ -f "$HERE/docker/Dockerfile.dockerignore" ] && grep -qx 'target' "$HERE/docker/Dockerfile.dockerignore" && grep -qx '.git' "$HERE/docker/Dockerfile.dockerignore" \
   && ok "Dockerfile.dockerignore excludes target/ and .git" || bad "Dockerfile.dockerignore excludes target/ and .git"
+
+# --------------------------------------------------------------------------
+section "platform-messages as the image builds it (--no-default-features)"
+# The embedded broker (feature `embedded-broker`, rumqttd) brings axum 0.6, hyper 0.14 and
+# rustls 0.21; the production binary must not. Offline first (the registry cache of a build);
+# online only when a crate's manifest is missing from that cache.
+tree_args=(tree --locked -e normal -p platform-messages --no-default-features --prefix none)
+if ! command -v cargo >/dev/null; then
+  bad "cargo tree: cargo not found"
+elif (cd "$HERE/.." && { cargo "${tree_args[@]}" --offline || cargo "${tree_args[@]}"; }) >"$WORK/tree.txt" 2>"$WORK/last.log"; then
+  extra="$(grep -E '^(rumqttd|axum|hyper v0\.14\.|rustls v0\.21\.)' "$WORK/tree.txt" | sed 's/ (\*)$//' | sort -u | tr '\n' ' ' || true)"
+  if [ -z "$extra" ]; then
+    ok "cargo tree -e normal -p platform-messages --no-default-features: no rumqttd, axum, hyper 0.14, rustls 0.21"
+  else
+    bad "platform-messages without default features still carries: $extra"
+  fi
+else
+  bad "cargo tree -p platform-messages --no-default-features"; sed 's/^/         /' "$WORK/last.log" | tail -20
+fi
 
 # --------------------------------------------------------------------------
 RENDERED="$WORK/rendered"

@@ -1,83 +1,99 @@
 //! Choosing the answer language from an HTTP `Accept-Language` header (RFC 9110, section 12.5.4).
+//!
+//! The matching of a language tag to a catalogue is fluent-langneg's (`negotiate_languages`,
+//! the `Lookup` strategy of RFC 4647 with likely subtags, over unic-langid tags). What it leaves
+//! out is done here, in a thin pre-pass: fluent-langneg's own `Accept-Language` parser
+//! (`accepted_languages::parse`) drops the weights, so `q=0` would be chosen and `en;q=0.9`
+//! would lose to an earlier `cs;q=0.5`, and it does not know `*`. The pre-pass reads the weights,
+//! orders the ranges by them, leaves out `q=0` and puts a locale in place of `*`
+//! (docs/decisions.md, "Accept-Language").
+
+use std::sync::LazyLock;
+
+use fluent_langneg::{negotiate_languages, NegotiationStrategy};
+use unic_langid::LanguageIdentifier;
 
 use crate::Locale;
 
 /// A weight in thousandths: `q=0.5` is 500, no `q` is 1000.
 type Weight = u16;
 
+/// The supported locales as language identifiers, in [`Locale::ALL`] order.
+static AVAILABLE: LazyLock<Vec<LanguageIdentifier>> = LazyLock::new(|| {
+    Locale::ALL
+        .into_iter()
+        .filter_map(|locale| locale.as_str().parse().ok())
+        .collect()
+});
+
 /// The supported locale the client prefers, or `default`.
 ///
 /// `accept_language` is the header value, e.g. `cs-CZ, cs;q=0.9, en;q=0.8, *;q=0.1`:
 ///
-/// * A language range matches a locale by its primary subtag, case-insensitively (`cs-CZ` and
-///   `CS` are Czech). Ranges of unsupported languages are skipped.
+/// * A language range matches a locale by fluent-langneg's lookup: `cs-CZ`, `CS`, `cs_CZ` are
+///   Czech. Ranges of unsupported languages are skipped.
 /// * The locale with the highest weight wins; on equal weights the range written first wins.
 ///   A locale named several times takes its highest weight.
 /// * `q=0` means "not acceptable": such a locale is never chosen because of that range.
 /// * `*` stands for the default locale, or, when the header names the default explicitly, for
 ///   the first supported locale (in [`Locale::ALL`] order) that the header does not name.
-/// * Malformed items (a bad tag, a `q` outside `0..=1` or with more than three decimals, an
-///   unknown parameter, a repeated `q`) are ignored; empty items are allowed.
+/// * Malformed items (a tag unic-langid does not parse, a `q` outside `0..=1` or with more than
+///   three decimals, an unknown parameter, a repeated `q`) are ignored; empty items are allowed.
 /// * No header, or nothing acceptable in it, gives `default`.
-///
-/// The work is linear in the length of the header.
 pub fn negotiate(accept_language: Option<&str>, default: Locale) -> Locale {
     let Some(header) = accept_language else {
         return default;
     };
-    // Per locale: its best weight and the position of the first range giving it.
-    let mut named: [Option<(Weight, usize)>; Locale::ALL.len()] = [None; Locale::ALL.len()];
-    let mut wildcard: Option<(Weight, usize)> = None;
-    for (position, item) in header.split(',').enumerate() {
-        let Some((range, weight)) = parse_item(item) else {
-            continue;
-        };
-        let slot = match range {
-            Range::Any => &mut wildcard,
-            Range::Language(primary) => match primary.parse::<Locale>() {
-                Ok(locale) => &mut named[locale.index()],
-                Err(_) => continue,
-            },
-        };
-        if slot.is_none_or(|(best, _)| weight > best) {
-            *slot = Some((weight, position));
-        }
-    }
-    let mut candidates: Vec<(Locale, Weight, usize)> = Locale::ALL
-        .into_iter()
-        .filter_map(|locale| named[locale.index()].map(|(w, p)| (locale, w, p)))
+    let mut ranges: Vec<(Range, Weight)> = header.split(',').filter_map(parse_item).collect();
+    // The locales the header names, with any weight (`q=0` too): `*` stands for another one.
+    let named: Vec<&LanguageIdentifier> = ranges
+        .iter()
+        .filter_map(|(range, _)| match range {
+            Range::Tag(tag) => Some(tag),
+            Range::Any => None,
+        })
         .collect();
-    if let Some((weight, position)) = wildcard {
-        let unnamed = |locale: &Locale| named[locale.index()].is_none();
-        let target = Some(default)
-            .filter(unnamed)
-            .or_else(|| Locale::ALL.into_iter().find(unnamed));
-        if let Some(locale) = target {
-            candidates.push((locale, weight, position));
-        }
-    }
-    candidates
-        .into_iter()
-        .filter(|(_, weight, _)| *weight > 0)
-        // Highest weight, then earliest position.
-        .min_by_key(|(_, weight, position)| (Weight::MAX - weight, *position))
-        .map_or(default, |(locale, _, _)| locale)
+    let named = negotiate_languages(&named, &AVAILABLE, None, NegotiationStrategy::Filtering);
+    let unnamed = |locale: &Locale| !named.iter().any(|tag| is_locale(tag, *locale));
+    let wildcard = Some(default)
+        .filter(unnamed)
+        .or_else(|| Locale::ALL.into_iter().find(unnamed))
+        .and_then(|locale| locale.as_str().parse::<LanguageIdentifier>().ok());
+    // Highest weight first; the sort is stable, so equal weights keep the header's order.
+    ranges.retain(|(_, weight)| *weight > 0);
+    ranges.sort_by_key(|(_, weight)| Weight::MAX - weight);
+    let requested: Vec<&LanguageIdentifier> = ranges
+        .iter()
+        .filter_map(|(range, _)| match range {
+            Range::Tag(tag) => Some(tag),
+            Range::Any => wildcard.as_ref(),
+        })
+        .collect();
+    negotiate_languages(&requested, &AVAILABLE, None, NegotiationStrategy::Lookup)
+        .first()
+        .and_then(|tag| Locale::ALL.into_iter().find(|l| is_locale(tag, *l)))
+        .unwrap_or(default)
 }
 
-/// A language range: `*` or a tag's primary subtag.
-enum Range<'a> {
+/// Whether `tag` (one of [`AVAILABLE`]) is `locale`.
+fn is_locale(tag: &LanguageIdentifier, locale: Locale) -> bool {
+    tag.language.as_str() == locale.as_str()
+}
+
+/// A language range: `*` or a language tag.
+enum Range {
     Any,
-    Language(&'a str),
+    Tag(LanguageIdentifier),
 }
 
 /// One list item: `range *( OWS ";" OWS "q=" qvalue )`, with exactly zero or one weight.
-fn parse_item(item: &str) -> Option<(Range<'_>, Weight)> {
+fn parse_item(item: &str) -> Option<(Range, Weight)> {
     let mut parts = item.split(';');
     let range = parts.next()?.trim_matches(is_ows);
     let range = if range == "*" {
         Range::Any
     } else {
-        Range::Language(primary_subtag(range)?)
+        Range::Tag(range.parse().ok()?)
     };
     let mut weight = None;
     for parameter in parts {
@@ -95,23 +111,6 @@ fn parse_item(item: &str) -> Option<(Range<'_>, Weight)> {
 /// Optional whitespace: space or horizontal tab.
 fn is_ows(c: char) -> bool {
     c == ' ' || c == '\t'
-}
-
-/// The primary subtag of a well-formed language range (`1*8ALPHA *("-" 1*8alphanum)`).
-fn primary_subtag(range: &str) -> Option<&str> {
-    let mut subtags = range.split('-');
-    let primary = subtags.next()?;
-    let well_formed = |s: &str, alpha_only: bool| {
-        (1..=8).contains(&s.len())
-            && s.bytes().all(|b| {
-                if alpha_only {
-                    b.is_ascii_alphabetic()
-                } else {
-                    b.is_ascii_alphanumeric()
-                }
-            })
-    };
-    (well_formed(primary, true) && subtags.all(|s| well_formed(s, false))).then_some(primary)
 }
 
 /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )`, in thousandths.
@@ -196,7 +195,8 @@ mod tests {
             (Some("cs;foo=bar, en;q=0.1"), Cs, En),
             (Some("toolongsub-cs, cs-toolongsub"), En, En),
             (Some("cs-, -cs, cs--CZ"), En, En),
-            (Some("cs_CZ"), En, En),
+            // unic-langid reads `_` as `-`, as `Locale::from_str` does.
+            (Some("cs_CZ"), En, Cs),
             (Some("čs, en"), Cs, En),
         ];
         assert!(cases.len() >= 15);

@@ -8,8 +8,8 @@
 //!    `App` with one trivial JSON handler and no middleware, served with `HttpServer` on port 0
 //!    (16 concurrent clients, `PM_BENCH_SECONDS` each, default 3).
 //!
-//! Broker: Mosquitto at 127.0.0.1:1883 when reachable, else the embedded rumqttd. Database: a
-//! fresh SQLite file, and (1a again) a fresh PostgreSQL database from `TEST_DATABASE_URL` when
+//! Broker: Mosquitto at 127.0.0.1:1883 when reachable, else the embedded rumqttd (feature
+//! `embedded-broker`, on by default). Database: a fresh SQLite file, and (1a again) a fresh PostgreSQL database from `TEST_DATABASE_URL` when
 //! that server is reachable (else the PostgreSQL half is skipped and says so). Subscribers and
 //! the baseline publisher are paho-mqtt clients, like the service.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a benchmark: a failure aborts it

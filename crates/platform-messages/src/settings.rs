@@ -9,7 +9,7 @@ use service_kit::settings::{
 };
 use std::path::Path;
 
-use crate::notify::MqttSettings;
+use crate::notify::{broker, MqttSettings};
 use crate::store::CacheSettings;
 
 /// How the loader finds this service's configuration.
@@ -48,6 +48,9 @@ impl Settings {
         self.http
             .validate()
             .and_then(|()| self.i18n.locale().map(drop))
+            .and_then(|()| {
+                broker::check_embedded_broker(self.mqtt.embedded_broker, broker::BUILT_IN)
+            })
             .map_err(|message| SettingsError {
                 service: SPEC.name,
                 message,
@@ -78,8 +81,24 @@ mod tests {
     #[test]
     fn defaults_load_and_validate() {
         let settings = load(&[]).expect("defaults");
-        settings.validate().expect("valid defaults");
+        assert!(settings.mqtt.embedded_broker);
+        if cfg!(feature = "embedded-broker") {
+            settings.validate().expect("valid defaults");
+        } else {
+            // The container image's build: the embedded default is refused, naming the feature.
+            let err = settings.validate().unwrap_err().to_string();
+            assert!(err.contains("mqtt.embedded_broker"), "{err}");
+            assert!(err.contains("`embedded-broker`"), "{err}");
+        }
         assert!(settings.mqtt.password.is_none());
+    }
+
+    #[test]
+    fn an_external_broker_is_valid_in_every_build() {
+        let settings = load(&[("PLATFORM_MESSAGES__MQTT__EMBEDDED_BROKER", "false")]).unwrap();
+        settings
+            .validate()
+            .expect("valid without the embedded broker");
     }
 
     #[test]

@@ -49,7 +49,8 @@ pub struct MqttSettings {
     /// system's roots are used.
     pub ca_file: Option<PathBuf>,
     /// Connect to the in-process broker on `embedded_listen` instead of `url`; platform-messages
-    /// starts that broker (rumqttd) itself. Default false.
+    /// starts that broker (rumqttd) itself when built with its cargo feature `embedded-broker`
+    /// (the default; the container image is built without it and refuses `true`). Default false.
     #[serde(default)]
     pub embedded_broker: bool,
     /// Address of the in-process broker, e.g. `127.0.0.1:1884`.

@@ -8,9 +8,8 @@ use service_kit::metrics::Metrics;
 use service_kit::startup::{self, HttpApp};
 use std::future::Future;
 use std::sync::Arc;
-use utoipa::OpenApi;
 
-use crate::routes::{self, ApiDoc};
+use crate::routes;
 use crate::settings::{Settings, SPEC};
 use crate::store::{self, StreetStore};
 
@@ -63,11 +62,7 @@ impl Application {
                 }),
                 routes::http_cache(&settings.http_cache, &settings.http.base_path),
             ),
-            openapi: service_kit::docs::finalize(
-                ApiDoc::openapi(),
-                &settings.http.base_path,
-                routes::ERROR_CODES,
-            ),
+            openapi: routes::openapi(&settings.http.base_path),
             // The features API claims the OpenAPI 3.0 class (`ogc`): its service-desc.
             openapi_3_0: true,
             readiness,

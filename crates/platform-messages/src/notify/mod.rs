@@ -14,7 +14,7 @@
 //! future that completes on the PUBACK; service-kit's `keep_connected` connects and reconnects
 //! it, and `connection::track` follows the connection.
 
-mod broker;
+pub mod broker;
 mod connection;
 mod publisher;
 

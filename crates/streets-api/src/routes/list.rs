@@ -1,100 +1,17 @@
-//! HTTP handlers and the OpenAPI description of streets-api.
+//! `GET /streets`: list or search streets (by name, around a point).
 
 use actix_web::{web, HttpResponse};
-use domain::error_code::ErrorCode;
 use domain::geo::LonLat;
 use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page, STREETS_RADIUS_DEFAULT_M, STREETS_RADIUS_MAX_M};
 use serde::Deserialize;
-use service_kit::extract::{Path, Query};
-use service_kit::http::cache::{HttpCache, HttpCacheSettings};
-use service_kit::http::ConfigureApi;
+use service_kit::extract::Query;
 use service_kit::{ApiError, ErrorBody};
-use std::sync::Arc;
-use utoipa::{IntoParams, OpenApi};
+use utoipa::IntoParams;
 
+use super::json;
 use crate::model::{Near, StreetFeature, StreetQuery};
-use crate::ogc::{self, FeaturesConfig};
 use crate::store::StreetStore;
-
-/// The routes under the base path: the seed's `/streets`, and the features API beside them
-/// (`crate::ogc`).
-pub fn configure(
-    store: Arc<dyn StreetStore>,
-    features: Arc<FeaturesConfig>,
-    cache: HttpCache,
-) -> ConfigureApi {
-    Arc::new(move |cfg: &mut web::ServiceConfig| {
-        let store = store.clone();
-        let features = features.clone();
-        cfg.service(web::scope("").wrap(cache.clone()).configure(move |cfg| {
-            cfg.app_data(web::Data::from(store.clone()))
-                .service(web::resource("/streets").route(web::get().to(list_streets)))
-                .service(web::resource("/streets/{street_id}").route(web::get().to(get_street)));
-            crate::ogc::configure(cfg, features.clone());
-        }));
-    })
-}
-
-/// Every read of the API, all public (the streets are open data): browsers and the reverse
-/// proxy may keep their answers for `http_cache.max_age_seconds`. The features API negotiates
-/// its media type from `Accept`, so answers vary by it too.
-pub fn http_cache(settings: &HttpCacheSettings, base_path: &str) -> HttpCache {
-    HttpCache::new(settings, base_path, PUBLIC_GETS, &[]).varying_also("Accept")
-}
-
-/// The route patterns of [`http_cache`] (relative to the base path).
-pub const PUBLIC_GETS: &[&str] = &[
-    "/streets",
-    "/streets/{street_id}",
-    "",
-    "/",
-    "/conformance",
-    "/collections",
-    "/collections/{collectionId}",
-    "/collections/{collectionId}/items",
-    "/collections/{collectionId}/items/{featureId}",
-];
-
-/// The OpenAPI description (before `service_kit::docs::finalize`).
-#[derive(OpenApi)]
-#[openapi(
-    info(
-        title = "Streets API",
-        version = "1.0.0",
-        description = "Public, read-only street geometries of the city as GeoJSON features in WGS84 \
-                       (EPSG:4326, coordinates longitude then latitude). No authentication. \
-                       The same streets as an OGC API – Features collection for GIS clients \
-                       (QGIS, GDAL, OWSLib): start at the landing page `/`."
-    ),
-    paths(
-        list_streets,
-        get_street,
-        ogc::landing_page,
-        ogc::conformance,
-        ogc::collections,
-        ogc::collection,
-        ogc::items,
-        ogc::item
-    ),
-    components(schemas(StreetFeature, ErrorBody)),
-    tags(
-        (name = "streets", description = "Street geometries"),
-        (name = "features", description = "OGC API – Features Part 1: the streets collection")
-    )
-)]
-pub struct ApiDoc;
-
-/// Error names this service answers with.
-pub const ERROR_CODES: &[ErrorCode] = &[
-    ErrorCode::ValidationError,
-    ErrorCode::NotFound,
-    ErrorCode::MethodNotAllowed,
-    ErrorCode::RequestTimeout,
-    ErrorCode::InternalError,
-    ErrorCode::ServiceUnavailable,
-    ErrorCode::StreetNotFound,
-];
 
 /// Query parameters of `GET /streets`; all optional. Values arrive as text and are validated
 /// here so every malformed or out-of-range value gets a 400 naming the parameter.
@@ -172,13 +89,6 @@ impl StreetsParams {
     }
 }
 
-/// A 200 answer with an already serialised JSON body.
-fn json(body: actix_web::web::Bytes) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("application/json")
-        .body(body)
-}
-
 /// List or search streets.
 ///
 /// Without parameters: every street, ordered by street number. With `q`: streets whose name
@@ -208,46 +118,6 @@ pub async fn list_streets(
         .await
         .map_err(ApiError::storage)?;
     Ok(json(body))
-}
-
-/// One street by database id or street number.
-///
-/// An all-digit `streetId` is the street number (`I_GM_U`); anything else is the database id
-/// (`_id`).
-#[utoipa::path(
-    get,
-    path = "/streets/{streetId}",
-    tag = "streets",
-    operation_id = "getStreet",
-    params(("streetId" = String, Path, description = "Database id, or street number (I_GM_U) when all digits", min_length = 1, max_length = 100)),
-    responses(
-        (status = 200, description = "The street", body = StreetFeature),
-        (status = 404, description = "`STREET_NOT_FOUND`", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
-    )
-)]
-#[tracing::instrument(name = "get_street", skip(store))]
-pub async fn get_street(
-    store: web::Data<dyn StreetStore>,
-    street_id: Path<String>,
-) -> Result<HttpResponse, ApiError> {
-    let street_id = street_id.into_inner();
-    let not_found = || {
-        ApiError::new(
-            ErrorCode::StreetNotFound,
-            Message::new("street-not-found").arg("id", &street_id),
-        )
-    };
-    let found = if !street_id.is_empty() && street_id.bytes().all(|b| b.is_ascii_digit()) {
-        match street_id.parse::<i64>() {
-            Ok(number) => store.street_by_number(number).await,
-            Err(_) => return Err(not_found()),
-        }
-    } else {
-        store.street_by_id(&street_id).await
-    };
-    let street = found.map_err(ApiError::storage)?.ok_or_else(not_found)?;
-    Ok(json(street.into_bytes()))
 }
 
 #[cfg(test)]
