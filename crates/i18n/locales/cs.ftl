@@ -221,7 +221,6 @@ vote-count-too-small = count musí být alespoň 1
 vote-not-enough-tokens = požadováno hlasů: { $requested }, k dispozici jen { $available }; žádný nebyl přidělen
 error-VOTE_TARGET_NOT_FOUND = Pro tento identifikátor není nic, pro co hlasovat.
 vote-target-not-found = žádný podnět ani projekt nemá identifikátor { $target }
-vote-list-repeated = limit a active smí být zadány jen jednou
 vote-list-active = active musí být true nebo false
 vote-list-cursor = pagecursor musí být [inserted_at, token_id] (okamžik podle RFC 3339 a identifikátor hlasu) nebo dříve vydaný nextCursor
 vote-list-cursor-filter = kurzor patří k jinému filtru active, než je požadován

@@ -179,7 +179,6 @@ vote-count-too-small = count must be at least 1
 vote-not-enough-tokens = { $requested } tokens requested but only { $available } available; none was placed
 error-VOTE_TARGET_NOT_FOUND = There is nothing to vote on with this id.
 vote-target-not-found = no report or project has the id { $target }
-vote-list-repeated = limit and active may be given only once
 vote-list-active = active must be true or false
 vote-list-cursor = pagecursor must be [inserted_at, token_id] (an RFC 3339 instant and a token id) or a nextCursor handed out before
 vote-list-cursor-filter = the cursor belongs to another active filter than the one asked for

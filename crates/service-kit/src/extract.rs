@@ -148,8 +148,9 @@ impl<T: Serialize> Responder for Json<T> {
     }
 }
 
-/// Query string; a value of the wrong type or an unknown parameter (with
-/// `deny_unknown_fields`) → 400 `VALIDATION_ERROR` naming the parameter.
+/// Query string; a value of the wrong type, a parameter given twice where it takes one value, or
+/// an unknown parameter (with `deny_unknown_fields`) → 400 `VALIDATION_ERROR` naming the
+/// parameter. Parameters that repeat (`?status=open&status=accepted`) are `Vec` fields.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Query<T>(pub T);
 
@@ -162,15 +163,26 @@ impl<T: DeserializeOwned> FromRequest for Query<T> {
     }
 }
 
-/// Deserializes a query string (repeated keys become sequences where `T` wants one).
+/// What `serde_html_form` says when a key repeats but the field takes one value.
+const SEVERAL_VALUES: &str = "unsupported value";
+
+/// Deserializes a query string with `serde_html_form`: a key given several times fills a `Vec`
+/// field (once is a one-element `Vec`, never is an error unless the field has a default); given
+/// several times for any other field it is refused as repeated.
 pub fn parse_query<T: DeserializeOwned>(query: &str) -> Result<T, ApiError> {
-    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    let de = serde_html_form::Deserializer::from_bytes(query.as_bytes());
     serde_path_to_error::deserialize(de).map_err(|err| {
-        ApiError::validation(
-            Message::new("invalid-query")
-                .arg("field", err.path())
-                .arg("reason", err.inner()),
-        )
+        let field = err.path().to_string();
+        let reason = err.into_inner().to_string();
+        if reason == SEVERAL_VALUES {
+            ApiError::validation(Message::new("parameter-repeated").arg("parameter", field))
+        } else {
+            ApiError::validation(
+                Message::new("invalid-query")
+                    .arg("field", field)
+                    .arg("reason", reason),
+            )
+        }
     })
 }
 
@@ -190,4 +202,55 @@ pub fn path_config() -> actix_web::web::PathConfig {
         )
         .into()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use serde::Deserialize;
+
+    use super::parse_query;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Params {
+        limit: Option<u32>,
+        #[serde(default)]
+        status: Vec<String>,
+    }
+
+    /// The message id and its argument naming the parameter, of a refused query.
+    fn refusal(query: &str) -> (&'static str, String) {
+        let err = parse_query::<Params>(query).unwrap_err();
+        let message = err.message().unwrap();
+        let field = message
+            .get("field")
+            .or_else(|| message.get("parameter"))
+            .unwrap();
+        (message.key, field.to_owned())
+    }
+
+    #[test]
+    fn repeated_keys_fill_a_vec() {
+        let p: Params = parse_query("status=open&limit=5&status=accepted").unwrap();
+        assert_eq!(p.status, ["open", "accepted"]);
+        assert_eq!(p.limit, Some(5));
+        let p: Params = parse_query("status=open").unwrap();
+        assert_eq!(p.status, ["open"]);
+        let p: Params = parse_query("").unwrap();
+        assert!(p.status.is_empty() && p.limit.is_none());
+    }
+
+    #[test]
+    fn each_refusal_names_the_parameter() {
+        for (query, key, field) in [
+            ("limit=ten", "invalid-query", "limit"),
+            ("limit=-1", "invalid-query", "limit"),
+            ("limit=1&limit=2", "parameter-repeated", "limit"),
+            ("limti=1", "invalid-query", "limti"),
+        ] {
+            assert_eq!(refusal(query), (key, field.to_owned()), "{query}");
+        }
+    }
 }

@@ -1,32 +1,54 @@
 //! `/me/reports` and `/me/reports-categories`: a signed-in citizen's or officer's own view.
 
-use actix_web::{web, HttpRequest};
+use actix_web::web;
+use domain::limits::LimitError;
 use domain::reports::accepted;
+use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::extract::Json;
+use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
+use utoipa::IntoParams;
 
 use super::model::{Categories, Category, Report, ReportList, View};
-use super::params::RawListParams;
+use super::params::ListParams;
 use super::{AppState, ACCESS_ALL_SCOPE};
+use crate::store::ReportFilter;
 
-/// The parameters `GET /me/reports` reads (documentation).
-#[derive(utoipa::IntoParams)]
+/// The parameters `GET /me/reports` reads; the report lists' others (`q`, `category`, `status`,
+/// `dateFrom`, `dateTo`) are ignored there like any unknown parameter, neither checked nor
+/// applied.
+#[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // read by utoipa only
 pub struct OwnListParams {
-    #[param(minimum = 1, maximum = 100, default = 100)]
-    limit: Option<i32>,
-    #[param(minimum = 0, maximum = 1000, default = 0)]
-    offset: Option<i32>,
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100, default = 100)]
+    limit: Option<String>,
+    #[param(value_type = Option<i32>, minimum = 0, maximum = 1000, default = 0)]
+    offset: Option<String>,
     /// `longitude,latitude[,radius_m]`: adds `distance`; with a radius, only reports within it.
     location: Option<String>,
     /// `date` (default), `location` (needs `location`) or `votes`.
-    #[param(rename = "orderBy", pattern = "^(date|location|votes)$")]
+    #[serde(rename = "orderBy")]
+    #[param(pattern = "^(date|location|votes)$")]
     order_by: Option<String>,
     /// `asc` or `desc`; default `desc`, but `asc` (nearest first) for `orderBy=location`.
-    #[param(rename = "orderDirection", pattern = "^(asc|desc)$")]
+    #[serde(rename = "orderDirection")]
+    #[param(pattern = "^(asc|desc)$")]
     order_direction: Option<String>,
+}
+
+impl OwnListParams {
+    /// Validates every parameter into a filter, as the public list does.
+    fn into_filter(self) -> Result<ReportFilter, LimitError> {
+        ListParams {
+            limit: self.limit,
+            offset: self.offset,
+            location: self.location,
+            order_by: self.order_by,
+            order_direction: self.order_direction,
+            ..ListParams::default()
+        }
+        .into_filter()
+    }
 }
 
 /// The caller's own reports.
@@ -50,13 +72,11 @@ pub struct OwnListParams {
 )]
 #[tracing::instrument(name = "list_own_reports", skip_all)]
 pub async fn reports(
-    req: HttpRequest,
     state: web::Data<AppState>,
     auth: Auth,
+    Query(params): Query<OwnListParams>,
 ) -> Result<Json<ReportList>, ApiError> {
-    let filter = RawListParams::parse(req.query_string())?
-        .own_list_only()
-        .to_filter()?;
+    let filter = params.into_filter()?;
     let page = state
         .stores
         .reports

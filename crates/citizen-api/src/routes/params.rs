@@ -1,121 +1,69 @@
-//! The query parameters of the report lists, read from the raw query string because `category`
-//! and `status` repeat (`?status=open&status=accepted`). Every value is checked here; a bad one
-//! is a 400 naming the parameter. Unknown parameters are ignored, a known one given twice (other
-//! than the repeatable ones) is refused.
+//! The query parameters of the report lists, read by `service_kit::extract::Query` (`category`
+//! and `status` repeat: `?status=open&status=accepted`). Values arrive as text and are checked
+//! by [`ListParams::into_filter`], so a bad one is a 400 naming the parameter with the limits'
+//! own explanation. Unknown parameters are ignored, a known one given twice (other than the
+//! repeatable ones) is refused by the extractor.
 
 use chrono::{DateTime, Utc};
 use domain::geo::{parse_location, LocationParam};
 use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page};
 use domain::reports::{parse_statuses, Order};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use uuid::Uuid;
 
 use crate::store::ReportFilter;
 
-/// The list parameters (documentation; the handler reads the raw query string because
-/// `category` and `status` repeat).
-#[derive(utoipa::IntoParams)]
+/// The parameters of `GET /reports`; the other report lists take a subset or a superset.
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // read by utoipa only
 pub struct ListParams {
     /// Page size.
-    #[param(minimum = 1, maximum = 100, default = 100)]
-    limit: Option<i32>,
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100, default = 100)]
+    pub limit: Option<String>,
     /// Rows to skip.
-    #[param(minimum = 0, maximum = 1000, default = 0)]
-    offset: Option<i32>,
+    #[param(value_type = Option<i32>, minimum = 0, maximum = 1000, default = 0)]
+    pub offset: Option<String>,
     /// `longitude,latitude[,radius_m]` (WGS84): adds `distance` to each row; with a radius, only
     /// reports within it.
     #[param(example = "14.4213,50.0875,500")]
-    location: Option<String>,
+    pub location: Option<String>,
     /// Category ids (repeat the parameter for several); a row matches any of them.
-    category: Option<Vec<Uuid>>,
+    #[serde(default)]
+    #[param(value_type = Option<Vec<Uuid>>)]
+    pub category: Vec<String>,
     /// Issue states: open, moved, accepted, duplicate, resolved (repeat the parameter for
     /// several; moved issues are never listed).
-    status: Option<Vec<String>>,
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    pub status: Vec<String>,
     /// Search in title, description and report id, ignoring case and diacritics.
     #[param(min_length = 1, max_length = 200)]
-    q: Option<String>,
+    pub q: Option<String>,
     /// `date` (filing time, the default), `location` (needs `location`; rows without a location
     /// last) or `votes`.
-    #[param(rename = "orderBy", pattern = "^(date|location|votes)$")]
-    order_by: Option<String>,
+    #[serde(rename = "orderBy")]
+    #[param(pattern = "^(date|location|votes)$")]
+    pub order_by: Option<String>,
     /// `asc` or `desc`; default `desc`, but `asc` (nearest first) for `orderBy=location`. Ties
     /// are ordered by id in the same direction.
-    #[param(rename = "orderDirection", pattern = "^(asc|desc)$")]
-    order_direction: Option<String>,
-    /// Only reports filed at or after this instant (RFC 3339).
-    #[param(rename = "dateFrom")]
-    date_from: Option<chrono::DateTime<chrono::Utc>>,
-    /// Only reports filed at or before this instant (RFC 3339).
-    #[param(rename = "dateTo")]
-    date_to: Option<chrono::DateTime<chrono::Utc>>,
-}
-
-/// The parameters as sent, before validation.
-#[derive(Debug, Default)]
-pub struct RawListParams {
-    pub limit: Option<String>,
-    pub offset: Option<String>,
-    pub location: Option<String>,
-    pub category: Vec<String>,
-    pub status: Vec<String>,
-    pub q: Option<String>,
-    pub order_by: Option<String>,
+    #[serde(rename = "orderDirection")]
+    #[param(pattern = "^(asc|desc)$")]
     pub order_direction: Option<String>,
+    /// Only reports filed at or after this instant (RFC 3339).
+    #[serde(rename = "dateFrom")]
+    #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
     pub date_from: Option<String>,
+    /// Only reports filed at or before this instant (RFC 3339).
+    #[serde(rename = "dateTo")]
+    #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
     pub date_to: Option<String>,
 }
 
-impl RawListParams {
-    /// Splits a query string into the known parameters.
-    pub fn parse(query: &str) -> Result<Self, LimitError> {
-        let mut raw = Self::default();
-        for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-            let value = value.into_owned();
-            let slot = match key.as_ref() {
-                "category" => {
-                    raw.category.push(value);
-                    continue;
-                }
-                "status" => {
-                    raw.status.push(value);
-                    continue;
-                }
-                "limit" => (&mut raw.limit, "limit"),
-                "offset" => (&mut raw.offset, "offset"),
-                "location" => (&mut raw.location, "location"),
-                "q" => (&mut raw.q, "q"),
-                "orderBy" => (&mut raw.order_by, "orderBy"),
-                "orderDirection" => (&mut raw.order_direction, "orderDirection"),
-                "dateFrom" => (&mut raw.date_from, "dateFrom"),
-                "dateTo" => (&mut raw.date_to, "dateTo"),
-                _ => continue,
-            };
-            let (field, name) = slot;
-            if field.replace(value).is_some() {
-                return Err(LimitError::new(
-                    name,
-                    Message::new("parameter-repeated").arg("parameter", name),
-                ));
-            }
-        }
-        Ok(raw)
-    }
-
-    /// Drops what `GET /me/reports` does not read (q, category, status, dateFrom, dateTo): they
-    /// are neither checked nor applied there.
-    pub fn own_list_only(mut self) -> Self {
-        self.q = None;
-        self.category.clear();
-        self.status.clear();
-        self.date_from = None;
-        self.date_to = None;
-        self
-    }
-
+impl ListParams {
     /// Validates every parameter into a filter.
-    pub fn to_filter(&self) -> Result<ReportFilter, LimitError> {
+    pub fn into_filter(self) -> Result<ReportFilter, LimitError> {
         let page = Page::parse(self.limit.as_deref(), self.offset.as_deref())?;
         let near = self.location.as_deref().map(location).transpose()?;
         let order = Order::parse(
@@ -191,9 +139,10 @@ mod tests {
 
     use super::*;
     use domain::reports::OrderBy;
+    use service_kit::extract::parse_query;
 
     fn filter(query: &str) -> Result<ReportFilter, LimitError> {
-        RawListParams::parse(query)?.to_filter()
+        parse_query::<ListParams>(query).unwrap().into_filter()
     }
 
     #[test]
@@ -230,10 +179,29 @@ mod tests {
                 "dateFrom=2026-02-01T00:00:00Z&dateTo=2026-01-01T00:00:00Z",
                 "dateFrom",
             ),
-            ("limit=1&limit=2", "limit"),
         ] {
             let err = filter(query).unwrap_err();
             assert_eq!(err.parameter, parameter, "{query}");
+        }
+    }
+
+    #[test]
+    fn a_single_valued_parameter_given_twice_is_refused() {
+        for parameter in [
+            "limit",
+            "offset",
+            "location",
+            "q",
+            "orderBy",
+            "orderDirection",
+            "dateFrom",
+            "dateTo",
+        ] {
+            let err =
+                parse_query::<ListParams>(&format!("{parameter}=1&{parameter}=2")).unwrap_err();
+            let message = err.message().unwrap();
+            assert_eq!(message.key, "parameter-repeated", "{parameter}");
+            assert_eq!(message.get("parameter"), Some(parameter));
         }
     }
 

@@ -6,15 +6,15 @@
 //! was made with (`true`, `false` or `all`), so a client that only passes the cursor back keeps
 //! its filter. A cursor is accepted with 2 strings, or with 3 whose third agrees with `active`.
 
-use actix_web::{web, HttpRequest};
+use actix_web::web;
 use chrono::{DateTime, SecondsFormat, Utc};
 use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::extract::Json;
+use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::votes::Token;
@@ -29,7 +29,24 @@ pub struct TokenPage {
     pub next_cursor: Option<[String; 3]>,
 }
 
-struct Params {
+/// The query parameters of `GET /me/vote-tokens`, as sent.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct VoteListParams {
+    /// Page size (default 100)
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+    /// true: only active; false: only inactive
+    #[param(value_type = Option<bool>)]
+    active: Option<String>,
+    /// [inserted_at, token_id] or a handed-out nextCursor
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    pagecursor: Vec<String>,
+}
+
+/// The page asked for.
+struct Selection {
     limit: u32,
     active: Option<bool>,
     after: Option<(DateTime<Utc>, Uuid)>,
@@ -47,54 +64,49 @@ fn filter_name(active: Option<bool>) -> &'static str {
     }
 }
 
-fn parse(query: &str) -> Result<Params, LimitError> {
-    let (mut limit, mut active, mut cursor) = (None, None, Vec::new());
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        match key.as_ref() {
-            "limit" if limit.is_none() => limit = Some(value.into_owned()),
-            "active" if active.is_none() => active = Some(value.into_owned()),
-            "limit" => return Err(bad("limit", Message::new("vote-list-repeated"))),
-            "active" => return Err(bad("active", Message::new("vote-list-repeated"))),
-            "pagecursor" => cursor.push(value.into_owned()),
-            _ => {}
-        }
+impl VoteListParams {
+    /// Checks the values and the cursor against the `active` filter.
+    fn into_selection(self) -> Result<Selection, LimitError> {
+        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
+            .unwrap_or(LIMIT_DEFAULT);
+        let active = match self.active.as_deref() {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(_) => return Err(bad("active", Message::new("vote-list-active"))),
+        };
+        let cursor = &self.pagecursor;
+        let (active, after) = match cursor.as_slice() {
+            [] => (active, None),
+            [at, id] | [at, id, _] => {
+                let at = DateTime::parse_from_rfc3339(at)
+                    .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?
+                    .with_timezone(&Utc);
+                let id: Uuid = id
+                    .parse()
+                    .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?;
+                let active = match cursor.get(2).map(String::as_str) {
+                    None => active,
+                    Some(f) if active.is_none() || f == filter_name(active) => match f {
+                        "true" => Some(true),
+                        "false" => Some(false),
+                        "all" => None,
+                        _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
+                    },
+                    Some(_) => {
+                        return Err(bad("pagecursor", Message::new("vote-list-cursor-filter")))
+                    }
+                };
+                (active, Some((at, id)))
+            }
+            _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
+        };
+        Ok(Selection {
+            limit,
+            active,
+            after,
+        })
     }
-    let limit =
-        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
-    let active = match active.as_deref() {
-        None => None,
-        Some("true") => Some(true),
-        Some("false") => Some(false),
-        Some(_) => return Err(bad("active", Message::new("vote-list-active"))),
-    };
-    let (active, after) = match cursor.as_slice() {
-        [] => (active, None),
-        [at, id] | [at, id, _] => {
-            let at = DateTime::parse_from_rfc3339(at)
-                .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?
-                .with_timezone(&Utc);
-            let id: Uuid = id
-                .parse()
-                .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?;
-            let active = match cursor.get(2).map(String::as_str) {
-                None => active,
-                Some(f) if active.is_none() || f == filter_name(active) => match f {
-                    "true" => Some(true),
-                    "false" => Some(false),
-                    "all" => None,
-                    _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
-                },
-                Some(_) => return Err(bad("pagecursor", Message::new("vote-list-cursor-filter"))),
-            };
-            (active, Some((at, id)))
-        }
-        _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
-    };
-    Ok(Params {
-        limit,
-        active,
-        after,
-    })
 }
 
 /// The caller's vote tokens.
@@ -103,11 +115,7 @@ fn parse(query: &str) -> Result<Params, LimitError> {
 /// `pagecursor`: repeat the parameter for each string of the cursor (see the module docs).
 #[utoipa::path(
     get, path = "/me/vote-tokens", tag = "votes", operation_id = "listVoteTokens",
-    params(
-        ("limit" = Option<i32>, Query, minimum = 1, maximum = 100, description = "Page size (default 100)"),
-        ("active" = Option<bool>, Query, description = "true: only active; false: only inactive"),
-        ("pagecursor" = Option<Vec<String>>, Query, description = "[inserted_at, token_id] or a handed-out nextCursor"),
-    ),
+    params(VoteListParams),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "A page", body = TokenPage),
@@ -116,11 +124,11 @@ fn parse(query: &str) -> Result<Params, LimitError> {
     )
 )]
 pub async fn list(
-    req: HttpRequest,
     state: web::Data<AppState>,
     auth: Auth,
+    Query(params): Query<VoteListParams>,
 ) -> Result<Json<TokenPage>, ApiError> {
-    let params = parse(req.query_string())?;
+    let params = params.into_selection()?;
     let mut tokens = state
         .stores
         .votes

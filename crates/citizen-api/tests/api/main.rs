@@ -46,6 +46,7 @@ mod notifications_news;
 mod notifications_push;
 mod notifications_settings;
 mod projects;
+mod query_params;
 mod smtp_catcher;
 mod status_events;
 mod timeline;

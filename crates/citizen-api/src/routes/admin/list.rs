@@ -1,75 +1,91 @@
 //! `GET /admin/reports`: the officers' report list (spec 4.5).
 
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
+use serde::Deserialize;
 use service_kit::auth::Auth;
+use service_kit::extract::Query;
 use service_kit::ApiError;
+use utoipa::IntoParams;
 
 use super::super::model::{Report, View};
-use super::super::params::RawListParams;
+use super::super::params::ListParams;
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
 use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
 use crate::store::admin::AdminFilter;
+use crate::store::ReportFilter;
 
-/// The list parameters (documentation; the handler reads the raw query string).
-#[derive(utoipa::IntoParams)]
+/// The parameters of `GET /admin/reports`: those of the public list and `overdue`.
+#[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // read by utoipa only
 pub struct AdminListParams {
-    #[param(minimum = 1, maximum = 100, default = 100)]
-    limit: Option<i32>,
-    #[param(minimum = 0, maximum = 1000, default = 0)]
-    offset: Option<i32>,
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100, default = 100)]
+    limit: Option<String>,
+    #[param(value_type = Option<i32>, minimum = 0, maximum = 1000, default = 0)]
+    offset: Option<String>,
     /// `longitude,latitude[,radius_m]`: adds `distance`; with a radius, only reports within it.
     #[param(example = "14.4213,50.0875,500")]
     location: Option<String>,
     /// Category ids (repeat for several): reports with an accessible issue in one of them.
-    category: Option<Vec<uuid::Uuid>>,
+    #[serde(default)]
+    #[param(value_type = Option<Vec<uuid::Uuid>>)]
+    category: Vec<String>,
     /// Issue states (repeat for several): reports with an accessible issue in one of them.
-    status: Option<Vec<String>>,
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    status: Vec<String>,
     /// Search in title, description and report id, ignoring case and diacritics.
     #[param(min_length = 1, max_length = 200)]
     q: Option<String>,
     /// `date` (default), `location` (needs `location`) or `votes`.
-    #[param(rename = "orderBy", pattern = "^(date|location|votes)$")]
+    #[serde(rename = "orderBy")]
+    #[param(pattern = "^(date|location|votes)$")]
     order_by: Option<String>,
     /// `asc` or `desc`; default `desc`, but `asc` for `orderBy=location`.
-    #[param(rename = "orderDirection", pattern = "^(asc|desc)$")]
+    #[serde(rename = "orderDirection")]
+    #[param(pattern = "^(asc|desc)$")]
     order_direction: Option<String>,
     /// Reports filed at or after this instant (RFC 3339).
-    #[param(rename = "dateFrom")]
-    date_from: Option<chrono::DateTime<chrono::Utc>>,
+    #[serde(rename = "dateFrom")]
+    #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
+    date_from: Option<String>,
     /// Reports filed at or before this instant (RFC 3339).
-    #[param(rename = "dateTo")]
-    date_to: Option<chrono::DateTime<chrono::Utc>>,
+    #[serde(rename = "dateTo")]
+    #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
+    date_to: Option<String>,
     /// `true`: reports with an accessible issue past its category's statement deadline (open
     /// or accepted, placed in the category at least the deadline ago); `false`: reports with an
     /// accessible issue that is not (within the deadline, no deadline, or resolved/duplicate).
-    overdue: Option<bool>,
+    #[param(value_type = Option<bool>)]
+    overdue: Option<String>,
 }
 
-/// `overdue`: absent, `true` or `false`; given once.
-fn overdue(query: &str) -> Result<Option<bool>, LimitError> {
-    let mut found = None;
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        if key != "overdue" {
-            continue;
+impl AdminListParams {
+    /// Validates every parameter: the public list's filter, and `overdue` (`true` or `false`).
+    fn into_filter(self) -> Result<(ReportFilter, Option<bool>), LimitError> {
+        let list = ListParams {
+            limit: self.limit,
+            offset: self.offset,
+            location: self.location,
+            category: self.category,
+            status: self.status,
+            q: self.q,
+            order_by: self.order_by,
+            order_direction: self.order_direction,
+            date_from: self.date_from,
+            date_to: self.date_to,
         }
-        let parsed = match value.as_ref() {
-            "true" => true,
-            "false" => false,
-            _ => return Err(LimitError::new("overdue", Message::new("overdue-invalid"))),
+        .into_filter()?;
+        let overdue = match self.overdue.as_deref() {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(_) => return Err(LimitError::new("overdue", Message::new("overdue-invalid"))),
         };
-        if found.replace(parsed).is_some() {
-            return Err(LimitError::new(
-                "overdue",
-                Message::new("parameter-repeated").arg("parameter", "overdue"),
-            ));
-        }
+        Ok((list, overdue))
     }
-    Ok(found)
 }
 
 /// The admin report list.
@@ -97,13 +113,12 @@ fn overdue(query: &str) -> Result<Option<bool>, LimitError> {
 )]
 #[tracing::instrument(name = "list_admin_reports", skip_all)]
 pub async fn list(
-    req: HttpRequest,
     state: web::Data<AppState>,
     auth: Auth,
+    Query(params): Query<AdminListParams>,
 ) -> Result<HttpResponse, ApiError> {
     require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
-    let list = RawListParams::parse(req.query_string())?.to_filter()?;
-    let overdue = overdue(req.query_string())?;
+    let (list, overdue) = params.into_filter()?;
     let filter = AdminFilter {
         list,
         overdue,

@@ -9,16 +9,16 @@
 
 use std::collections::HashMap;
 
-use actix_web::{web, HttpRequest};
+use actix_web::web;
 use chrono::{DateTime, SecondsFormat, Utc};
 use domain::geo::{parse_location, LocationParam};
 use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
 use domain::news::{news_cursor_strings, parse_news_cursor, with_descendants, NewsCursor};
-use serde::Serialize;
-use service_kit::extract::Json;
+use serde::{Deserialize, Serialize};
+use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::super::AppState;
@@ -36,76 +36,68 @@ pub struct NewsPage {
     pub next_cursor: Option<Vec<String>>,
 }
 
-/// The parameters `GET /news` reads (documentation).
-#[derive(utoipa::IntoParams)]
+/// The parameters `GET /news` reads, as sent.
+#[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)] // read by utoipa only
 pub struct NewsListParams {
-    #[param(minimum = 1, maximum = 100, default = 100)]
-    limit: Option<i32>,
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100, default = 100)]
+    limit: Option<String>,
     /// `longitude,latitude[,radius_m]`: nearest first with `distance` on each item, items
     /// without a location after them; with a radius only items within it.
     location: Option<String>,
     /// Category ids, repeated; a category includes its descendants.
-    category: Option<Vec<String>>,
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    category: Vec<String>,
     /// One or two strings, repeated: a handed-out `nextCursor`.
-    pagecursor: Option<Vec<String>>,
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    pagecursor: Vec<String>,
 }
 
-struct Params {
+/// The page asked for (the cursor is read against the order, which depends on `near`).
+struct Selection {
     limit: u32,
     near: Option<LocationParam>,
     categories: Vec<Uuid>,
     cursor: Vec<String>,
 }
 
-fn repeated(parameter: &'static str) -> LimitError {
-    LimitError::new(
-        parameter,
-        Message::new("parameter-repeated").arg("parameter", parameter),
-    )
-}
-
-fn parse(query: &str) -> Result<Params, LimitError> {
-    let (mut limit, mut location) = (None, None);
-    let (mut categories, mut cursor) = (Vec::new(), Vec::new());
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        match key.as_ref() {
-            "limit" if limit.is_some() => return Err(repeated("limit")),
-            "location" if location.is_some() => return Err(repeated("location")),
-            "limit" => limit = Some(value.into_owned()),
-            "location" => location = Some(value.into_owned()),
-            "category" => {
-                let id = value.trim().parse::<Uuid>().map_err(|_| {
+impl NewsListParams {
+    /// Checks `limit`, `location` and `category`.
+    fn into_selection(self) -> Result<Selection, LimitError> {
+        let categories = self
+            .category
+            .iter()
+            .map(|value| {
+                value.trim().parse::<Uuid>().map_err(|_| {
                     LimitError::new(
                         "category",
                         Message::new("category-id-invalid").arg("value", format!("{value:?}")),
                     )
-                })?;
-                categories.push(id);
-            }
-            "pagecursor" => cursor.push(value.into_owned()),
-            _ => {}
-        }
-    }
-    let limit =
-        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
-    let near = location
-        .map(|raw| {
-            parse_location(&raw).map_err(|_| {
-                LimitError::new(
-                    "location",
-                    Message::new("location-invalid").arg("value", format!("{raw:?}")),
-                )
+                })
             })
+            .collect::<Result<Vec<_>, _>>()?;
+        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
+            .unwrap_or(LIMIT_DEFAULT);
+        let near = self
+            .location
+            .map(|raw| {
+                parse_location(&raw).map_err(|_| {
+                    LimitError::new(
+                        "location",
+                        Message::new("location-invalid").arg("value", format!("{raw:?}")),
+                    )
+                })
+            })
+            .transpose()?;
+        Ok(Selection {
+            limit,
+            near,
+            categories,
+            cursor: self.pagecursor,
         })
-        .transpose()?;
-    Ok(Params {
-        limit,
-        near,
-        categories,
-        cursor,
-    })
+    }
 }
 
 fn parse_date(raw: &str) -> Option<DateTime<Utc>> {
@@ -146,10 +138,10 @@ fn position(item: &NewsItem, with_location: bool) -> Vec<String> {
 )]
 #[tracing::instrument(name = "list_news", skip_all)]
 pub async fn list(
-    req: HttpRequest,
     state: web::Data<AppState>,
+    Query(params): Query<NewsListParams>,
 ) -> Result<Json<NewsPage>, ApiError> {
-    let params = parse(req.query_string())?;
+    let params = params.into_selection()?;
     let with_location = params.near.is_some();
     let after = if params.cursor.is_empty() {
         None

@@ -4,18 +4,34 @@
 //! two instants. `inserted_at` is unique per account, so the pair orders the feed totally: pages
 //! never overlap or skip, even when many entries share a `sent_at`.
 
-use actix_web::{web, HttpRequest};
+use actix_web::web;
 use chrono::{DateTime, Utc};
 use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::extract::Json;
+use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
+use utoipa::IntoParams;
 
 use super::model::{NotificationItem, NotificationPage};
 use crate::routes::AppState;
 
-struct Params {
+/// The query parameters of `GET /me/notifications`, as sent.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NotificationListParams {
+    /// Page size (default 100)
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+    /// [sent_at, inserted_at] of the last entry of the previous page
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    pagecursor: Vec<String>,
+}
+
+/// The page asked for.
+struct Selection {
     limit: u32,
     after: Option<(DateTime<Utc>, DateTime<Utc>)>,
 }
@@ -26,34 +42,23 @@ fn instant(raw: &str) -> Result<DateTime<Utc>, LimitError> {
         .map_err(|_| LimitError::new("pagecursor", Message::new("notification-cursor")))
 }
 
-fn parse(query: &str) -> Result<Params, LimitError> {
-    let (mut limit, mut cursor) = (None, Vec::new());
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        match key.as_ref() {
-            "limit" if limit.is_none() => limit = Some(value.into_owned()),
-            "limit" => {
+impl NotificationListParams {
+    /// The page size and the position to continue after.
+    fn into_selection(self) -> Result<Selection, LimitError> {
+        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
+            .unwrap_or(LIMIT_DEFAULT);
+        let after = match self.pagecursor.as_slice() {
+            [] => None,
+            [sent, inserted] => Some((instant(sent)?, instant(inserted)?)),
+            _ => {
                 return Err(LimitError::new(
-                    "limit",
-                    Message::new("parameter-repeated").arg("parameter", "limit"),
+                    "pagecursor",
+                    Message::new("notification-cursor"),
                 ))
             }
-            "pagecursor" => cursor.push(value.into_owned()),
-            _ => {}
-        }
+        };
+        Ok(Selection { limit, after })
     }
-    let limit =
-        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
-    let after = match cursor.as_slice() {
-        [] => None,
-        [sent, inserted] => Some((instant(sent)?, instant(inserted)?)),
-        _ => {
-            return Err(LimitError::new(
-                "pagecursor",
-                Message::new("notification-cursor"),
-            ))
-        }
-    };
-    Ok(Params { limit, after })
 }
 
 /// The caller's notifications.
@@ -62,10 +67,7 @@ fn parse(query: &str) -> Result<Params, LimitError> {
 /// `inserted_at`, each as its own `pagecursor` parameter, in that order.
 #[utoipa::path(
     get, path = "/me/notifications", tag = "notifications", operation_id = "listNotifications",
-    params(
-        ("limit" = Option<i32>, Query, minimum = 1, maximum = 100, description = "Page size (default 100)"),
-        ("pagecursor" = Option<Vec<String>>, Query, description = "[sent_at, inserted_at] of the last entry of the previous page"),
-    ),
+    params(NotificationListParams),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "A page", body = NotificationPage),
@@ -74,11 +76,11 @@ fn parse(query: &str) -> Result<Params, LimitError> {
     )
 )]
 pub async fn list(
-    req: HttpRequest,
     state: web::Data<AppState>,
     auth: Auth,
+    Query(params): Query<NotificationListParams>,
 ) -> Result<Json<NotificationPage>, ApiError> {
-    let params = parse(req.query_string())?;
+    let params = params.into_selection()?;
     let mut page = state
         .stores
         .notifications

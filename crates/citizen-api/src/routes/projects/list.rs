@@ -3,14 +3,14 @@
 //! `pagecursor` is repeated: `?pagecursor=<open_from>&pagecursor=<project_id>` (the spec's two
 //! strings); `nextCursor` is the same pair for the page's last project, or null on the last page.
 
-use actix_web::{web, HttpRequest};
+use actix_web::web;
 use chrono::{DateTime, SecondsFormat, Utc};
 use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
-use serde::Serialize;
-use service_kit::extract::Json;
+use serde::{Deserialize, Serialize};
+use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use super::super::AppState;
@@ -28,36 +28,37 @@ pub struct ProjectPage {
 /// A project's position in the list: `(open_from, id)`.
 type Position = (DateTime<Utc>, Uuid);
 
-fn parse(query: &str) -> Result<(u32, Option<Position>), LimitError> {
-    let mut limit = None;
-    let mut cursor = Vec::new();
-    for (key, value) in form_urlencoded::parse(query.as_bytes()) {
-        match key.as_ref() {
-            "limit" if limit.is_some() => {
-                return Err(LimitError::new(
-                    "limit",
-                    Message::new("parameter-repeated").arg("parameter", "limit"),
-                ))
-            }
-            "limit" => limit = Some(value.into_owned()),
-            "pagecursor" => cursor.push(value.into_owned()),
-            _ => {}
-        }
+/// The query parameters of `GET /projects`, as sent.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ProjectListParams {
+    /// Page size (default 100)
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 100)]
+    limit: Option<String>,
+    /// [open_from, project_id]: a handed-out nextCursor
+    #[serde(default)]
+    #[param(value_type = Option<Vec<String>>)]
+    pagecursor: Vec<String>,
+}
+
+impl ProjectListParams {
+    /// The page size and the position to continue after.
+    fn into_page(self) -> Result<(u32, Option<Position>), LimitError> {
+        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
+            .unwrap_or(LIMIT_DEFAULT);
+        let bad = || LimitError::new("pagecursor", Message::new("project-cursor-invalid"));
+        let after = match self.pagecursor.as_slice() {
+            [] => None,
+            [at, id] => Some((
+                DateTime::parse_from_rfc3339(at.trim())
+                    .map_err(|_| bad())?
+                    .with_timezone(&Utc),
+                id.trim().parse::<Uuid>().map_err(|_| bad())?,
+            )),
+            _ => return Err(bad()),
+        };
+        Ok((limit, after))
     }
-    let limit =
-        parse_int_in("limit", limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?.unwrap_or(LIMIT_DEFAULT);
-    let bad = || LimitError::new("pagecursor", Message::new("project-cursor-invalid"));
-    let after = match cursor.as_slice() {
-        [] => None,
-        [at, id] => Some((
-            DateTime::parse_from_rfc3339(at.trim())
-                .map_err(|_| bad())?
-                .with_timezone(&Utc),
-            id.trim().parse::<Uuid>().map_err(|_| bad())?,
-        )),
-        _ => return Err(bad()),
-    };
-    Ok((limit, after))
 }
 
 /// Projects.
@@ -66,10 +67,7 @@ fn parse(query: &str) -> Result<(u32, Option<Position>), LimitError> {
 /// of the two strings of a handed-out `nextCursor`.
 #[utoipa::path(
     get, path = "/projects", tag = "projects", operation_id = "listProjects",
-    params(
-        ("limit" = Option<i32>, Query, minimum = 1, maximum = 100, description = "Page size (default 100)"),
-        ("pagecursor" = Option<Vec<String>>, Query, description = "[open_from, project_id]: a handed-out nextCursor"),
-    ),
+    params(ProjectListParams),
     responses(
         (status = 200, description = "A page of projects", body = ProjectPage),
         (status = 400, description = "`VALIDATION_ERROR`: a malformed limit or cursor", body = service_kit::ErrorBody),
@@ -78,10 +76,10 @@ fn parse(query: &str) -> Result<(u32, Option<Position>), LimitError> {
 )]
 #[tracing::instrument(name = "list_projects", skip_all)]
 pub async fn list(
-    req: HttpRequest,
     state: web::Data<AppState>,
+    Query(params): Query<ProjectListParams>,
 ) -> Result<Json<ProjectPage>, ApiError> {
-    let (limit, after) = parse(req.query_string())?;
+    let (limit, after) = params.into_page()?;
     let mut projects = state.stores.projects.projects(after, limit + 1).await?;
     let more = projects.len() > limit as usize;
     projects.truncate(limit as usize);

@@ -1,11 +1,12 @@
 //! `GET /reports`: the public list, one row per issue.
 
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use service_kit::auth::MaybeAuth;
+use service_kit::extract::Query;
 use service_kit::ApiError;
 
 use super::super::model::{Report, ReportList};
-use super::super::params::{ListParams, RawListParams};
+use super::super::params::ListParams;
 use super::super::AppState;
 
 /// The public report list.
@@ -28,11 +29,11 @@ use super::super::AppState;
 )]
 #[tracing::instrument(name = "list_reports", skip_all)]
 pub async fn list(
-    req: HttpRequest,
     state: web::Data<AppState>,
     _auth: MaybeAuth,
+    Query(params): Query<ListParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = RawListParams::parse(req.query_string())?.to_filter()?;
+    let filter = params.into_filter()?;
     let page = state
         .stores
         .reports
