@@ -168,7 +168,7 @@ struct Places {
     mdats: Vec<(usize, usize)>,
 }
 
-/// The ids of the Exif and XMP items listed in `iinf`.
+/// The ids of the Exif and XMP items listed in `iinf`, sorted.
 fn metadata_items(file: &[u8], iinf: &BoxAt, media_type: MediaType) -> Result<Vec<u32>> {
     let mut r = Reader::new(file, iinf.payload, iinf.end, media_type);
     let version = r.u8()?;
@@ -202,6 +202,8 @@ fn metadata_items(file: &[u8], iinf: &BoxAt, media_type: MediaType) -> Result<Ve
             items.push(id);
         }
     }
+    items.sort_unstable();
+    items.dedup();
     Ok(items)
 }
 
@@ -238,14 +240,17 @@ fn item_ranges(
         let data_reference = r.uint(2)?;
         let base = r.uint(base_offset_size)?;
         let extents = r.uint(2)?;
-        let wanted = items.contains(&id);
+        if items.binary_search(&id).is_err() {
+            // Not metadata: its extents skipped at once, so that entries of zero-sized fields
+            // (up to 65 535 extents that take no bytes) cannot make this loop quadratic.
+            let extent_bytes = index_size + offset_size + length_size;
+            r.bytes(extents as usize * extent_bytes)?;
+            continue;
+        }
         for _ in 0..extents {
             r.uint(index_size)?;
             let offset = r.uint(offset_size)?;
             let length = r.uint(length_size)?;
-            if !wanted {
-                continue;
-            }
             if method == 0 && data_reference != 0 {
                 // In the file a `dref` entry names: another file, or this one (a self-contained
                 // entry), and some readers take the offsets as this file's anyway.
