@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test lint fmt bench check-layering schemathesis deploy-check toolchain help
+.PHONY: run test lint fmt bench fuzz check-layering schemathesis deploy-check toolchain help
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -27,6 +27,9 @@ check-layering: ## The domain crate does no I/O; citizen-api keeps routes -> app
 
 bench: toolchain ## Benchmarks (see docs/benchmarks.md); needs PostgreSQL with PostGIS for the PostgreSQL half
 	@scripts/bench.sh
+
+fuzz: toolchain ## Fuzz the photo metadata strippers (cargo-fuzz, FUZZ_SECONDS=60 per target); not in CI
+	@scripts/fuzz.sh
 
 schemathesis: toolchain ## Property-based API tests against each service's own OpenAPI description
 	@scripts/schemathesis.sh

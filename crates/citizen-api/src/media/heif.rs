@@ -5,9 +5,15 @@
 //! with `application/rdf+xml`) and `iloc` says where their bytes are. Those bytes are
 //! overwritten with zeros in place, so no offset of the file changes and every image item stays
 //! byte-identical; readers then find an empty Exif block. Items stored in a way we cannot
-//! overwrite safely (built from other items, construction method 2, or with an open-ended
-//! extent) make the file refused ([`MediaError::MetadataNotRemovable`]) rather than stored with
-//! its GPS position.
+//! overwrite safely (built from other items, construction method 2, with an open-ended
+//! extent, or through a data reference) make the file refused
+//! ([`MediaError::MetadataNotRemovable`]) rather than stored with its GPS position.
+//!
+//! Files that readers could understand differently from us are refused as corrupt: more than
+//! one `meta` box, or more than one `iinf`, `iloc` or `idat` in it (a reader taking the last
+//! would find items we did not see), and a metadata item whose bytes (construction method 0)
+//! are not inside an `mdat` box (zeroing them would overwrite the file's own structure, its
+//! `ftyp` included, and the stored file would no longer be recognised).
 
 use super::{MediaError, MediaType};
 
@@ -109,29 +115,60 @@ impl<'a> Reader<'a> {
 /// Overwrites the Exif and XMP items of `file` with zeros; see the module docs.
 pub fn strip(file: &mut [u8], media_type: MediaType) -> Result<()> {
     let top = Reader::new(file, 0, file.len(), media_type).boxes()?;
-    let Some(meta) = top.iter().find(|b| &b.kind == b"meta") else {
+    let Some(meta) = only(&top, b"meta", media_type)? else {
         return Ok(()); // no items, so no metadata items
     };
     // `meta` is a full box: version and flags first.
     let children = Reader::new(file, meta.payload + 4, meta.end, media_type).boxes()?;
-    let find = |kind: &[u8; 4]| children.iter().find(|b| &b.kind == kind);
-    let Some(iinf) = find(b"iinf") else {
+    let Some(iinf) = only(&children, b"iinf", media_type)? else {
         return Ok(());
     };
     let metadata_items = metadata_items(file, iinf, media_type)?;
     if metadata_items.is_empty() {
         return Ok(());
     }
-    let iloc = find(b"iloc").ok_or(MediaError::Corrupt(media_type, "items without iloc"))?;
-    let idat = find(b"idat").map(|b| (b.payload, b.end));
-    let ranges = item_ranges(file, iloc, idat, &metadata_items, media_type)?;
+    let iloc = only(&children, b"iloc", media_type)?
+        .ok_or(MediaError::Corrupt(media_type, "items without iloc"))?;
+    let idat = only(&children, b"idat", media_type)?.map(|b| (b.payload, b.end));
+    let mdats: Vec<(usize, usize)> = top
+        .iter()
+        .filter(|b| &b.kind == b"mdat")
+        .map(|b| (b.payload, b.end))
+        .collect();
+    let places = Places { idat, mdats };
+    let ranges = item_ranges(file, iloc, &places, &metadata_items, media_type)?;
     for (start, end) in ranges {
         file[start..end].fill(0);
     }
     Ok(())
 }
 
-/// The ids of the Exif and XMP items listed in `iinf`.
+/// The one box of `kind` among `boxes`, if any; more than one is refused (readers differ in
+/// which one they take).
+fn only<'b>(
+    boxes: &'b [BoxAt],
+    kind: &[u8; 4],
+    media_type: MediaType,
+) -> Result<Option<&'b BoxAt>> {
+    let mut found = boxes.iter().filter(|b| &b.kind == kind);
+    let first = found.next();
+    if found.next().is_some() {
+        return Err(MediaError::Corrupt(
+            media_type,
+            "more than one meta, iinf, iloc or idat box",
+        ));
+    }
+    Ok(first)
+}
+
+/// Where item bytes may lie: the payload of `idat` (construction method 1) and those of the
+/// top-level `mdat` boxes (method 0, file offsets).
+struct Places {
+    idat: Option<(usize, usize)>,
+    mdats: Vec<(usize, usize)>,
+}
+
+/// The ids of the Exif and XMP items listed in `iinf`, sorted.
 fn metadata_items(file: &[u8], iinf: &BoxAt, media_type: MediaType) -> Result<Vec<u32>> {
     let mut r = Reader::new(file, iinf.payload, iinf.end, media_type);
     let version = r.u8()?;
@@ -165,18 +202,21 @@ fn metadata_items(file: &[u8], iinf: &BoxAt, media_type: MediaType) -> Result<Ve
             items.push(id);
         }
     }
+    items.sort_unstable();
+    items.dedup();
     Ok(items)
 }
 
-/// Where the bytes of `items` lie in the file, from `iloc` (and `idat` for construction
-/// method 1).
+/// Where the bytes of `items` lie in the file, from `iloc` (in an `mdat` for construction
+/// method 0, in `idat` for method 1).
 fn item_ranges(
     file: &[u8],
     iloc: &BoxAt,
-    idat: Option<(usize, usize)>,
+    places: &Places,
     items: &[u32],
     media_type: MediaType,
 ) -> Result<Vec<(usize, usize)>> {
+    let idat = places.idat;
     let refuse = |why| MediaError::MetadataNotRemovable(media_type, why);
     let mut r = Reader::new(file, iloc.payload, iloc.end, media_type);
     let corrupt = r.corrupt();
@@ -200,13 +240,21 @@ fn item_ranges(
         let data_reference = r.uint(2)?;
         let base = r.uint(base_offset_size)?;
         let extents = r.uint(2)?;
-        let wanted = items.contains(&id);
+        if items.binary_search(&id).is_err() {
+            // Not metadata: its extents skipped at once, so that entries of zero-sized fields
+            // (up to 65 535 extents that take no bytes) cannot make this loop quadratic.
+            let extent_bytes = index_size + offset_size + length_size;
+            r.bytes(extents as usize * extent_bytes)?;
+            continue;
+        }
         for _ in 0..extents {
             r.uint(index_size)?;
             let offset = r.uint(offset_size)?;
             let length = r.uint(length_size)?;
-            if !wanted || data_reference != 0 {
-                continue; // not metadata, or bytes in another file
+            if method == 0 && data_reference != 0 {
+                // In the file a `dref` entry names: another file, or this one (a self-contained
+                // entry), and some readers take the offsets as this file's anyway.
+                return Err(refuse("item through a data reference"));
             }
             if length == 0 {
                 return Err(refuse("open-ended extent"));
@@ -217,20 +265,27 @@ fn item_ranges(
                 (1, None) => return Err(corrupt),
                 _ => return Err(refuse("item constructed from other items")),
             };
-            let limit = if method == 1 {
-                idat.map_or(0, |(_, end)| end)
-            } else {
-                file.len()
-            };
             let start = origin
                 .checked_add(base)
                 .and_then(|s| s.checked_add(offset))
                 .and_then(|s| usize::try_from(s).ok());
             let end = start.and_then(|s| s.checked_add(usize::try_from(length).ok()?));
-            match (start, end) {
-                (Some(start), Some(end)) if end <= limit => ranges.push((start, end)),
-                _ => return Err(corrupt),
+            let (Some(start), Some(end)) = (start, end) else {
+                return Err(corrupt);
+            };
+            let inside = |&(from, to): &(usize, usize)| from <= start && end <= to;
+            let placed = if method == 1 {
+                idat.as_ref().is_some_and(inside)
+            } else {
+                places.mdats.iter().any(inside)
+            };
+            if !placed {
+                return Err(MediaError::Corrupt(
+                    media_type,
+                    "a metadata item outside its mdat or idat box",
+                ));
             }
+            ranges.push((start, end));
         }
     }
     Ok(ranges)

@@ -15,6 +15,7 @@ mod detail;
 mod docs;
 mod filing;
 mod filing_anonymous;
+mod filing_exif_oracle;
 mod filing_limits;
 mod helpers;
 mod http_cache;
