@@ -11,6 +11,7 @@ use crate::helpers::{assert_error, TestApp};
 on_both_backends!(crate::helpers::spawn_app;
     votes_count_the_active_tokens_and_order_the_list,
     bad_parameters_are_400,
+    the_scope_is_checked_before_the_parameters,
 );
 
 async fn votes_count_the_active_tokens_and_order_the_list(app: TestApp) {
@@ -67,5 +68,18 @@ async fn bad_parameters_are_400(app: TestApp) {
             .get_as(&format!("/admin/reports?{query}"), Some(&boss))
             .await;
         assert_error(status, &body, 400, "VALIDATION_ERROR");
+    }
+}
+
+/// A caller without the right learns nothing from validation answers: 401 without a token and
+/// 403 without either scope, even for a malformed query.
+async fn the_scope_is_checked_before_the_parameters(app: TestApp) {
+    let citizen = app.token("citizen-1", &[]);
+    for query in ["overdue=yes", "limit=0", "category=x"] {
+        let path = format!("/admin/reports?{query}");
+        let (status, body) = app.get_as(&path, None).await;
+        assert_error(status, &body, 401, "UNAUTHORIZED");
+        let (status, body) = app.get_as(&path, Some(&citizen)).await;
+        assert_error(status, &body, 403, "FORBIDDEN");
     }
 }

@@ -4,7 +4,6 @@ use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
 use serde::Deserialize;
-use service_kit::auth::Auth;
 use service_kit::extract::Query;
 use service_kit::ApiError;
 use utoipa::IntoParams;
@@ -13,7 +12,7 @@ use super::super::model::{Report, View};
 use super::super::params::ListParams;
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
-use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
+use super::{access, ReportReader};
 use crate::store::admin::AdminFilter;
 use crate::store::ReportFilter;
 
@@ -114,10 +113,9 @@ impl AdminListParams {
 #[tracing::instrument(name = "list_admin_reports", skip_all)]
 pub async fn list(
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportReader,
     Query(params): Query<AdminListParams>,
 ) -> Result<HttpResponse, ApiError> {
-    require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
     let (list, overdue) = params.into_filter()?;
     let filter = AdminFilter {
         list,
