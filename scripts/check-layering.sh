@@ -52,7 +52,7 @@ citizen_api_layers "$src"
 # Each rule catches a planted violation.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for plant in "app/votes.rs:use actix_web::web;" "store/votes.rs:use crate::app::votes;" \
+for plant in "app/workflow.rs:use actix_web::web;" "store/votes.rs:use crate::app::workflow;" \
   "routes/votes.rs:use crate::store::postgres::PgStore;" "news_import.rs:use crate::routes::AppState;"; do
   rm -rf "$tmp/src" && cp -r "$src" "$tmp/src"
   echo "${plant#*:}" >>"$tmp/src/${plant%%:*}"

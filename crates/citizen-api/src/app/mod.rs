@@ -9,5 +9,4 @@
 pub mod duplicates;
 pub mod filing;
 pub mod news;
-pub mod votes;
 pub mod workflow;

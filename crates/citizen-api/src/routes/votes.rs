@@ -12,9 +12,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::AppState;
-use crate::app;
-use crate::app::votes::PlaceError;
-use crate::store::votes::{PoolFigures, VoteToken};
+use crate::store::votes::{PlaceError, PoolFigures, VoteToken};
 
 /// `{target, count}` of placing and revoking.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -137,16 +135,18 @@ pub async fn place(
         .parse()
         .map_err(|_| target_not_found(&body.0.target))?;
     crate::routes::notifications::remember_locale(&state, &auth.0).await?;
-    let placed = app::votes::place(
-        state.stores.votes.as_ref(),
-        &auth.0.subject,
-        target,
-        count,
-        state.votes.pool(),
-        state.vote_expiry,
-        state.clock.now(),
-    )
-    .await;
+    let placed = state
+        .stores
+        .votes
+        .place_votes(
+            &auth.0.subject,
+            target,
+            count,
+            state.votes.pool(),
+            state.vote_expiry,
+            state.clock.now(),
+        )
+        .await;
     match placed {
         Ok((tokens, figures)) => Ok(Json(Placed {
             tokens: tokens.into_iter().map(Token::from).collect(),
@@ -186,14 +186,11 @@ pub async fn revoke(
         // No token can be on a target that is no id.
         return Ok(Json(Revoked { revoked_count: 0 }));
     };
-    let revoked_count = app::votes::revoke(
-        state.stores.votes.as_ref(),
-        &auth.0.subject,
-        target,
-        count,
-        state.clock.now(),
-    )
-    .await?;
+    let revoked_count = state
+        .stores
+        .votes
+        .revoke_votes(&auth.0.subject, target, count, state.clock.now())
+        .await?;
     Ok(Json(Revoked { revoked_count }))
 }
 

@@ -1,10 +1,10 @@
-//! The vote pool's storage: an account's tokens, and the transaction that places or revokes them.
+//! The vote pool's storage: placing and revoking an account's tokens, one account at a time.
 
 use async_trait::async_trait;
-use domain::votes::VotePool;
+use domain::votes::{ExpiryRule, VoteError, VotePool};
 use uuid::Uuid;
 
-use super::{Instant, StoreResult};
+use super::{Instant, StoreError, StoreResult};
 
 /// A placed token (spec 2.6).
 #[derive(Debug, Clone, PartialEq)]
@@ -34,15 +34,50 @@ impl PoolFigures {
     }
 }
 
-/// The vote pool's storage: primitives, with no rule inside. The pool's rule (how many tokens an
-/// account may hold) is decided once, in `app::votes`, between [`VoteTx::lock_account`] and the
-/// insert, so concurrent requests on any number of replicas never overdraw the pool.
+/// Why tokens were not placed.
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    #[error("no such target")]
+    TargetNotFound,
+    #[error(transparent)]
+    Refused(#[from] VoteError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl From<sqlx::Error> for PlaceError {
+    fn from(err: sqlx::Error) -> Self {
+        Self::Store(err.into())
+    }
+}
+
+/// The vote pool. Every place and revoke of one account runs in a transaction that first takes
+/// the account's lock (PostgreSQL: its `vote_accounts` row `FOR UPDATE`; SQLite: the write lock
+/// of `BEGIN IMMEDIATE`), then counts its active tokens at `now` and decides with the domain
+/// rules, so concurrent requests on any number of replicas never overdraw the pool.
 #[async_trait]
 pub trait VoteStore: Send + Sync + 'static {
-    /// Starts a transaction of the vote pool (SQLite: `BEGIN IMMEDIATE`, the database's write
-    /// lock up front; PostgreSQL: `BEGIN`, with `synchronous_commit` off unless
-    /// `votes.synchronous_commit`). Dropped without [`VoteTx::commit`], it rolls back.
-    async fn begin_votes(&self) -> StoreResult<Box<dyn VoteTx>>;
+    /// Places `count` tokens on `target` (a report or a project) when that many are available: all or none.
+    /// Returns the placed tokens and the pool figures after placing.
+    async fn place_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        pool: VotePool,
+        expiry: ExpiryRule<Instant>,
+        now: Instant,
+    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError>;
+
+    /// Revokes up to `count` of the account's active tokens on `target`, the most recently
+    /// placed first; returns how many were revoked (0 when none was active there).
+    async fn revoke_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        now: Instant,
+    ) -> StoreResult<u32>;
 
     /// A page of the account's tokens, newest first (`inserted_at`, then id, descending), after
     /// the `after` position when given; `active`: only active (true) or inactive (false) ones at
@@ -65,38 +100,23 @@ pub trait VoteStore: Send + Sync + 'static {
     ) -> StoreResult<(u32, u32)>;
 }
 
-/// One transaction of the vote pool, one statement per method.
-#[async_trait]
-pub trait VoteTx: Send {
-    /// Whether `target` is a report or a project.
-    async fn target_exists(&mut self, target: Uuid) -> StoreResult<bool>;
-
-    /// Takes the account's lock until the transaction ends (PostgreSQL: its `vote_accounts` row
-    /// `FOR UPDATE`; SQLite: the transaction already holds the write lock) and says whether the
-    /// account exists.
-    async fn lock_account(&mut self, subject: &str) -> StoreResult<bool>;
-
-    /// Creates the account (its first vote); nothing when it exists.
-    async fn create_account(&mut self, subject: &str, now: Instant) -> StoreResult<()>;
-
-    /// The account's active tokens at `now`.
-    async fn count_active(&mut self, subject: &str, now: Instant) -> StoreResult<u32>;
-
-    /// Inserts the tokens of `subject`.
-    async fn insert_tokens(&mut self, subject: &str, tokens: &[VoteToken]) -> StoreResult<()>;
-
-    /// Revokes at `now` up to `count` of the account's active tokens on `target`, the most
-    /// recently placed first; how many were revoked.
-    async fn revoke_newest(
-        &mut self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        now: Instant,
-    ) -> StoreResult<u32>;
-
-    /// Commits the transaction.
-    async fn commit(self: Box<Self>) -> StoreResult<()>;
+/// `count` new tokens on `target` placed at `now` under `expiry`.
+pub(crate) fn new_tokens(
+    target: Uuid,
+    count: u32,
+    expiry: ExpiryRule<Instant>,
+    now: Instant,
+) -> Vec<VoteToken> {
+    let expires_at = expiry.expires_at(now, |t, days| t + chrono::TimeDelta::days(i64::from(days)));
+    (0..count)
+        .map(|_| VoteToken {
+            id: Uuid::now_v7(),
+            target,
+            inserted_at: now,
+            expires_at,
+            revoked_at: None,
+        })
+        .collect()
 }
 
 /// A count from the database as a pool figure.

@@ -1,12 +1,13 @@
-//! The vote pool (PostgreSQL): the account's `vote_accounts` row is its lock.
+//! The vote pool (PostgreSQL): the account's `vote_accounts` row is the lock, taken by the
+//! functions `place_vote_tokens` and `revoke_vote_tokens` (migration 0007), one statement each.
 
 use async_trait::async_trait;
-use sqlx::{Postgres, Transaction};
+use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::{page_sql, PgStore};
-use crate::store::votes::{figure, VoteStore, VoteToken, VoteTx};
-use crate::store::{Instant, StoreResult};
+use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
+use crate::store::{Instant, StoreError, StoreResult};
 
 #[derive(sqlx::FromRow)]
 struct TokenRow {
@@ -17,35 +18,66 @@ struct TokenRow {
     revoked_at: Option<Instant>,
 }
 
-impl From<TokenRow> for VoteToken {
-    fn from(r: TokenRow) -> Self {
-        VoteToken {
-            id: r.id,
-            target: r.target_id,
-            inserted_at: r.inserted_at,
-            expires_at: r.expires_at,
-            revoked_at: r.revoked_at,
-        }
-    }
-}
-
 const ACTIVE: &str = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)";
-
-struct PgVoteTx(Transaction<'static, Postgres>);
 
 #[async_trait]
 impl VoteStore for PgStore {
-    async fn begin_votes(&self) -> StoreResult<Box<dyn VoteTx>> {
-        // Without the flush the account's lock is not held while the WAL reaches the disk
-        // (docs/decisions.md, "Vote commits"); one round trip either way.
-        let tx = if self.synchronous_vote_commit {
-            self.pool.begin().await?
-        } else {
-            self.pool
-                .begin_with("BEGIN; SET LOCAL synchronous_commit TO off")
-                .await?
-        };
-        Ok(Box::new(PgVoteTx(tx)))
+    async fn place_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        pool: VotePool,
+        expiry: ExpiryRule<Instant>,
+        now: Instant,
+    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
+        // One statement (migration 0007): the target check, the account's lock, the count and
+        // the insert; the tokens go in only when they fit, the rule `VotePool::check_place`
+        // names the refusal of.
+        let tokens = new_tokens(target, count, expiry, now);
+        let ids: Vec<Uuid> = tokens.iter().map(|t| t.id).collect();
+        let expires_at = tokens.first().and_then(|t| t.expires_at);
+        let (found, active, placed): (bool, i64, i64) = sqlx::query_as(
+            "SELECT found, active, placed FROM place_vote_tokens($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(subject)
+        .bind(target)
+        .bind(&ids)
+        .bind(now)
+        .bind(expires_at)
+        .bind(i64::from(pool.max_count))
+        .bind(self.synchronous_vote_commit)
+        .fetch_one(&self.pool)
+        .await?;
+        if !found {
+            return Err(PlaceError::TargetNotFound);
+        }
+        let active = figure(active);
+        pool.check_place(active, count)?;
+        if placed != i64::from(count) {
+            return Err(PlaceError::Store(StoreError::Other(anyhow::anyhow!(
+                "placed {placed} of {count} tokens that fit the pool"
+            ))));
+        }
+        Ok((tokens, PoolFigures::new(pool, active + count)))
+    }
+
+    async fn revoke_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        now: Instant,
+    ) -> StoreResult<u32> {
+        let revoked: i64 = sqlx::query_scalar("SELECT revoke_vote_tokens($1, $2, $3, $4, $5)")
+            .bind(subject)
+            .bind(target)
+            .bind(i64::from(count))
+            .bind(now)
+            .bind(self.synchronous_vote_commit)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
     }
 
     async fn vote_tokens(
@@ -79,7 +111,16 @@ impl VoteStore for PgStore {
             query = query.bind(inserted_at).bind(id);
         }
         let rows: Vec<TokenRow> = query.fetch_all(&self.pool).await?;
-        Ok(rows.into_iter().map(VoteToken::from).collect())
+        Ok(rows
+            .into_iter()
+            .map(|r| VoteToken {
+                id: r.id,
+                target: r.target_id,
+                inserted_at: r.inserted_at,
+                expires_at: r.expires_at,
+                revoked_at: r.revoked_at,
+            })
+            .collect())
     }
 
     async fn active_votes(
@@ -98,96 +139,5 @@ impl VoteStore for PgStore {
         .fetch_one(&self.pool)
         .await?;
         Ok((figure(all), figure(on_target)))
-    }
-}
-
-#[async_trait]
-impl VoteTx for PgVoteTx {
-    async fn target_exists(&mut self, target: Uuid) -> StoreResult<bool> {
-        Ok(sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM reports WHERE id = $1) \
-             OR EXISTS (SELECT 1 FROM projects WHERE id = $1)",
-        )
-        .bind(target)
-        .fetch_one(&mut *self.0)
-        .await?)
-    }
-
-    async fn lock_account(&mut self, subject: &str) -> StoreResult<bool> {
-        let locked: Option<i32> =
-            sqlx::query_scalar("SELECT 1 FROM vote_accounts WHERE subject = $1 FOR UPDATE")
-                .bind(subject)
-                .fetch_optional(&mut *self.0)
-                .await?;
-        Ok(locked.is_some())
-    }
-
-    async fn create_account(&mut self, subject: &str, now: Instant) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO vote_accounts (subject, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        )
-        .bind(subject)
-        .bind(now)
-        .execute(&mut *self.0)
-        .await?;
-        Ok(())
-    }
-
-    async fn count_active(&mut self, subject: &str, now: Instant) -> StoreResult<u32> {
-        let active: i64 = sqlx::query_scalar(&format!(
-            "SELECT count(*) FROM vote_tokens WHERE subject = $1 AND {ACTIVE}"
-        ))
-        .bind(subject)
-        .bind(now)
-        .fetch_one(&mut *self.0)
-        .await?;
-        Ok(figure(active))
-    }
-
-    async fn insert_tokens(&mut self, subject: &str, tokens: &[VoteToken]) -> StoreResult<()> {
-        let ids: Vec<Uuid> = tokens.iter().map(|t| t.id).collect();
-        let targets: Vec<Uuid> = tokens.iter().map(|t| t.target).collect();
-        let inserted: Vec<Instant> = tokens.iter().map(|t| t.inserted_at).collect();
-        let expires: Vec<Option<Instant>> = tokens.iter().map(|t| t.expires_at).collect();
-        sqlx::query(
-            "INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at) \
-             SELECT id, $1, target_id, inserted_at, expires_at \
-             FROM unnest($2::uuid[], $3::uuid[], $4::timestamptz[], $5::timestamptz[]) \
-               AS t (id, target_id, inserted_at, expires_at)",
-        )
-        .bind(subject)
-        .bind(&ids)
-        .bind(&targets)
-        .bind(&inserted)
-        .bind(&expires)
-        .execute(&mut *self.0)
-        .await?;
-        Ok(())
-    }
-
-    async fn revoke_newest(
-        &mut self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        now: Instant,
-    ) -> StoreResult<u32> {
-        let revoked = sqlx::query(&format!(
-            "UPDATE vote_tokens SET revoked_at = $2 WHERE id IN ( \
-               SELECT id FROM vote_tokens WHERE subject = $1 AND target_id = $3 AND {ACTIVE} \
-               ORDER BY inserted_at DESC, id DESC LIMIT $4)"
-        ))
-        .bind(subject)
-        .bind(now)
-        .bind(target)
-        .bind(i64::from(count))
-        .execute(&mut *self.0)
-        .await?
-        .rows_affected();
-        Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
-    }
-
-    async fn commit(self: Box<Self>) -> StoreResult<()> {
-        Ok(self.0.commit().await?)
     }
 }

@@ -1,24 +1,92 @@
-//! The vote pool (SQLite): `BEGIN IMMEDIATE` holds the database's write lock for the whole
-//! transaction, which is every account's lock at once.
+//! The vote pool (SQLite): `BEGIN IMMEDIATE` holds the write lock for the whole decision.
 
 use async_trait::async_trait;
-use sqlx::{Sqlite, Transaction};
+use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::{get_instant, get_opt_instant, get_uuid, micros, SqliteStore};
-use crate::store::votes::{figure, VoteStore, VoteToken, VoteTx};
+use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
 use crate::store::{Instant, StoreResult};
 
 const ACTIVE: &str = "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?2)";
 
-struct SqliteVoteTx(Transaction<'static, Sqlite>);
-
 #[async_trait]
 impl VoteStore for SqliteStore {
-    async fn begin_votes(&self) -> StoreResult<Box<dyn VoteTx>> {
-        Ok(Box::new(SqliteVoteTx(
-            self.pool.begin_with("BEGIN IMMEDIATE").await?,
-        )))
+    async fn place_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        pool: VotePool,
+        expiry: ExpiryRule<Instant>,
+        now: Instant,
+    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let exists: Option<String> = sqlx::query_scalar(
+            "SELECT id FROM reports WHERE id = ?1 UNION ALL SELECT id FROM projects WHERE id = ?1",
+        )
+        .bind(target.to_string())
+        .fetch_optional(&mut *tx)
+        .await?;
+        if exists.is_none() {
+            return Err(PlaceError::TargetNotFound);
+        }
+        sqlx::query(
+            "INSERT INTO vote_accounts (subject, created_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
+        )
+        .bind(subject)
+        .bind(micros(now))
+        .execute(&mut *tx)
+        .await?;
+        let active: i64 = sqlx::query_scalar(&format!(
+            "SELECT count(*) FROM vote_tokens WHERE subject = ?1 AND {ACTIVE}"
+        ))
+        .bind(subject)
+        .bind(micros(now))
+        .fetch_one(&mut *tx)
+        .await?;
+        let active = figure(active);
+        pool.check_place(active, count)?;
+        let tokens = new_tokens(target, count, expiry, now);
+        for token in &tokens {
+            sqlx::query(
+                "INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .bind(token.id.to_string())
+            .bind(subject)
+            .bind(target.to_string())
+            .bind(micros(now))
+            .bind(token.expires_at.map(micros))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok((tokens, PoolFigures::new(pool, active + count)))
+    }
+
+    async fn revoke_votes(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        now: Instant,
+    ) -> StoreResult<u32> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let revoked = sqlx::query(&format!(
+            "UPDATE vote_tokens SET revoked_at = ?2 WHERE id IN ( \
+               SELECT id FROM vote_tokens WHERE subject = ?1 AND target_id = ?3 AND {ACTIVE} \
+               ORDER BY inserted_at DESC, id DESC LIMIT ?4)"
+        ))
+        .bind(subject)
+        .bind(micros(now))
+        .bind(target.to_string())
+        .bind(i64::from(count))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
     }
 
     async fn vote_tokens(
@@ -76,92 +144,5 @@ impl VoteStore for SqliteStore {
         .fetch_one(&self.pool)
         .await?;
         Ok((figure(all), figure(on_target)))
-    }
-}
-
-#[async_trait]
-impl VoteTx for SqliteVoteTx {
-    async fn target_exists(&mut self, target: Uuid) -> StoreResult<bool> {
-        Ok(sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM reports WHERE id = ?1) \
-             OR EXISTS (SELECT 1 FROM projects WHERE id = ?1)",
-        )
-        .bind(target.to_string())
-        .fetch_one(&mut *self.0)
-        .await?)
-    }
-
-    async fn lock_account(&mut self, subject: &str) -> StoreResult<bool> {
-        Ok(
-            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM vote_accounts WHERE subject = ?1)")
-                .bind(subject)
-                .fetch_one(&mut *self.0)
-                .await?,
-        )
-    }
-
-    async fn create_account(&mut self, subject: &str, now: Instant) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO vote_accounts (subject, created_at) VALUES (?1, ?2) ON CONFLICT DO NOTHING",
-        )
-        .bind(subject)
-        .bind(micros(now))
-        .execute(&mut *self.0)
-        .await?;
-        Ok(())
-    }
-
-    async fn count_active(&mut self, subject: &str, now: Instant) -> StoreResult<u32> {
-        let active: i64 = sqlx::query_scalar(&format!(
-            "SELECT count(*) FROM vote_tokens WHERE subject = ?1 AND {ACTIVE}"
-        ))
-        .bind(subject)
-        .bind(micros(now))
-        .fetch_one(&mut *self.0)
-        .await?;
-        Ok(figure(active))
-    }
-
-    async fn insert_tokens(&mut self, subject: &str, tokens: &[VoteToken]) -> StoreResult<()> {
-        for token in tokens {
-            sqlx::query(
-                "INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )
-            .bind(token.id.to_string())
-            .bind(subject)
-            .bind(token.target.to_string())
-            .bind(micros(token.inserted_at))
-            .bind(token.expires_at.map(micros))
-            .execute(&mut *self.0)
-            .await?;
-        }
-        Ok(())
-    }
-
-    async fn revoke_newest(
-        &mut self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        now: Instant,
-    ) -> StoreResult<u32> {
-        let revoked = sqlx::query(&format!(
-            "UPDATE vote_tokens SET revoked_at = ?2 WHERE id IN ( \
-               SELECT id FROM vote_tokens WHERE subject = ?1 AND target_id = ?3 AND {ACTIVE} \
-               ORDER BY inserted_at DESC, id DESC LIMIT ?4)"
-        ))
-        .bind(subject)
-        .bind(micros(now))
-        .bind(target.to_string())
-        .bind(i64::from(count))
-        .execute(&mut *self.0)
-        .await?
-        .rows_affected();
-        Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
-    }
-
-    async fn commit(self: Box<Self>) -> StoreResult<()> {
-        Ok(self.0.commit().await?)
     }
 }
