@@ -49,7 +49,7 @@ pub async fn move_issue(
     }
     set_status(tx.as_mut(), &current, IssueStatus::Moved, None, actor, now).await?;
     let opened = tx
-        .open_issue_like(issue_id, Uuid::now_v7(), category_id, now)
+        .open_issue(Uuid::now_v7(), current.report_id, category_id, now)
         .await?;
     tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
         .await?;

@@ -152,16 +152,6 @@ pub trait IssueTx: Send {
         now: Instant,
     ) -> StoreResult<Issue>;
 
-    /// Opens issue `new_id` of the same report as `from` (with its copies of the report's
-    /// columns) in `category_id`, in state open.
-    async fn open_issue_like(
-        &mut self,
-        from: Uuid,
-        new_id: Uuid,
-        category_id: Uuid,
-        now: Instant,
-    ) -> StoreResult<Issue>;
-
     /// Records a change of an issue's state (the timeline and the audit trail read these);
     /// `actor` is `None` for an anonymous filing.
     async fn record_change(

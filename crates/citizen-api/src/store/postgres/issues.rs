@@ -103,28 +103,6 @@ impl IssueTx for PgIssueTx {
         Ok(issue(&row)?)
     }
 
-    async fn open_issue_like(
-        &mut self,
-        from: Uuid,
-        new_id: Uuid,
-        category_id: Uuid,
-        now: Instant,
-    ) -> StoreResult<Issue> {
-        let row = sqlx::query(&format!(
-            "INSERT INTO issues AS i (id, report_id, category_id, status, inserted_at, \
-             status_changed_at, report_inserted_at, location) \
-             SELECT $1, o.report_id, $2, 'open', $3, $3, o.report_inserted_at, o.location \
-             FROM issues o WHERE o.id = $4 RETURNING {ISSUE_COLUMNS}"
-        ))
-        .bind(new_id)
-        .bind(category_id)
-        .bind(now)
-        .bind(from)
-        .fetch_one(&mut *self.0)
-        .await?;
-        Ok(issue(&row)?)
-    }
-
     async fn record_change(
         &mut self,
         issue_id: Uuid,

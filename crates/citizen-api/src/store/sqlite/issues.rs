@@ -102,28 +102,6 @@ impl IssueTx for SqliteIssueTx {
         Ok(issue(&row)?)
     }
 
-    async fn open_issue_like(
-        &mut self,
-        from: Uuid,
-        new_id: Uuid,
-        category_id: Uuid,
-        now: Instant,
-    ) -> StoreResult<Issue> {
-        let row = sqlx::query(&format!(
-            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
-             status_changed_at, report_inserted_at, longitude, latitude) \
-             SELECT ?1, o.report_id, ?2, 'open', ?3, ?3, o.report_inserted_at, o.longitude, \
-             o.latitude FROM issues o WHERE o.id = ?4 RETURNING {ISSUE_RETURNING}"
-        ))
-        .bind(new_id.to_string())
-        .bind(category_id.to_string())
-        .bind(micros(now))
-        .bind(from.to_string())
-        .fetch_one(&mut *self.0)
-        .await?;
-        Ok(issue(&row)?)
-    }
-
     async fn record_change(
         &mut self,
         issue_id: Uuid,
