@@ -31,37 +31,42 @@ pub fn for_database(db: &Database) -> Stores {
 /// The stores for an opened database.
 pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
     match db {
-        Database::Postgres(pool) => {
-            let store = Arc::new(store::postgres::PgStore::new(pool.clone(), options));
-            Stores {
-                categories: store.clone(),
-                reports: store.clone(),
-                issues: store.clone(),
-                votes: store.clone(),
-                news: store.clone(),
-                admin: store.clone(),
-                projects: store.clone(),
-                deliveries: store.clone(),
-                digests: store.clone(),
-                notifications: store.clone(),
-                status_events: store,
-            }
-        }
+        Database::Postgres(pool) => of_backend(Arc::new(store::postgres::PgStore::new(
+            pool.clone(),
+            options,
+        ))),
         Database::Sqlite(pool) => {
-            let store = Arc::new(store::sqlite::SqliteStore::new(pool.clone()));
-            Stores {
-                categories: store.clone(),
-                reports: store.clone(),
-                issues: store.clone(),
-                votes: store.clone(),
-                news: store.clone(),
-                admin: store.clone(),
-                projects: store.clone(),
-                deliveries: store.clone(),
-                digests: store.clone(),
-                notifications: store.clone(),
-                status_events: store,
-            }
+            of_backend(Arc::new(store::sqlite::SqliteStore::new(pool.clone())))
         }
+    }
+}
+
+/// Every table group served by one backend.
+fn of_backend<B>(backend: Arc<B>) -> Stores
+where
+    B: CategoryStore
+        + ReportStore
+        + IssueStore
+        + store::votes::VoteStore
+        + store::news::NewsStore
+        + store::projects::ProjectStore
+        + store::admin::AdminStore
+        + store::notifications::NotificationStore
+        + store::status_events::StatusEventStore
+        + store::deliveries::DeliveryStore
+        + store::digests::DigestStore,
+{
+    Stores {
+        categories: backend.clone(),
+        reports: backend.clone(),
+        issues: backend.clone(),
+        votes: backend.clone(),
+        news: backend.clone(),
+        admin: backend.clone(),
+        projects: backend.clone(),
+        deliveries: backend.clone(),
+        digests: backend.clone(),
+        notifications: backend.clone(),
+        status_events: backend,
     }
 }

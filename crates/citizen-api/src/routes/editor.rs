@@ -1,6 +1,6 @@
-//! Extractors of a signed-in caller holding one scope: 401 without a valid token, 403
-//! `FORBIDDEN` without the scope, both before the body is read (so a caller without the right
-//! learns nothing from validation answers).
+//! Extractors of a signed-in caller holding a scope (or one of several): 401 without a valid
+//! token, 403 `FORBIDDEN` without the scope, both before the body or the query is read (so a
+//! caller without the right learns nothing from validation answers).
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest};
@@ -18,7 +18,7 @@ pub const PROJECTS_MANAGE_SCOPE: &str = "cityuser:projects:manage";
 pub const CATEGORIES_MANAGE_SCOPE: &str = "cityuser:news-categories:manage";
 
 macro_rules! scoped {
-    ($(#[$doc:meta])* $name:ident, $scope:expr) => {
+    ($(#[$doc:meta])* $name:ident, $($scope:expr),+) => {
         $(#[$doc])*
         #[derive(Debug, Clone)]
         pub struct $name(pub Principal);
@@ -31,7 +31,7 @@ macro_rules! scoped {
                 let auth = Auth::from_request(req, payload);
                 Box::pin(async move {
                     let Auth(principal) = auth.await.map_err(ApiError::from)?;
-                    principal.require_scope($scope)?;
+                    super::admin::require_any(&principal, &[$($scope),+])?;
                     Ok($name(principal))
                 })
             }
@@ -53,6 +53,13 @@ scoped!(
     /// Holds `cityuser:projects:manage` (projects).
     ProjectEditor,
     PROJECTS_MANAGE_SCOPE
+);
+
+scoped!(
+    /// Holds `cityuser:reports:read` or `cityuser:reports:manage` (the officers' report list).
+    ReportReader,
+    super::admin::READ_SCOPE,
+    super::admin::MANAGE_SCOPE
 );
 
 /// Holds `cityuser:news:manage` or `cityuser:projects:manage` (uploads of their pictures).

@@ -140,15 +140,7 @@ async fn media_carry_their_public_url(app: TestApp) {
         }),
         media: media.clone(),
     };
-    citizen_api::app::filing::file_report(
-        app.stores.issues.as_ref(),
-        app.stores.reports.as_ref(),
-        &new,
-        app.time(1),
-    )
-    .await
-    .unwrap()
-    .unwrap();
+    app.file_new(&new, 1).await;
     let body = app.get_ok(&format!("/reports/{id}")).await;
     let got = body["media"].as_array().unwrap();
     assert_eq!(got.len(), 2);
@@ -180,15 +172,7 @@ async fn explicit_media_are_hidden_from_the_public_but_not_from_the_author(app: 
             size_bytes: 10,
         }],
     };
-    citizen_api::app::filing::file_report(
-        app.stores.issues.as_ref(),
-        app.stores.reports.as_ref(),
-        &new,
-        app.time(1),
-    )
-    .await
-    .unwrap()
-    .unwrap();
+    app.file_new(&new, 1).await;
     assert!(app.stores.reports.set_explicit(id, true).await.unwrap());
     assert!(!app
         .stores

@@ -227,6 +227,19 @@ pub struct Filed {
 }
 
 impl TestApp {
+    /// Files `new` through the filing use case at second `second` of the test's clock.
+    pub async fn file_new(&self, new: &NewReport, second: i64) {
+        citizen_api::app::filing::file_report(
+            self.stores.issues.as_ref(),
+            self.stores.reports.as_ref(),
+            new,
+            self.time(second),
+        )
+        .await
+        .expect("file")
+        .expect("a default category");
+    }
+
     pub fn time(&self, second: i64) -> DateTime<Utc> {
         self.start + TimeDelta::seconds(second)
     }
@@ -245,15 +258,7 @@ impl TestApp {
             }),
             media: Vec::new(),
         };
-        citizen_api::app::filing::file_report(
-            self.stores.issues.as_ref(),
-            self.stores.reports.as_ref(),
-            &new,
-            self.time(filing.second),
-        )
-        .await
-        .expect("file")
-        .expect("a default category");
+        self.file_new(&new, filing.second).await;
         let found = self.stores.reports.report(id).await.unwrap().unwrap();
         Filed {
             report: id,

@@ -11,8 +11,9 @@ use utoipa::IntoParams;
 use super::super::model::{Report, View};
 use super::super::params::ListParams;
 use super::super::AppState;
+use super::access;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
-use super::{access, ReportReader};
+use crate::routes::editor::ReportReader;
 use crate::store::admin::AdminFilter;
 use crate::store::ReportFilter;
 

@@ -114,29 +114,6 @@ pub fn require_any(principal: &Principal, scopes: &[&str]) -> Result<(), ApiErro
     }
 }
 
-/// A signed-in caller holding `cityuser:reports:read` or `cityuser:reports:manage`: 401 without
-/// a valid token, 403 without either scope, both before the query is read (as the editors'
-/// extractors do), so a caller without the right learns nothing from validation answers.
-#[derive(Debug, Clone)]
-pub struct ReportReader(pub Principal);
-
-impl actix_web::FromRequest for ReportReader {
-    type Error = ApiError;
-    type Future = futures::future::LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(
-        req: &actix_web::HttpRequest,
-        payload: &mut actix_web::dev::Payload,
-    ) -> Self::Future {
-        let auth = service_kit::auth::Auth::from_request(req, payload);
-        Box::pin(async move {
-            let service_kit::auth::Auth(principal) = auth.await.map_err(ApiError::from)?;
-            require_any(&principal, &[READ_SCOPE, MANAGE_SCOPE])?;
-            Ok(ReportReader(principal))
-        })
-    }
-}
-
 /// The categories the caller works in.
 pub async fn access(state: &AppState, principal: &Principal) -> Result<Access, ApiError> {
     if principal.has_scope(ACCESS_ALL_SCOPE) {
