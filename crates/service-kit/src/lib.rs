@@ -9,6 +9,7 @@
 
 pub mod auth;
 pub mod clock;
+pub mod codec;
 pub mod db;
 pub mod docs;
 pub mod error;

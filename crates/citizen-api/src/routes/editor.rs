@@ -5,8 +5,14 @@
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest};
 use futures::future::LocalBoxFuture;
+use domain::i18n::Message;
 use service_kit::auth::{Auth, Principal};
 use service_kit::ApiError;
+
+/// The admin report list and the reads of the officers' side.
+pub const READ_SCOPE: &str = "cityuser:reports:read";
+/// The workflow: status steps, moves, duplicates, statements, media deletion.
+pub const MANAGE_SCOPE: &str = "cityuser:reports:manage";
 
 /// The editors' scope: publish, change and delete news items.
 pub const NEWS_MANAGE_SCOPE: &str = "cityuser:news:manage";
@@ -16,6 +22,17 @@ pub const PROJECTS_MANAGE_SCOPE: &str = "cityuser:projects:manage";
 
 /// Create, change and delete news categories (spec section 5).
 pub const CATEGORIES_MANAGE_SCOPE: &str = "cityuser:news-categories:manage";
+
+/// 403 unless the token carries one of `scopes`.
+pub fn require_any(principal: &Principal, scopes: &[&str]) -> Result<(), ApiError> {
+    if scopes.iter().any(|s| principal.has_scope(s)) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            Message::new("scope-required").arg("scope", scopes.join(" or ")),
+        ))
+    }
+}
 
 macro_rules! scoped {
     ($(#[$doc:meta])* $name:ident, $($scope:expr),+) => {
@@ -31,7 +48,7 @@ macro_rules! scoped {
                 let auth = Auth::from_request(req, payload);
                 Box::pin(async move {
                     let Auth(principal) = auth.await.map_err(ApiError::from)?;
-                    super::admin::require_any(&principal, &[$($scope),+])?;
+                    require_any(&principal, &[$($scope),+])?;
                     Ok($name(principal))
                 })
             }
@@ -58,8 +75,8 @@ scoped!(
 scoped!(
     /// Holds `cityuser:reports:read` or `cityuser:reports:manage` (the officers' report list).
     ReportReader,
-    super::admin::READ_SCOPE,
-    super::admin::MANAGE_SCOPE
+    READ_SCOPE,
+    MANAGE_SCOPE
 );
 
 /// Holds `cityuser:news:manage` or `cityuser:projects:manage` (uploads of their pictures).

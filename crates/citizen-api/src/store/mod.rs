@@ -11,6 +11,8 @@ pub mod news;
 pub mod notifications;
 pub(crate) mod postgres;
 pub mod projects;
+mod records;
+mod sql;
 pub(crate) mod sqlite;
 pub mod status_events;
 pub mod votes;

@@ -31,10 +31,7 @@ use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::admin::{Access, AdminIssue};
 use crate::store::WorkflowError;
 
-/// The admin report list and the reads of the officers' side.
-pub const READ_SCOPE: &str = "cityuser:reports:read";
-/// The workflow: status steps, moves, duplicates, statements, media deletion.
-pub const MANAGE_SCOPE: &str = "cityuser:reports:manage";
+pub use super::editor::{require_any, MANAGE_SCOPE, READ_SCOPE};
 /// Report categories and their officers.
 pub const CATEGORIES_SCOPE: &str = "cityuser:report-categories:manage";
 
@@ -101,17 +98,6 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::put().to(officers::add))
                 .route(web::delete().to(officers::remove)),
         );
-}
-
-/// 403 unless the token carries one of `scopes`.
-pub fn require_any(principal: &Principal, scopes: &[&str]) -> Result<(), ApiError> {
-    if scopes.iter().any(|s| principal.has_scope(s)) {
-        Ok(())
-    } else {
-        Err(ApiError::forbidden(
-            Message::new("scope-required").arg("scope", scopes.join(" or ")),
-        ))
-    }
 }
 
 /// The categories the caller works in.

@@ -1,15 +1,15 @@
 //! Digests (PostgreSQL).
 
-use async_trait::async_trait;
 use sqlx::Row;
 
 use super::PgStore;
-use crate::store::digests::{DigestCandidate, DigestPeriod, DigestStore, DigestTexts, TITLES};
-use crate::store::{Instant, StoreResult};
+use crate::store::digests::{DigestCandidate, DigestPeriod, TITLES};
+use crate::store::StoreResult;
 
-#[async_trait]
-impl DigestStore for PgStore {
-    async fn digest_candidates(
+impl PgStore {
+    /// The accounts due a digest for the period, at most `limit` (see
+    /// [`DigestStore::digest_candidates`](crate::store::digests::DigestStore::digest_candidates)).
+    pub(in crate::store) async fn digest_candidates_of(
         &self,
         period: &DigestPeriod,
         limit: u32,
@@ -50,48 +50,5 @@ impl DigestStore for PgStore {
                 })
             })
             .collect()
-    }
-
-    async fn add_digest(
-        &self,
-        candidate: &DigestCandidate,
-        end: Instant,
-        texts: &DigestTexts,
-        now: Instant,
-    ) -> StoreResult<bool> {
-        let mut tx = self.pool.begin().await?;
-        let written = sqlx::query(
-            "INSERT INTO notification_digests (subject, period_end, tag, entries, created_at) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
-        )
-        .bind(&candidate.subject)
-        .bind(end)
-        .bind(&candidate.newest_tag)
-        .bind(i64::from(candidate.entries))
-        .bind(now)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if written == 0 {
-            return Ok(false);
-        }
-        sqlx::query(
-            "INSERT INTO notification_deliveries \
-               (tag, channel, target, next_attempt_at, created_at, digest_title, digest_body) \
-             SELECT $1, t.channel, t.target, $3, $3, $4, $5 FROM ( \
-               SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
-               WHERE subject = $2 \
-               UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = $2) t \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(&candidate.newest_tag)
-        .bind(&candidate.subject)
-        .bind(now)
-        .bind(&texts.title)
-        .bind(&texts.body)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(true)
     }
 }

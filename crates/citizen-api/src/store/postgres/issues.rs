@@ -68,7 +68,7 @@ impl IssueTx for PgIssueTx {
     }
 
     async fn issue_statuses(&mut self, report_id: Uuid) -> StoreResult<Vec<IssueStatus>> {
-        super::status_events::issue_statuses(&mut self.0, report_id).await
+        super::PgStore::issue_statuses(&mut self.0, report_id).await
     }
 
     async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool> {
@@ -227,7 +227,7 @@ impl IssueTx for PgIssueTx {
     }
 
     async fn record_notification(&mut self, event: EventKind, now: Instant) -> StoreResult<()> {
-        super::outbox::record_event(&mut self.0, event, now).await
+        super::PgStore::record_event(&mut self.0, event, now).await
     }
 
     async fn record_status_event(
@@ -237,7 +237,7 @@ impl IssueTx for PgIssueTx {
         after: Option<IssueStatus>,
         now: Instant,
     ) -> StoreResult<()> {
-        super::status_events::insert_status_event(&mut self.0, report_id, before, after, now).await
+        super::PgStore::insert_status_event(&mut self.0, report_id, before, after, now).await
     }
 
     async fn commit(self: Box<Self>) -> StoreResult<()> {

@@ -289,7 +289,7 @@ impl PgStore {
         if create {
             // Subscribers of its categories are told (an edit tells nobody again).
             let event = crate::store::notifications::EventKind::News { news_id: id };
-            super::outbox::record_event(&mut tx, event, now).await?;
+            super::PgStore::record_event(&mut tx, event, now).await?;
         }
         tx.commit().await?;
         self.pg_news_item(id).await?.ok_or(NewsError::NotFound)

@@ -8,28 +8,6 @@ use super::PgStore;
 use crate::store::notifications::{EventKind, NewNotification, OutboxEvent, Render};
 use crate::store::{Instant, StoreResult};
 
-/// Records `event` in the outbox (call it in the transaction of the change, before commit).
-pub(crate) async fn record_event(
-    tx: &mut Transaction<'_, Postgres>,
-    event: EventKind,
-    now: Instant,
-) -> StoreResult<()> {
-    let (kind, report_id, news_id, status) = event.columns();
-    sqlx::query(
-        "INSERT INTO notification_outbox (id, kind, report_id, news_id, status, occurred_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(Uuid::now_v7())
-    .bind(kind)
-    .bind(report_id)
-    .bind(news_id)
-    .bind(status)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 impl PgStore {
     pub(super) async fn drain(
         &self,
@@ -62,7 +40,7 @@ impl PgStore {
             );
             // A report or news item deleted since: nobody is told.
             if let Some((kind, title)) = kind.zip(title) {
-                let recipients = recipients(&mut tx, &kind).await?;
+                let recipients = Self::recipients(&mut tx, &kind).await?;
                 let event = OutboxEvent {
                     id,
                     kind,
@@ -95,39 +73,6 @@ impl PgStore {
     }
 }
 
-/// Who is told about `kind`, with their stored locale: a report's author and the accounts with
-/// an unrevoked vote token on it; a news item's subscribers (of any of its categories or of an
-/// ancestor of one, as the news list's category filter includes children).
-async fn recipients(
-    tx: &mut Transaction<'_, Postgres>,
-    kind: &EventKind,
-) -> StoreResult<Vec<(String, Option<String>)>> {
-    let (sql, id) = match kind {
-        EventKind::ReportStatus { report_id, .. } | EventKind::Statement { report_id } => (
-            "SELECT s.subject, ns.locale FROM ( \
-               SELECT author AS subject FROM reports WHERE id = $1 AND author IS NOT NULL \
-               UNION SELECT subject FROM vote_tokens \
-               WHERE target_id = $1 AND revoked_at IS NULL) s \
-             LEFT JOIN notification_settings ns ON ns.subject = s.subject \
-             ORDER BY s.subject",
-            *report_id,
-        ),
-        EventKind::News { news_id } => (
-            "WITH RECURSIVE cats (id) AS ( \
-               SELECT category_id FROM news_item_categories WHERE news_id = $1 \
-               UNION SELECT c.parent_id FROM news_categories c JOIN cats ON c.id = cats.id \
-               WHERE c.parent_id IS NOT NULL) \
-             SELECT s.subject, ns.locale FROM ( \
-               SELECT DISTINCT subject FROM news_subscriptions \
-               WHERE category_id IN (SELECT id FROM cats)) s \
-             LEFT JOIN notification_settings ns ON ns.subject = s.subject \
-             ORDER BY s.subject",
-            *news_id,
-        ),
-    };
-    Ok(sqlx::query_as(sql).bind(id).fetch_all(&mut **tx).await?)
-}
-
 /// A feed entry inside the drain's transaction (none when the event already has one for the
 /// recipient).
 async fn insert_entry(
@@ -158,7 +103,7 @@ async fn insert_entry(
     .rows_affected();
     // Only a new entry is delivered (a repeat of the drain adds nothing).
     if inserted == 1 {
-        super::deliveries::add_deliveries(tx, &tag, &new.subject, now).await?;
+        super::PgStore::add_deliveries(tx, &tag, &new.subject, now).await?;
     }
     Ok(())
 }

@@ -1,106 +1,33 @@
-//! Public report status changes for MQTT (PostgreSQL): recorded in the change's transaction,
-//! claimed with `FOR UPDATE SKIP LOCKED` and a lease, removed once published.
+//! Claiming public report status changes for MQTT (PostgreSQL): `FOR UPDATE SKIP LOCKED`, so
+//! replicas claim different rows.
 
-use async_trait::async_trait;
-use domain::issues::IssueStatus;
-use sqlx::{Postgres, Row, Transaction};
-use uuid::Uuid;
+use crate::store::records::{StatusEventRecord, STATUS_EVENT_COLUMNS};
+use crate::store::{Instant, StoreResult};
 
 use super::PgStore;
-use crate::store::status_events::{StatusEvent, StatusEventStore};
-use crate::store::{status, Instant, StoreResult};
 
-/// The states of every issue of the report, as this transaction sees them.
-pub(crate) async fn issue_statuses(
-    tx: &mut Transaction<'_, Postgres>,
-    report_id: Uuid,
-) -> StoreResult<Vec<IssueStatus>> {
-    let names: Vec<String> = sqlx::query_scalar("SELECT status FROM issues WHERE report_id = $1")
-        .bind(report_id)
-        .fetch_all(&mut **tx)
-        .await?;
-    Ok(names
-        .iter()
-        .map(|n| status(n))
-        .collect::<anyhow::Result<Vec<_>>>()?)
-}
-
-/// Records a change of the report's public status.
-pub(crate) async fn insert_status_event(
-    tx: &mut Transaction<'_, Postgres>,
-    report_id: Uuid,
-    before: Option<IssueStatus>,
-    after: Option<IssueStatus>,
-    now: Instant,
-) -> StoreResult<()> {
-    sqlx::query(
-        "INSERT INTO report_status_events (id, report_id, previous_status, status, occurred_at) \
-         VALUES ($1, $2, $3, $4, $5)",
-    )
-    .bind(Uuid::now_v7())
-    .bind(report_id)
-    .bind(before.map(IssueStatus::as_str))
-    .bind(after.map(IssueStatus::as_str))
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-#[async_trait]
-impl StatusEventStore for PgStore {
-    async fn claim_status_events(
+impl PgStore {
+    /// Claims up to `limit` unclaimed (or lease-expired) events for `lease_secs`.
+    pub(in crate::store) async fn claim_status_event_rows(
         &self,
         limit: u32,
         lease_secs: u32,
         now: Instant,
-    ) -> StoreResult<Vec<StatusEvent>> {
-        let rows = sqlx::query(
+    ) -> StoreResult<Vec<StatusEventRecord>> {
+        Ok(sqlx::query_as(&format!(
             "UPDATE report_status_events e \
              SET claimed_until = $2 + make_interval(secs => $3) \
              FROM ( \
                SELECT id FROM report_status_events \
                WHERE claimed_until IS NULL OR claimed_until <= $2 \
                ORDER BY occurred_at, id LIMIT $1 FOR UPDATE SKIP LOCKED) c \
-             WHERE e.id = c.id \
-             RETURNING e.id, e.report_id, e.previous_status, e.status, e.occurred_at",
-        )
+             WHERE e.id = c.id RETURNING e.{}",
+            STATUS_EVENT_COLUMNS.replace(", ", ", e.")
+        ))
         .bind(i64::from(limit))
         .bind(now)
         .bind(f64::from(lease_secs))
         .fetch_all(&self.pool)
-        .await?;
-        let mut events = rows
-            .iter()
-            .map(|row| {
-                let previous: Option<String> = row.try_get("previous_status")?;
-                let current: Option<String> = row.try_get("status")?;
-                Ok(StatusEvent {
-                    id: row.try_get("id")?,
-                    report_id: row.try_get("report_id")?,
-                    previous: previous.as_deref().map(status).transpose()?,
-                    status: current.as_deref().map(status).transpose()?,
-                    occurred_at: row.try_get("occurred_at")?,
-                })
-            })
-            .collect::<StoreResult<Vec<_>>>()?;
-        // RETURNING does not keep the subquery's order.
-        events.sort_by_key(|e| (e.occurred_at, e.id));
-        Ok(events)
-    }
-
-    async fn remove_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {
-        sqlx::query("DELETE FROM report_status_events WHERE id = ANY($1)")
-            .bind(ids)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
-    }
-
-    async fn discard_status_events(&self) -> StoreResult<u64> {
-        let done = sqlx::query("DELETE FROM report_status_events")
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected())
+        .await?)
     }
 }

@@ -2,42 +2,12 @@
 //! `BEGIN IMMEDIATE` (the write lock) with a lease (`claimed_until`) that keeps other workers
 //! off a row while it is sent; a crashed worker's row is taken again after the lease.
 
-use async_trait::async_trait;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, Sqlite, Transaction};
+use sqlx::Row;
 
 use super::{micros, SqliteStore};
-use crate::store::deliveries::{
-    delivery_from_row, Channel, Delivery, DeliveryKey, DeliveryStore, Finish,
-};
+use crate::store::deliveries::{delivery_from_row, Channel, Delivery};
 use crate::store::{Instant, StoreResult};
-
-/// The delivery rows of a feed entry just written for `subject`: one per web push subscription
-/// and one for the e-mail subscription, when the subject's settings are enabled with no digest
-/// interval (no settings row: the defaults, enabled and as it happens).
-pub(crate) async fn add_deliveries(
-    tx: &mut Transaction<'_, Sqlite>,
-    tag: &str,
-    subject: &str,
-    now: Instant,
-) -> StoreResult<()> {
-    sqlx::query(
-        "INSERT INTO notification_deliveries (tag, channel, target, next_attempt_at, created_at) \
-         SELECT ?1, t.channel, t.target, ?3, ?3 FROM ( \
-           SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
-           WHERE subject = ?2 \
-           UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = ?2) t \
-         WHERE NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.subject = ?2 \
-           AND (NOT s.enabled OR s.\"interval\" IS NOT NULL)) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(tag)
-    .bind(subject)
-    .bind(micros(now))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
 
 fn delivery(row: &SqliteRow, lease_until: Instant) -> StoreResult<Delivery> {
     let attempts: i64 = row.try_get("attempts")?;
@@ -45,9 +15,9 @@ fn delivery(row: &SqliteRow, lease_until: Instant) -> StoreResult<Delivery> {
     delivery_from_row(row, u32::try_from(attempts + 1).unwrap_or(0), lease_until)
 }
 
-#[async_trait]
-impl DeliveryStore for SqliteStore {
-    async fn claim_deliveries(
+impl SqliteStore {
+    /// Claims due deliveries (see [`crate::store::deliveries::DeliveryStore::claim_deliveries`]).
+    pub(in crate::store) async fn claim_due_deliveries(
         &self,
         channels: &[Channel],
         limit: u32,
@@ -102,50 +72,12 @@ impl DeliveryStore for SqliteStore {
         Ok(claimed)
     }
 
-    async fn finish_delivery(
+    /// See [`crate::store::deliveries::DeliveryStore::prune_deliveries`].
+    pub(in crate::store) async fn prune_finished_deliveries(
         &self,
-        key: &DeliveryKey,
-        lease_until: Instant,
-        finish: &Finish,
-        now: Instant,
-    ) -> StoreResult<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let (done, failed, next, error) = match finish {
-            Finish::Delivered => (Some(now), None, None, None),
-            Finish::RetryAt { at, error } => (None, None, Some(*at), Some(error.as_str())),
-            Finish::Failed(error) => (None, Some(now), None, Some(error.as_str())),
-            Finish::Gone => (None, Some(now), None, Some("subscription gone")),
-        };
-        let recorded = sqlx::query(
-            "UPDATE notification_deliveries SET claimed_until = NULL, done_at = ?4, \
-               failed_at = ?5, next_attempt_at = coalesce(?6, next_attempt_at), \
-               last_error = coalesce(?7, last_error) \
-             WHERE tag = ?1 AND channel = ?2 AND target = ?3 AND claimed_until = ?8",
-        )
-        .bind(&key.tag)
-        .bind(key.channel.as_str())
-        .bind(&key.target)
-        .bind(done.map(micros))
-        .bind(failed.map(micros))
-        .bind(next.map(micros))
-        .bind(error)
-        .bind(micros(lease_until))
-        .execute(&mut *tx)
-        .await?;
-        if recorded.rows_affected() == 0 {
-            return Ok(false);
-        }
-        if *finish == Finish::Gone && key.channel == Channel::WebPush {
-            sqlx::query("DELETE FROM webpush_subscriptions WHERE endpoint = ?1")
-                .bind(&key.target)
-                .execute(&mut *tx)
-                .await?;
-        }
-        tx.commit().await?;
-        Ok(true)
-    }
-
-    async fn prune_deliveries(&self, before: Instant, limit: u32) -> StoreResult<u64> {
+        before: Instant,
+        limit: u32,
+    ) -> StoreResult<u64> {
         let deleted = sqlx::query(
             "DELETE FROM notification_deliveries WHERE rowid IN ( \
                SELECT rowid FROM notification_deliveries \
@@ -160,7 +92,8 @@ impl DeliveryStore for SqliteStore {
         Ok(deleted.rows_affected())
     }
 
-    async fn expire_deliveries(
+    /// See [`crate::store::deliveries::DeliveryStore::expire_deliveries`].
+    pub(in crate::store) async fn expire_undelivered(
         &self,
         written_before: Instant,
         now: Instant,
@@ -181,14 +114,5 @@ impl DeliveryStore for SqliteStore {
         .execute(&self.pool)
         .await?;
         Ok(expired.rows_affected())
-    }
-
-    async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {
-        let removed = sqlx::query("DELETE FROM email_subscriptions WHERE unsubscribe_token = ?1")
-            .bind(token)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(removed > 0)
     }
 }

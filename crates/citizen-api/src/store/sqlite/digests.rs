@@ -1,20 +1,20 @@
 //! Digests (SQLite).
 
-use async_trait::async_trait;
 use sqlx::Row;
 
 use super::{micros, SqliteStore};
-use crate::store::digests::{DigestCandidate, DigestPeriod, DigestStore, DigestTexts, TITLES};
-use crate::store::{Instant, StoreResult};
+use crate::store::digests::{DigestCandidate, DigestPeriod, TITLES};
+use crate::store::StoreResult;
 
 /// Where an account's digest window opens (`s.subject`; ?2 the period's start, ?3 its end, ?5
 /// the earliest): after its latest earlier digest, else at the start, never before the earliest.
 const SINCE: &str = "max(?5, coalesce((SELECT max(d.period_end) FROM notification_digests d \
      WHERE d.subject = s.subject AND d.period_end < ?3), ?2))";
 
-#[async_trait]
-impl DigestStore for SqliteStore {
-    async fn digest_candidates(
+impl SqliteStore {
+    /// The accounts due a digest for the period, at most `limit` (see
+    /// [`DigestStore::digest_candidates`](crate::store::digests::DigestStore::digest_candidates)).
+    pub(in crate::store) async fn digest_candidates_of(
         &self,
         period: &DigestPeriod,
         limit: u32,
@@ -66,48 +66,5 @@ impl DigestStore for SqliteStore {
             });
         }
         Ok(candidates)
-    }
-
-    async fn add_digest(
-        &self,
-        candidate: &DigestCandidate,
-        end: Instant,
-        texts: &DigestTexts,
-        now: Instant,
-    ) -> StoreResult<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let written = sqlx::query(
-            "INSERT INTO notification_digests (subject, period_end, tag, entries, created_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-        )
-        .bind(&candidate.subject)
-        .bind(micros(end))
-        .bind(&candidate.newest_tag)
-        .bind(i64::from(candidate.entries))
-        .bind(micros(now))
-        .execute(&mut *tx)
-        .await?
-        .rows_affected();
-        if written == 0 {
-            return Ok(false);
-        }
-        sqlx::query(
-            "INSERT INTO notification_deliveries \
-               (tag, channel, target, next_attempt_at, created_at, digest_title, digest_body) \
-             SELECT ?1, t.channel, t.target, ?3, ?3, ?4, ?5 FROM ( \
-               SELECT 'webpush' AS channel, endpoint AS target FROM webpush_subscriptions \
-               WHERE subject = ?2 \
-               UNION ALL SELECT 'email', subject FROM email_subscriptions WHERE subject = ?2) t \
-             WHERE true ON CONFLICT DO NOTHING",
-        )
-        .bind(&candidate.newest_tag)
-        .bind(&candidate.subject)
-        .bind(micros(now))
-        .bind(&texts.title)
-        .bind(&texts.body)
-        .execute(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(true)
     }
 }

@@ -67,7 +67,7 @@ impl IssueTx for SqliteIssueTx {
     }
 
     async fn issue_statuses(&mut self, report_id: Uuid) -> StoreResult<Vec<IssueStatus>> {
-        super::status_events::issue_statuses(&mut self.0, report_id).await
+        super::SqliteStore::issue_statuses(&mut self.0, report_id).await
     }
 
     async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool> {
@@ -230,7 +230,7 @@ impl IssueTx for SqliteIssueTx {
     }
 
     async fn record_notification(&mut self, event: EventKind, now: Instant) -> StoreResult<()> {
-        super::outbox::record_event(&mut self.0, event, now).await
+        super::SqliteStore::record_event(&mut self.0, event, now).await
     }
 
     async fn record_status_event(
@@ -240,7 +240,7 @@ impl IssueTx for SqliteIssueTx {
         after: Option<IssueStatus>,
         now: Instant,
     ) -> StoreResult<()> {
-        super::status_events::insert_status_event(&mut self.0, report_id, before, after, now).await
+        super::SqliteStore::insert_status_event(&mut self.0, report_id, before, after, now).await
     }
 
     async fn commit(self: Box<Self>) -> StoreResult<()> {

@@ -13,28 +13,35 @@ mod news;
 mod news_categories;
 mod notifications;
 mod outbox;
-mod projects;
 mod reports;
 mod rows;
 pub(crate) mod status_events;
 mod votes;
 
 use anyhow::Context as _;
-use async_trait::async_trait;
 use chrono::DateTime;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
 
-use super::{Category, CategoryStore, Instant, NewCategory, StoreResult};
+use super::{Instant, StoreResult};
 
 pub struct SqliteStore {
-    pool: SqlitePool,
+    pub(in crate::store) pool: SqlitePool,
 }
 
 impl SqliteStore {
     pub fn new(pool: SqlitePool) -> Self {
         Self { pool }
+    }
+
+    /// A transaction that writes: `BEGIN IMMEDIATE` takes the database's write lock up front, so
+    /// a transaction that reads before it writes waits for another writer instead of failing
+    /// when it tries to upgrade its lock.
+    pub(in crate::store) async fn begin_write(
+        &self,
+    ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        self.pool.begin_with("BEGIN IMMEDIATE").await
     }
 }
 
@@ -70,92 +77,4 @@ pub(super) fn get_opt_uuid(row: &SqliteRow, column: &str) -> StoreResult<Option<
         .map(|t| t.parse::<Uuid>())
         .transpose()
         .context("stored id is not a UUID")?)
-}
-
-const CATEGORY_COLUMNS: &str = "c.id, c.name, c.is_default, c.statement_deadline_days";
-const CATEGORY_ORDER: &str = "ORDER BY c.is_default, c.name, c.id";
-
-fn category(row: &SqliteRow) -> StoreResult<Category> {
-    let days: Option<i64> = row.try_get("statement_deadline_days")?;
-    Ok(Category {
-        id: get_uuid(row, "id")?,
-        name: row.try_get("name")?,
-        is_default: row.try_get("is_default")?,
-        statement_deadline_days: days
-            .map(u32::try_from)
-            .transpose()
-            .context("stored deadline is out of range")?,
-    })
-}
-
-#[async_trait]
-impl CategoryStore for SqliteStore {
-    async fn categories(&self) -> StoreResult<Vec<Category>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {CATEGORY_COLUMNS} FROM report_categories c {CATEGORY_ORDER}"
-        ))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(category).collect()
-    }
-
-    async fn officer_categories(&self, subject: &str) -> StoreResult<Vec<Category>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {CATEGORY_COLUMNS} FROM report_categories c \
-             JOIN category_officers o ON o.category_id = c.id AND o.subject = ?1 {CATEGORY_ORDER}"
-        ))
-        .bind(subject)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(category).collect()
-    }
-
-    async fn create_category(&self, new: &NewCategory, now: Instant) -> StoreResult<Category> {
-        let row = sqlx::query(
-            "INSERT INTO report_categories (id, name, is_default, statement_deadline_days, \
-             created_at) VALUES (?1, ?2, ?3, ?4, ?5) \
-             RETURNING id, name, is_default, statement_deadline_days",
-        )
-        .bind(Uuid::now_v7().to_string())
-        .bind(&new.name)
-        .bind(new.is_default)
-        .bind(new.statement_deadline_days.map(i64::from))
-        .bind(micros(now))
-        .fetch_one(&self.pool)
-        .await?;
-        category(&row)
-    }
-
-    async fn ensure_default_category(&self, name: &str, now: Instant) -> StoreResult<Category> {
-        sqlx::query(
-            "INSERT INTO report_categories (id, name, is_default, created_at) \
-             VALUES (?1, ?2, 1, ?3) ON CONFLICT DO NOTHING",
-        )
-        .bind(Uuid::now_v7().to_string())
-        .bind(name)
-        .bind(micros(now))
-        .execute(&self.pool)
-        .await?;
-        let row = sqlx::query(&format!(
-            "SELECT {CATEGORY_COLUMNS} FROM report_categories c WHERE c.is_default"
-        ))
-        .fetch_optional(&self.pool)
-        .await?
-        .with_context(|| {
-            format!("no default report category, and the name {name:?} is taken by another")
-        })?;
-        category(&row)
-    }
-
-    async fn assign_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO category_officers (subject, category_id) VALUES (?1, ?2) \
-             ON CONFLICT DO NOTHING",
-        )
-        .bind(subject)
-        .bind(category_id.to_string())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
 }

@@ -316,7 +316,7 @@ impl SqliteStore {
         if create {
             // Subscribers of its categories are told (an edit tells nobody again).
             let event = crate::store::notifications::EventKind::News { news_id: id };
-            super::outbox::record_event(&mut tx, event, now).await?;
+            super::SqliteStore::record_event(&mut tx, event, now).await?;
         }
         tx.commit().await?;
         self.sqlite_news_item(id).await?.ok_or(NewsError::NotFound)

@@ -3,32 +3,32 @@
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::super::{category as category_row, CATEGORY_COLUMNS};
 use crate::store::admin::{CategoryChange, CategoryError};
-use crate::store::{Category, StoreResult};
+use crate::store::records::{CategoryRecord, CATEGORY_COLUMNS};
+use crate::store::{Category, StoreError, StoreResult};
 
 pub(super) async fn category(pool: &PgPool, id: Uuid) -> StoreResult<Option<Category>> {
-    let row = sqlx::query(&format!(
+    let row = sqlx::query_as::<_, CategoryRecord>(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM report_categories c WHERE c.id = $1"
     ))
     .bind(id)
     .fetch_optional(pool)
     .await?;
-    row.as_ref().map(category_row).transpose()
+    Ok(row.map(Category::try_from).transpose()?)
 }
 
 async fn lock(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     id: Uuid,
 ) -> Result<Category, CategoryError> {
-    let row = sqlx::query(&format!(
+    let row = sqlx::query_as::<_, CategoryRecord>(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM report_categories c WHERE c.id = $1 FOR UPDATE"
     ))
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?;
     match row {
-        Some(row) => Ok(category_row(&row)?),
+        Some(row) => Ok(Category::try_from(row).map_err(StoreError::from)?),
         None => Err(CategoryError::NotFound),
     }
 }
@@ -57,7 +57,7 @@ pub(super) async fn update(
         Some(days) => days,
         None => current.statement_deadline_days,
     };
-    let row = sqlx::query(&format!(
+    let row: CategoryRecord = sqlx::query_as(&format!(
         "UPDATE report_categories c SET name = COALESCE($2, c.name), \
          is_default = COALESCE($3, c.is_default), statement_deadline_days = $4 \
          WHERE c.id = $1 RETURNING {CATEGORY_COLUMNS}"
@@ -68,7 +68,7 @@ pub(super) async fn update(
     .bind(deadline.map(i64::from))
     .fetch_one(&mut *tx)
     .await?;
-    let updated = category_row(&row)?;
+    let updated = Category::try_from(row).map_err(StoreError::from)?;
     tx.commit().await?;
     Ok(updated)
 }

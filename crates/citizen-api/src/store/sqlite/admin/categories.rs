@@ -3,21 +3,21 @@
 use sqlx::SqlitePool;
 use uuid::Uuid;
 
-use super::super::{category as category_row, CATEGORY_COLUMNS};
 use crate::store::admin::{CategoryChange, CategoryError};
+use crate::store::records::{CategoryRecord, CATEGORY_COLUMNS};
 use crate::store::{Category, StoreResult};
 
 async fn read<'c, E>(executor: E, id: Uuid) -> StoreResult<Option<Category>>
 where
     E: sqlx::Executor<'c, Database = sqlx::Sqlite>,
 {
-    let row = sqlx::query(&format!(
+    let row = sqlx::query_as::<_, CategoryRecord>(&format!(
         "SELECT {CATEGORY_COLUMNS} FROM report_categories c WHERE c.id = ?1"
     ))
     .bind(id.to_string())
     .fetch_optional(executor)
     .await?;
-    row.as_ref().map(category_row).transpose()
+    Ok(row.map(Category::try_from).transpose()?)
 }
 
 pub(super) async fn category(pool: &SqlitePool, id: Uuid) -> StoreResult<Option<Category>> {

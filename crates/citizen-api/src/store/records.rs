@@ -1,0 +1,62 @@
+//! Rows as both backends store them, read with `#[derive(sqlx::FromRow)]` (ids as [`DbUuid`],
+//! instants as [`DbInstant`]) and turned into the store's types.
+
+use anyhow::Context as _;
+use service_kit::codec::{DbInstant, DbUuid};
+
+use super::status_events::StatusEvent;
+use super::{status, Category};
+
+/// The columns of a [`CategoryRecord`] from `report_categories c`.
+pub(crate) const CATEGORY_COLUMNS: &str = "c.id, c.name, c.is_default, c.statement_deadline_days";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct CategoryRecord {
+    id: DbUuid,
+    name: String,
+    is_default: bool,
+    statement_deadline_days: Option<i32>,
+}
+
+impl TryFrom<CategoryRecord> for Category {
+    type Error = anyhow::Error;
+
+    fn try_from(row: CategoryRecord) -> anyhow::Result<Self> {
+        Ok(Category {
+            id: row.id.0,
+            name: row.name,
+            is_default: row.is_default,
+            statement_deadline_days: row
+                .statement_deadline_days
+                .map(u32::try_from)
+                .transpose()
+                .context("stored deadline is negative")?,
+        })
+    }
+}
+
+/// The columns of a [`StatusEventRecord`].
+pub(crate) const STATUS_EVENT_COLUMNS: &str = "id, report_id, previous_status, status, occurred_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct StatusEventRecord {
+    id: DbUuid,
+    report_id: DbUuid,
+    previous_status: Option<String>,
+    status: Option<String>,
+    occurred_at: DbInstant,
+}
+
+impl TryFrom<StatusEventRecord> for StatusEvent {
+    type Error = anyhow::Error;
+
+    fn try_from(row: StatusEventRecord) -> anyhow::Result<Self> {
+        Ok(StatusEvent {
+            id: row.id.0,
+            report_id: row.report_id.0,
+            previous: row.previous_status.as_deref().map(status).transpose()?,
+            status: row.status.as_deref().map(status).transpose()?,
+            occurred_at: row.occurred_at.0,
+        })
+    }
+}

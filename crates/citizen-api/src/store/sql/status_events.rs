@@ -1,0 +1,94 @@
+//! Public report status changes for MQTT: recorded in the change's transaction, claimed with a
+//! lease (each backend's statement: PostgreSQL skips rows another replica has locked), removed
+//! once published.
+
+use async_trait::async_trait;
+use domain::issues::IssueStatus;
+use uuid::Uuid;
+
+use super::{DbInstant, DbUuid};
+use crate::store::status_events::{StatusEvent, StatusEventStore};
+use crate::store::{status, Instant, StoreResult};
+
+both_backends! {
+    impl Backend {
+        /// The states of every issue of the report, as this transaction sees them.
+        pub(in crate::store) async fn issue_statuses(
+            tx: &mut Tx<'_>,
+            report_id: Uuid,
+        ) -> StoreResult<Vec<IssueStatus>> {
+            let names: Vec<String> =
+                sqlx::query_scalar("SELECT status FROM issues WHERE report_id = $1")
+                    .bind(DbUuid(report_id))
+                    .fetch_all(&mut **tx)
+                    .await?;
+            Ok(names
+                .iter()
+                .map(|n| status(n))
+                .collect::<anyhow::Result<Vec<_>>>()?)
+        }
+
+        /// Records a change of the report's public status.
+        pub(in crate::store) async fn insert_status_event(
+            tx: &mut Tx<'_>,
+            report_id: Uuid,
+            before: Option<IssueStatus>,
+            after: Option<IssueStatus>,
+            now: Instant,
+        ) -> StoreResult<()> {
+            sqlx::query(
+                "INSERT INTO report_status_events \
+                 (id, report_id, previous_status, status, occurred_at) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(DbUuid(Uuid::now_v7()))
+            .bind(DbUuid(report_id))
+            .bind(before.map(IssueStatus::as_str))
+            .bind(after.map(IssueStatus::as_str))
+            .bind(DbInstant(now))
+            .execute(&mut **tx)
+            .await?;
+            Ok(())
+        }
+    }
+
+    #[async_trait]
+    impl StatusEventStore for Backend {
+        async fn claim_status_events(
+            &self,
+            limit: u32,
+            lease_secs: u32,
+            now: Instant,
+        ) -> StoreResult<Vec<StatusEvent>> {
+            let rows = self.claim_status_event_rows(limit, lease_secs, now).await?;
+            let mut events = rows
+                .into_iter()
+                .map(StatusEvent::try_from)
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            // RETURNING does not keep the subquery's order.
+            events.sort_by_key(|e| (e.occurred_at, e.id));
+            Ok(events)
+        }
+
+        async fn remove_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {
+            if ids.is_empty() {
+                return Ok(());
+            }
+            let mut delete =
+                sqlx::QueryBuilder::<Db>::new("DELETE FROM report_status_events WHERE id IN (");
+            let mut list = delete.separated(", ");
+            for id in ids {
+                list.push_bind(DbUuid(*id));
+            }
+            delete.push(")");
+            delete.build().execute(&self.pool).await?;
+            Ok(())
+        }
+
+        async fn discard_status_events(&self) -> StoreResult<u64> {
+            let done = sqlx::query("DELETE FROM report_status_events")
+                .execute(&self.pool)
+                .await?;
+            Ok(done.rows_affected())
+        }
+    }
+}

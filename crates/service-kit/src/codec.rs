@@ -1,0 +1,122 @@
+//! The two column types whose stored form differs between the backends, encoded by one Rust type
+//! each, so a statement binds and a row decodes the same way on both.
+//!
+//! PostgreSQL stores a UUID as `uuid` and an instant as `timestamptz` (sqlx's own encodings);
+//! SQLite, which has neither type, stores a UUID as its hyphenated text and an instant as INTEGER
+//! microseconds since the Unix epoch (so instants compare and sort as numbers, and an index on them
+//! orders them). Those SQLite forms are what every service's SQLite migrations and data already
+//! use; these types keep them and only move the conversion out of each statement:
+//! `.bind(DbUuid(id))` and a `#[derive(sqlx::FromRow)]` field of type [`DbUuid`] mean the same on
+//! both backends, so a statement that is otherwise plain SQL is written once.
+
+use chrono::{DateTime, Utc};
+use sqlx::encode::IsNull;
+use sqlx::error::BoxDynError;
+use sqlx::postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef};
+use sqlx::sqlite::{SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
+use sqlx::{Decode, Encode, Postgres, Sqlite, Type};
+use uuid::Uuid;
+
+/// A UUID column: `uuid` on PostgreSQL, hyphenated TEXT on SQLite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DbUuid(pub Uuid);
+
+/// An instant column: `timestamptz` on PostgreSQL, INTEGER microseconds on SQLite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DbInstant(pub DateTime<Utc>);
+
+impl From<DbUuid> for Uuid {
+    fn from(value: DbUuid) -> Self {
+        value.0
+    }
+}
+
+impl From<DbInstant> for DateTime<Utc> {
+    fn from(value: DbInstant) -> Self {
+        value.0
+    }
+}
+
+impl Type<Postgres> for DbUuid {
+    fn type_info() -> PgTypeInfo {
+        <Uuid as Type<Postgres>>::type_info()
+    }
+}
+
+impl Encode<'_, Postgres> for DbUuid {
+    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        <Uuid as Encode<Postgres>>::encode_by_ref(&self.0, buf)
+    }
+}
+
+impl<'r> Decode<'r, Postgres> for DbUuid {
+    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
+        <Uuid as Decode<Postgres>>::decode(value).map(DbUuid)
+    }
+}
+
+impl Type<Sqlite> for DbUuid {
+    fn type_info() -> SqliteTypeInfo {
+        <String as Type<Sqlite>>::type_info()
+    }
+
+    fn compatible(ty: &SqliteTypeInfo) -> bool {
+        <String as Type<Sqlite>>::compatible(ty)
+    }
+}
+
+impl<'q> Encode<'q, Sqlite> for DbUuid {
+    fn encode_by_ref(&self, buf: &mut Vec<SqliteArgumentValue<'q>>) -> Result<IsNull, BoxDynError> {
+        <String as Encode<Sqlite>>::encode(self.0.hyphenated().to_string(), buf)
+    }
+}
+
+impl<'r> Decode<'r, Sqlite> for DbUuid {
+    fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+        let text = <&str as Decode<Sqlite>>::decode(value)?;
+        Ok(DbUuid(Uuid::parse_str(text)?))
+    }
+}
+
+impl Type<Postgres> for DbInstant {
+    fn type_info() -> PgTypeInfo {
+        <DateTime<Utc> as Type<Postgres>>::type_info()
+    }
+}
+
+impl Encode<'_, Postgres> for DbInstant {
+    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+        <DateTime<Utc> as Encode<Postgres>>::encode_by_ref(&self.0, buf)
+    }
+}
+
+impl<'r> Decode<'r, Postgres> for DbInstant {
+    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
+        <DateTime<Utc> as Decode<Postgres>>::decode(value).map(DbInstant)
+    }
+}
+
+impl Type<Sqlite> for DbInstant {
+    fn type_info() -> SqliteTypeInfo {
+        <i64 as Type<Sqlite>>::type_info()
+    }
+
+    fn compatible(ty: &SqliteTypeInfo) -> bool {
+        <i64 as Type<Sqlite>>::compatible(ty)
+    }
+}
+
+impl<'q> Encode<'q, Sqlite> for DbInstant {
+    fn encode_by_ref(&self, buf: &mut Vec<SqliteArgumentValue<'q>>) -> Result<IsNull, BoxDynError> {
+        <i64 as Encode<Sqlite>>::encode(self.0.timestamp_micros(), buf)
+    }
+}
+
+impl<'r> Decode<'r, Sqlite> for DbInstant {
+    fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
+        let micros = <i64 as Decode<Sqlite>>::decode(value)?;
+        DateTime::from_timestamp_micros(micros)
+            .map(DbInstant)
+            .ok_or_else(|| format!("stored instant {micros} µs is out of range").into())
+    }
+}
