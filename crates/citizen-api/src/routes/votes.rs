@@ -6,7 +6,9 @@ use domain::i18n::Message;
 use domain::votes::VoteError;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotApplicationJson, OverJsonLimit, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -170,7 +172,7 @@ pub async fn place(
     request_body = VoteRequest, security(("bearer" = [])),
     responses(
         (status = 200, description = "Revoked", body = Revoked),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
         Unauthorized,
         OverJsonLimit,
         NotApplicationJson,

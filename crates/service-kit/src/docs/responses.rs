@@ -5,7 +5,7 @@
 //! the services' OpenAPI descriptions are unchanged by using them.
 //!
 //! Only responses that say nothing about the route are here; a 403 naming a scope, a 404 or 409
-//! naming a code, a 400 listing what is checked stays in the route's own annotation.
+//! naming a code, a 400 listing what the route checks stays in the route's own annotation.
 //!
 //! A JSON body's 413 and 415 are worded more than one way by the routes as they are (bare,
 //! "the body is over the JSON limit", "the body is not JSON", "the body is not
@@ -15,6 +15,12 @@
 use utoipa::IntoResponses;
 
 use crate::error::ErrorBody;
+
+/// 400 `INVALID_JSON`, `VALIDATION_ERROR`: a JSON body ([`crate::extract::Json`]) that is not
+/// JSON, or not of the route's schema, where the route checks nothing more it would name.
+#[derive(IntoResponses)]
+#[response(status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`")]
+pub struct InvalidJsonBody(pub ErrorBody);
 
 /// 401 `UNAUTHORIZED`: the route needs a valid bearer token ([`crate::auth::Auth`]).
 #[derive(IntoResponses)]

@@ -6,7 +6,9 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
 use service_kit::auth::{Auth, Principal};
-use service_kit::docs::responses::{NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized};
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -204,7 +206,7 @@ fn category_id(raw: &str) -> Result<Uuid, ApiError> {
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The category", body = AdminCategory),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),

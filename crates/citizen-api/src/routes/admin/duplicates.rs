@@ -5,7 +5,9 @@
 use actix_web::web;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized};
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -60,7 +62,7 @@ pub struct DuplicateRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The duplicate", body = AdminIssueItem),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),

@@ -7,7 +7,9 @@ use actix_web::web;
 use domain::issues::Transition;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized};
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -121,7 +123,7 @@ pub struct MoveRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The new open issue in the target category", body = AdminIssueItem),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND` (no such issue, or not in the caller's categories), `CATEGORY_NOT_FOUND` (no such target category)", body = service_kit::ErrorBody),

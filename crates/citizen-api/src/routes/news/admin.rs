@@ -6,7 +6,7 @@ use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use service_kit::docs::responses::{
-    Forbidden, NotApplicationJson, Unauthorized, UnsupportedMediaType,
+    Forbidden, InvalidJsonBody, NotApplicationJson, Unauthorized, UnsupportedMediaType,
 };
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
@@ -82,7 +82,7 @@ pub async fn create(
     request_body = NewsItemInput, security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "The item after the change", body = NewsItemBody),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
         Unauthorized,
         Forbidden,
         (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),

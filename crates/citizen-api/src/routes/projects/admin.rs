@@ -6,7 +6,9 @@ use chrono::{DateTime, Utc};
 use domain::i18n::Message;
 use domain::news::{check_text, DESCRIPTION_MAX_CHARS, ITEMS_MAX, TITLE_MAX_CHARS};
 use serde::Deserialize;
-use service_kit::docs::responses::{Forbidden, Unauthorized, UnsupportedMediaType};
+use service_kit::docs::responses::{
+    Forbidden, InvalidJsonBody, Unauthorized, UnsupportedMediaType,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -135,7 +137,7 @@ pub async fn create(
     request_body = ProjectInput, security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "The project after the change", body = ProjectBody),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
         Unauthorized,
         Forbidden,
         (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),

@@ -11,6 +11,7 @@ use super::*;
     path = "/inline",
     responses(
         (status = 200, description = "OK"),
+        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = ErrorBody),
         (status = 401, description = "`UNAUTHORIZED`", body = ErrorBody),
         (status = 403, description = "`FORBIDDEN`", body = ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = ErrorBody),
@@ -26,6 +27,7 @@ async fn inline() {}
     path = "/typed",
     responses(
         (status = 200, description = "OK"),
+        InvalidJsonBody,
         Unauthorized,
         Forbidden,
         PayloadTooLarge,
