@@ -8,8 +8,10 @@
 //! A service that asks for it ([`crate::http::AppParts::openapi_3_0`]) also serves an OpenAPI
 //! 3.0.3 rendition at `<base>/docs/openapi-3.0.json` ([`oas30`]), for clients that read only 3.0
 //! (OGC API – Features' OpenAPI 3.0 conformance class: GDAL, QGIS, OWSLib).
+//! The error responses routes share are types in [`responses`], to list in `responses(…)`.
 
 pub mod oas30;
+pub mod responses;
 
 use actix_web::http::header::ACCEPT;
 use actix_web::{web, HttpRequest, HttpResponse};

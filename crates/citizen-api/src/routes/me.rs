@@ -5,6 +5,7 @@ use domain::limits::LimitError;
 use domain::reports::accepted;
 use serde::Deserialize;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
@@ -66,8 +67,8 @@ impl OwnListParams {
     responses(
         (status = 200, description = "A page of the caller's reports", body = ReportList),
         (status = 400, description = "`VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        Unauthorized,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_own_reports", skip_all)]
@@ -114,8 +115,8 @@ pub async fn reports(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The categories", body = Categories),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        Unauthorized,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_own_report_categories", skip_all)]

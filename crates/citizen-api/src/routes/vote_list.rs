@@ -12,6 +12,7 @@ use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
@@ -120,7 +121,7 @@ impl VoteListParams {
     responses(
         (status = 200, description = "A page", body = TokenPage),
         (status = 400, description = "`VALIDATION_ERROR`: a malformed limit, active or cursor", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn list(

@@ -6,6 +6,9 @@ use domain::i18n::Message;
 use domain::votes::VoteError;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotApplicationJson, OverJsonLimit, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -115,11 +118,11 @@ fn target_not_found(target: &str) -> ApiError {
     responses(
         (status = 200, description = "Placed", body = Placed),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (count below 1, another property)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 404, description = "`VOTE_TARGET_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`NOT_ENOUGH_VOTE_TOKENS`: none placed", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
+        OverJsonLimit,
+        NotApplicationJson,
     )
 )]
 #[tracing::instrument(name = "place_votes", skip_all)]
@@ -169,10 +172,10 @@ pub async fn place(
     request_body = VoteRequest, security(("bearer" = [])),
     responses(
         (status = 200, description = "Revoked", body = Revoked),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
+        OverJsonLimit,
+        NotApplicationJson,
     )
 )]
 #[tracing::instrument(name = "revoke_votes", skip_all)]
@@ -213,7 +216,7 @@ async fn figures(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The pool", body = Summary),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn summary(state: web::Data<AppState>, auth: Auth) -> Result<Json<Summary>, ApiError> {
@@ -232,7 +235,7 @@ pub async fn summary(state: web::Data<AppState>, auth: Auth) -> Result<Json<Summ
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's active tokens there and the whole remaining pool", body = OnTarget),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn on_target(

@@ -6,6 +6,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message as Text;
 use domain::messages::{validate_client_id, MessageRuleError};
 use service_kit::auth::{Auth, Principal};
+use service_kit::docs::responses::{Forbidden, Unauthorized, UnsupportedMediaType};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -57,7 +58,7 @@ impl AppState {
         (status = 400, description = "`VALIDATION_ERROR` (client id, text size, title, kind, audience, roles, window), `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
         (status = 401, description = "`UNAUTHORIZED`: missing or invalid token", body = service_kit::ErrorBody),
         (status = 403, description = "`FORBIDDEN`: scope `platform:messages:manage` missing", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        UnsupportedMediaType,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
@@ -88,8 +89,8 @@ pub async fn create(
     responses(
         (status = 200, description = "All messages of the client, newest first, with the current version", body = ClientMessages),
         (status = 400, description = "`VALIDATION_ERROR`: invalid client id", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
@@ -133,8 +134,8 @@ async fn load(state: &AppState, client_id: &str, id: Uuid) -> Result<StoredMessa
     responses(
         (status = 200, body = Message),
         (status = 400, description = "`VALIDATION_ERROR`: invalid client id or message id", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
     ),
     security(("bearer" = ["platform:messages:manage"]))
@@ -179,10 +180,10 @@ async fn store_update(
     responses(
         (status = 200, body = Message),
         (status = 400, description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        UnsupportedMediaType,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
@@ -209,10 +210,10 @@ pub async fn replace(
     responses(
         (status = 200, body = Message),
         (status = 400, description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        UnsupportedMediaType,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
@@ -239,8 +240,8 @@ pub async fn patch(
     responses(
         (status = 204, description = "Deleted"),
         (status = 400, description = "`VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
     ),
     security(("bearer" = ["platform:messages:manage"]))

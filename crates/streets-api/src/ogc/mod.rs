@@ -21,6 +21,7 @@ use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
 use utoipa::IntoParams;
 
+use crate::routes::DatabaseUnavailable;
 use crate::store::StreetStore;
 use documents::{
     Collection, Collections, Conformance, Extent, LandingPage, Link, SpatialExtent,
@@ -200,7 +201,7 @@ async fn collection_document(
     responses(
         (status = 200, description = "The collections", body = Collections),
         (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
+        DatabaseUnavailable,
     )
 )]
 pub async fn collections(
@@ -231,7 +232,7 @@ pub async fn collections(
         (status = 200, description = "The collection", body = Collection),
         (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
         (status = 404, description = "`NOT_FOUND`: no such collection", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
+        DatabaseUnavailable,
     )
 )]
 pub async fn collection(
@@ -290,7 +291,7 @@ pub struct ItemsParams {
         )),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is unknown, repeated, malformed or out of range", body = ErrorBody),
         (status = 404, description = "`NOT_FOUND`: no such collection", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
+        DatabaseUnavailable,
     )
 )]
 pub async fn items(
@@ -361,7 +362,7 @@ pub async fn items(
         )),
         (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
         (status = 404, description = "`NOT_FOUND`: no such collection; `STREET_NOT_FOUND`: no such street", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
+        DatabaseUnavailable,
     )
 )]
 pub async fn item(

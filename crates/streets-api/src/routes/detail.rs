@@ -7,6 +7,7 @@ use service_kit::extract::Path;
 use service_kit::{ApiError, ErrorBody};
 
 use super::json;
+use super::DatabaseUnavailable;
 use crate::model::StreetFeature;
 use crate::store::StreetStore;
 
@@ -23,7 +24,7 @@ use crate::store::StreetStore;
     responses(
         (status = 200, description = "The street", body = StreetFeature),
         (status = 404, description = "`STREET_NOT_FOUND`", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
+        DatabaseUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_street", skip(store))]

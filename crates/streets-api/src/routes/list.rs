@@ -10,6 +10,7 @@ use service_kit::{ApiError, ErrorBody};
 use utoipa::IntoParams;
 
 use super::json;
+use super::DatabaseUnavailable;
 use crate::model::{Near, StreetFeature, StreetQuery};
 use crate::store::StreetStore;
 
@@ -104,7 +105,7 @@ impl StreetsParams {
     responses(
         (status = 200, description = "Street features (possibly none)", body = [StreetFeature]),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed or out of range, or only one of longitude/latitude", body = ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`: the database cannot be reached", body = ErrorBody),
+        DatabaseUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_streets", skip_all)]

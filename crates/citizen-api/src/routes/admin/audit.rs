@@ -2,6 +2,7 @@
 
 use actix_web::web;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -26,10 +27,10 @@ use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The entries", body = AuditTrail),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_admin_report_audit", skip(state, auth))]

@@ -6,6 +6,9 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
 use service_kit::auth::{Auth, Principal};
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -116,9 +119,9 @@ pub(super) async fn record(
     security(("bearer" = ["cityuser:report-categories:manage"]), ("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The categories", body = AdminCategories),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: none of the officers' scopes", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_admin_report_categories", skip_all)]
@@ -144,12 +147,12 @@ pub async fn list(
     responses(
         (status = 201, description = "The category", body = AdminCategory),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (name empty or too long, deadline out of range)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the name is taken", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        NotJson,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "create_admin_report_category", skip_all)]
@@ -203,14 +206,14 @@ fn category_id(raw: &str) -> Result<Uuid, ApiError> {
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The category", body = AdminCategory),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the name is taken, or `is_default: false` on the default category", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        NotJson,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "update_admin_report_category", skip(state, auth, body))]
@@ -253,11 +256,11 @@ pub async fn update(
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CATEGORY_IN_USE` (issues were placed in it), `CONFLICT` (it is the default category)", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "delete_admin_report_category", skip(state, auth))]

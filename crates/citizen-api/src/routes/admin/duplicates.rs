@@ -5,6 +5,9 @@
 use actix_web::web;
 use serde::Deserialize;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -59,14 +62,14 @@ pub struct DuplicateRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The duplicate", body = AdminIssueItem),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved, is its own parent, or the parent is moved or a duplicate", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        NotJson,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "mark_issue_duplicate", skip(state, auth, body))]
@@ -114,10 +117,10 @@ pub async fn mark_duplicate(
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The suggestions", body = Suggestions),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_duplicate_suggestions", skip(state, auth))]
@@ -147,10 +150,10 @@ pub async fn suggestions(
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The issue, its flag cleared", body = AdminIssueItem),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "dismiss_duplicate_suggestions", skip(state, auth))]

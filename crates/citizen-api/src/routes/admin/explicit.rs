@@ -3,6 +3,9 @@
 use actix_web::web;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -35,13 +38,13 @@ pub struct Explicit {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The flag as set", body = Explicit),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues in the caller's categories", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        NotJson,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "set_admin_report_explicit", skip(state, auth, body))]

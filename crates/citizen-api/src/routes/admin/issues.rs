@@ -2,6 +2,9 @@
 
 use actix_web::web;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -26,10 +29,10 @@ use crate::store::admin::Access;
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The issues", body = IssueDetails),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues is in the caller's categories", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_admin_report_issues", skip(state, auth))]
@@ -86,14 +89,14 @@ pub struct OpenIssueRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 201, description = "The new open issue", body = AdminIssueItem),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`REPORT_NOT_FOUND` (no such report, or none of its issues in the caller's categories), `CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the report already has an issue in that category", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        NotJson,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "open_admin_report_issue", skip(state, auth, body))]

@@ -4,6 +4,7 @@ use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
 use serde::Deserialize;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Query;
 use service_kit::ApiError;
 use utoipa::IntoParams;
@@ -106,9 +107,9 @@ impl AdminListParams {
     responses(
         (status = 200, description = "A page of reports", body = AdminReportList),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_admin_reports", skip_all)]

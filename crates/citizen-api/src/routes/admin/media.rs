@@ -5,6 +5,7 @@ use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -34,10 +35,10 @@ fn media_not_found() -> ApiError {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 204, description = "Deleted"),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`MEDIA_NOT_FOUND`: no such file on this report or its statements, or not in the caller's categories", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "delete_admin_report_media", skip(state, auth))]

@@ -4,6 +4,7 @@
 use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -44,10 +45,10 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The officers", body = Officers),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_category_officers", skip(state, auth))]
@@ -78,10 +79,10 @@ pub async fn list(
     responses(
         (status = 204, description = "Assigned"),
         (status = 400, description = "`VALIDATION_ERROR`: the subject is blank or too long", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "add_category_officer", skip(state, auth))]
@@ -113,10 +114,10 @@ pub async fn add(
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Not assigned (any more)"),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "remove_category_officer", skip(state, auth))]

@@ -6,6 +6,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use domain::reports::check_statement;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
@@ -42,12 +43,12 @@ struct Form {
     responses(
         (status = 201, description = "The statement", body = AdminStatement),
         (status = 400, description = "`VALIDATION_ERROR` (text missing, empty or too long; final not true/false; an unknown or repeated field), `NO_MEDIA` (an empty file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "add_issue_statement", skip_all)]

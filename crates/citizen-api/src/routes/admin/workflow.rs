@@ -7,6 +7,9 @@ use actix_web::web;
 use domain::issues::Transition;
 use serde::Deserialize;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{
+    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -53,11 +56,11 @@ async fn step(
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The accepted issue", body = AdminIssueItem),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not open", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "accept_issue", skip(state, auth))]
@@ -81,11 +84,11 @@ pub async fn accept(
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The resolved issue", body = AdminIssueItem),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not accepted", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "resolve_issue", skip(state, auth))]
@@ -120,14 +123,14 @@ pub struct MoveRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The new open issue in the target category", body = AdminIssueItem),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
         (status = 404, description = "`ISSUE_NOT_FOUND` (no such issue, or not in the caller's categories), `CATEGORY_NOT_FOUND` (no such target category)", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved or resolved", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        NotJson,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "move_issue", skip(state, auth, body))]

@@ -5,6 +5,9 @@
 use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
+use service_kit::docs::responses::{
+    Forbidden, InvalidJsonBody, NotApplicationJson, Unauthorized, UnsupportedMediaType,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -45,10 +48,10 @@ fn editor_input(input: &NewsItemInput) -> Result<(), ApiError> {
     responses(
         (status = 201, description = "The published item", body = NewsItemBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field empty, too long or malformed; an unknown category)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks the scope", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
+        NotApplicationJson,
     )
 )]
 #[tracing::instrument(name = "create_news_item", skip_all)]
@@ -79,12 +82,12 @@ pub async fn create(
     request_body = NewsItemInput, security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "The item after the change", body = NewsItemBody),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        UnsupportedMediaType,
     )
 )]
 #[tracing::instrument(name = "update_news_item", skip(state, _editor, body))]
@@ -116,8 +119,8 @@ pub async fn update(
     security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
     )
 )]

@@ -1,6 +1,7 @@
 //! `GET /news/{newId}`: one news item.
 
 use actix_web::web;
+use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -14,7 +15,7 @@ use super::{news_id, news_item_not_found, NewsItemBody};
     responses(
         (status = 200, description = "The news item", body = NewsItemBody),
         (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_news_item", skip(state))]

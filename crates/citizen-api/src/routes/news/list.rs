@@ -16,6 +16,7 @@ use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
 use domain::news::{news_cursor_strings, parse_news_cursor, with_descendants, NewsCursor};
 use serde::{Deserialize, Serialize};
+use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
@@ -133,7 +134,7 @@ fn position(item: &NewsItem, with_location: bool) -> Vec<String> {
     responses(
         (status = 200, description = "A page of news", body = NewsPage),
         (status = 400, description = "`VALIDATION_ERROR`: a malformed limit, location, category or cursor", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_news", skip_all)]

@@ -5,6 +5,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::Serialize;
+use service_kit::docs::responses::Unauthorized;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -52,7 +53,7 @@ pub struct UploadForm {
     responses(
         (status = 201, description = "The stored files", body = Uploaded),
         (status = 400, description = "`VALIDATION_ERROR` (no file, an unknown field, too many files), `NO_MEDIA` (an empty or broken file), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither scope", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),

@@ -2,6 +2,7 @@
 
 use actix_web::web;
 use serde::Deserialize;
+use service_kit::docs::responses::{PayloadTooLarge, Unauthorized, UnsupportedMediaType};
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -37,10 +38,10 @@ pub struct NewCategoryInput {
     responses(
         (status = 200, description = "The created category", body = NewsCategoryBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks the scope", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     )
 )]
 #[tracing::instrument(name = "create_news_category", skip_all)]

@@ -1,6 +1,7 @@
 //! `DELETE /news-categories/{categoryId}`.
 
 use actix_web::{web, HttpResponse};
+use service_kit::docs::responses::{Forbidden, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
@@ -19,8 +20,8 @@ use super::{category_error, category_id};
     security(("bearer" = ["cityuser:news-categories:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CATEGORY_HAS_CHILDREN`", body = service_kit::ErrorBody),
     )

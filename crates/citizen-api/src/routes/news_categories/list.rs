@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use actix_web::web;
 use domain::i18n::Message;
 use serde::{Deserialize, Serialize};
+use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -58,7 +59,7 @@ fn tree(categories: Vec<NewsCategory>) -> Vec<NewsCategoryBody> {
     responses(
         (status = 200, description = "The categories", body = NewsCategories),
         (status = 400, description = "`VALIDATION_ERROR`: another view", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 pub async fn list(

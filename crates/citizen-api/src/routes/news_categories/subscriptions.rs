@@ -7,6 +7,7 @@ use domain::i18n::Message;
 use domain::news::SUBSCRIPTION_CHANGES_MAX;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{PayloadTooLarge, Unauthorized, UnsupportedMediaType};
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -44,7 +45,7 @@ pub struct Changes {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's subscriptions", body = Subscriptions),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn list(state: web::Data<AppState>, auth: Auth) -> Result<Json<Subscriptions>, ApiError> {
@@ -66,9 +67,9 @@ fn unknown(category: &str) -> ApiError {
     responses(
         (status = 200, description = "How many subscriptions changed", body = Changes),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an unknown category, too many entries)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        Unauthorized,
+        PayloadTooLarge,
+        UnsupportedMediaType,
     )
 )]
 #[tracing::instrument(name = "change_news_subscriptions", skip_all)]

@@ -3,6 +3,9 @@
 
 use actix_web::web;
 use serde::Deserialize;
+use service_kit::docs::responses::{
+    Forbidden, PayloadTooLarge, Unauthorized, UnsupportedMediaType,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -42,11 +45,11 @@ pub struct CategoryChangeInput {
     responses(
         (status = 200, description = "The category after the change", body = NewsCategoryBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent, a parent that would make the category its own ancestor)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        PayloadTooLarge,
+        UnsupportedMediaType,
     )
 )]
 #[tracing::instrument(name = "update_news_category", skip(state, _editor, body))]

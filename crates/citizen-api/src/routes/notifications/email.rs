@@ -5,6 +5,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::Serialize;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -32,7 +33,7 @@ pub struct EmailUnsubscribed {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "Subscribed or not", body = Status),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn status(state: web::Data<AppState>, auth: Auth) -> Result<Json<Status>, ApiError> {
@@ -55,7 +56,7 @@ pub async fn status(state: web::Data<AppState>, auth: Auth) -> Result<Json<Statu
     responses(
         (status = 201, description = "Subscribed", body = EmailSubscribed),
         (status = 400, description = "`EMAIL_CLAIM_MISSING`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 #[tracing::instrument(name = "subscribe_email", skip_all)]
@@ -86,7 +87,7 @@ pub async fn subscribe(state: web::Data<AppState>, auth: Auth) -> Result<HttpRes
     security(("bearer" = [])),
     responses(
         (status = 201, description = "Unsubscribed", body = EmailUnsubscribed),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 #[tracing::instrument(name = "unsubscribe_email", skip_all)]

@@ -10,6 +10,7 @@ use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
 use serde::Deserialize;
 use service_kit::auth::Auth;
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
@@ -72,7 +73,7 @@ impl NotificationListParams {
     responses(
         (status = 200, description = "A page", body = NotificationPage),
         (status = 400, description = "`VALIDATION_ERROR`: a malformed limit or cursor", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn list(

@@ -4,6 +4,7 @@ use actix_web::web;
 use domain::notifications::{capped_unread, parse_tags, TagError, UNREAD_CAP};
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -51,9 +52,9 @@ fn refused(err: TagError) -> ApiError {
     responses(
         (status = 200, description = "Marked", body = ReadAnswer),
         (status = 400, description = "`INVALID_NOTIFICATION_TAGS` (none, over 100, malformed or not the caller's: nothing marked), `INVALID_JSON`, `VALIDATION_ERROR` (another property)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
+        Unauthorized,
+        OverJsonLimit,
+        NotApplicationJson,
     )
 )]
 #[tracing::instrument(name = "mark_notifications_read", skip_all)]
@@ -83,7 +84,7 @@ pub async fn read(
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The count", body = UnreadCount),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn unread_count(

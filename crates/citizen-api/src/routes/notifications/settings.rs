@@ -4,6 +4,7 @@ use actix_web::web;
 use domain::notifications::Interval;
 use serde::{Deserialize, Deserializer, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -77,7 +78,7 @@ impl From<Settings> for SettingsBody {
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The settings", body = SettingsBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn get(state: web::Data<AppState>, auth: Auth) -> Result<Json<SettingsBody>, ApiError> {
@@ -92,9 +93,9 @@ pub async fn get(state: web::Data<AppState>, auth: Auth) -> Result<Json<Settings
     responses(
         (status = 200, description = "The settings as stored", body = SettingsBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field missing, an unknown interval, another property)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
+        Unauthorized,
+        OverJsonLimit,
+        NotApplicationJson,
     )
 )]
 #[tracing::instrument(name = "put_notification_settings", skip_all)]

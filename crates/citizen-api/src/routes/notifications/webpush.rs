@@ -5,6 +5,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
+use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
@@ -64,7 +65,7 @@ pub struct Unsubscribed {
     responses(
         (status = 200, description = "Subscribed or not", body = Status),
         (status = 400, description = "`VALIDATION_ERROR`: no endpoint", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
     )
 )]
 pub async fn status(
@@ -92,9 +93,9 @@ pub async fn status(
     responses(
         (status = 201, description = "Subscribed", body = Subscribed),
         (status = 400, description = "`WEBPUSH_ENDPOINT_NOT_ALLOWED`, `INVALID_WEBPUSH_KEYS`, `INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`", body = service_kit::ErrorBody),
+        Unauthorized,
+        OverJsonLimit,
+        NotApplicationJson,
     )
 )]
 #[tracing::instrument(name = "subscribe_webpush", skip_all)]
@@ -128,7 +129,7 @@ pub async fn subscribe(
     responses(
         (status = 201, description = "Unsubscribed", body = Unsubscribed),
         (status = 400, description = "`VALIDATION_ERROR`: no endpoint", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 404, description = "`WEBPUSH_SUBSCRIPTION_NOT_FOUND`", body = service_kit::ErrorBody),
     )
 )]

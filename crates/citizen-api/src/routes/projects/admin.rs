@@ -6,6 +6,9 @@ use chrono::{DateTime, Utc};
 use domain::i18n::Message;
 use domain::news::{check_text, DESCRIPTION_MAX_CHARS, ITEMS_MAX, TITLE_MAX_CHARS};
 use serde::Deserialize;
+use service_kit::docs::responses::{
+    Forbidden, InvalidJsonBody, Unauthorized, UnsupportedMediaType,
+};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -107,10 +110,10 @@ impl ProjectInput {
     responses(
         (status = 201, description = "The created project", body = ProjectBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field empty, too long or malformed)", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
+        Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token lacks the scope", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        UnsupportedMediaType,
     )
 )]
 #[tracing::instrument(name = "create_project", skip_all)]
@@ -134,12 +137,12 @@ pub async fn create(
     request_body = ProjectInput, security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "The project after the change", body = ProjectBody),
-        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        InvalidJsonBody,
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`", body = service_kit::ErrorBody),
+        UnsupportedMediaType,
     )
 )]
 #[tracing::instrument(name = "update_project", skip(state, _editor, body))]
@@ -170,8 +173,8 @@ pub async fn update(
     security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        (status = 401, description = "`UNAUTHORIZED`", body = service_kit::ErrorBody),
-        (status = 403, description = "`FORBIDDEN`", body = service_kit::ErrorBody),
+        Unauthorized,
+        Forbidden,
         (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
     )
 )]

@@ -1,6 +1,7 @@
 //! `GET /projects/{projectId}`.
 
 use actix_web::web;
+use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -14,7 +15,7 @@ use super::{project_id, project_not_found, ProjectBody};
     responses(
         (status = 200, description = "The project", body = ProjectBody),
         (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_project", skip(state))]

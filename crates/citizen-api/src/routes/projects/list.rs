@@ -8,6 +8,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use domain::i18n::Message;
 use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
 use serde::{Deserialize, Serialize};
+use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
@@ -71,7 +72,7 @@ impl ProjectListParams {
     responses(
         (status = 200, description = "A page of projects", body = ProjectPage),
         (status = 400, description = "`VALIDATION_ERROR`: a malformed limit or cursor", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_projects", skip_all)]

@@ -22,6 +22,7 @@ use domain::geo::{parse_location, LocationParam};
 use domain::i18n::Message;
 use domain::reports::{check_description, check_title};
 use service_kit::auth::MaybeAuth;
+use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -78,12 +79,12 @@ fn check_location(state: &AppState, raw: &str) -> Result<LocationParam, ApiError
     responses(
         (status = 201, description = "The filed report", body = Report),
         (status = 400, description = "`VALIDATION_ERROR` (a field missing, empty, too long, unknown or repeated; too many files), `NO_MEDIA` (an empty or unreadable file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`, `REPORT_INVALID_LOCATION`, `REPORT_OUTSIDE_CITY`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
+        InvalidToken,
         (status = 403, description = "`CAPTCHA_VERIFICATION_FAILED`: anonymous filing without a valid CAPTCHA token", body = service_kit::ErrorBody),
         (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
         (status = 429, description = "`TOO_MANY_REQUESTS`: anonymous filings from this address over the limit", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "create_report", skip_all)]

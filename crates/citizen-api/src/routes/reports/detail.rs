@@ -2,6 +2,7 @@
 
 use actix_web::{web, HttpResponse};
 use service_kit::auth::MaybeAuth;
+use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
@@ -24,9 +25,9 @@ use super::{report_id, report_not_found};
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The report", body = Report),
-        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
+        InvalidToken,
         (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_report", skip(state, auth))]

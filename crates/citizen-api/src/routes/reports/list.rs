@@ -2,6 +2,7 @@
 
 use actix_web::{web, HttpResponse};
 use service_kit::auth::MaybeAuth;
+use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::Query;
 use service_kit::ApiError;
 
@@ -23,8 +24,8 @@ use super::super::AppState;
     responses(
         (status = 200, description = "A page of rows", body = ReportList),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated; `orderBy=location` without `location`", body = service_kit::ErrorBody),
-        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        InvalidToken,
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_reports", skip_all)]

@@ -3,6 +3,7 @@
 use actix_web::web;
 use domain::issues::{public_timeline, step_statements};
 use service_kit::auth::MaybeAuth;
+use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -26,9 +27,9 @@ use super::{report_id, report_not_found};
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The steps", body = StatusSteps),
-        (status = 401, description = "`UNAUTHORIZED`: a token was sent but is invalid", body = service_kit::ErrorBody),
+        InvalidToken,
         (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 503, description = "`SERVICE_UNAVAILABLE`", body = service_kit::ErrorBody),
+        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_report_status", skip(state, _auth))]
