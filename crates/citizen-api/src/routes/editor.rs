@@ -4,8 +4,8 @@
 
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpRequest};
-use futures::future::LocalBoxFuture;
 use domain::i18n::Message;
+use futures::future::LocalBoxFuture;
 use service_kit::auth::{Auth, Principal};
 use service_kit::ApiError;
 
