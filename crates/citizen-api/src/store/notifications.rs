@@ -175,10 +175,10 @@ pub struct EmailSubscription {
 
 /// Runs an insert of a feed entry again when it lost the race for its `inserted_at` (another
 /// entry of the same subject took that instant at the same moment).
-pub(crate) async fn retry_taken_instant<F, Fut>(mut insert: F) -> StoreResult<Option<Notification>>
+pub(crate) async fn retry_taken_instant<T, F, Fut>(mut insert: F) -> StoreResult<T>
 where
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = StoreResult<Option<Notification>>>,
+    Fut: std::future::Future<Output = StoreResult<T>>,
 {
     let mut tries = 0;
     loop {

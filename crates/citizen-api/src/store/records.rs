@@ -4,6 +4,7 @@
 use anyhow::Context as _;
 use service_kit::codec::{DbInstant, DbUuid};
 
+use super::notifications::Notification;
 use super::status_events::StatusEvent;
 use super::{status, Category};
 
@@ -58,5 +59,36 @@ impl TryFrom<StatusEventRecord> for StatusEvent {
             status: row.status.as_deref().map(status).transpose()?,
             occurred_at: row.occurred_at.0,
         })
+    }
+}
+
+/// The columns of a [`NotificationRecord`] from `notifications`.
+pub(crate) const NOTIFICATION_COLUMNS: &str =
+    "tag, title, body, url, icon, sent_at, inserted_at, read_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct NotificationRecord {
+    tag: String,
+    title: String,
+    body: Option<String>,
+    url: Option<String>,
+    icon: Option<String>,
+    sent_at: DbInstant,
+    inserted_at: DbInstant,
+    read_at: Option<DbInstant>,
+}
+
+impl From<NotificationRecord> for Notification {
+    fn from(r: NotificationRecord) -> Self {
+        Self {
+            tag: r.tag,
+            title: r.title,
+            body: r.body,
+            url: r.url,
+            icon: r.icon,
+            sent_at: r.sent_at.0,
+            inserted_at: r.inserted_at.0,
+            read_at: r.read_at.map(|at| at.0),
+        }
     }
 }

@@ -1,57 +1,25 @@
-//! Notifications (PostgreSQL).
+//! Writing a feed entry (PostgreSQL): its inserted-at instant follows the account's newest by at
+//! least a microsecond (`GREATEST`, `interval`), so entries of one account never share one.
 
-use async_trait::async_trait;
-use domain::notifications::Interval;
-
-use super::{page_sql, PgStore};
-use crate::store::notifications::{
-    newest_first, retry_taken_instant, EmailSubscription, Marked, NewNotification, Notification,
-    NotificationStore, PushSubscription, Render, Settings,
-};
+use super::PgStore;
+use crate::store::notifications::NewNotification;
+use crate::store::records::{NotificationRecord, NOTIFICATION_COLUMNS};
 use crate::store::{Instant, StoreResult};
 
-const COLUMNS: &str = "tag, title, body, url, icon, sent_at, inserted_at, read_at";
-
-#[derive(sqlx::FromRow)]
-struct Row {
-    tag: String,
-    title: String,
-    body: Option<String>,
-    url: Option<String>,
-    icon: Option<String>,
-    sent_at: Instant,
-    inserted_at: Instant,
-    read_at: Option<Instant>,
-}
-
-impl From<Row> for Notification {
-    fn from(r: Row) -> Self {
-        Self {
-            tag: r.tag,
-            title: r.title,
-            body: r.body,
-            url: r.url,
-            icon: r.icon,
-            sent_at: r.sent_at,
-            inserted_at: r.inserted_at,
-            read_at: r.read_at,
-        }
-    }
-}
-
 impl PgStore {
-    async fn insert(
+    /// Inserts a feed entry; `None` when the event already has one for the account.
+    pub(in crate::store) async fn insert_notification(
         &self,
         new: &NewNotification,
         now: Instant,
-    ) -> StoreResult<Option<Notification>> {
-        let row: Option<Row> = sqlx::query_as(&format!(
+    ) -> StoreResult<Option<NotificationRecord>> {
+        Ok(sqlx::query_as(&format!(
             "INSERT INTO notifications \
                (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
              SELECT $1, $2, $3, $4, $5, $6, $7, $8, GREATEST($9, ( \
                SELECT max(inserted_at) + interval '1 microsecond' FROM notifications \
                WHERE subject = $2)) \
-             ON CONFLICT (event_id, subject) DO NOTHING RETURNING {COLUMNS}"
+             ON CONFLICT (event_id, subject) DO NOTHING RETURNING {NOTIFICATION_COLUMNS}"
         ))
         .bind(new.tag())
         .bind(&new.subject)
@@ -63,230 +31,6 @@ impl PgStore {
         .bind(new.sent_at)
         .bind(now)
         .fetch_optional(&self.pool)
-        .await?;
-        Ok(row.map(Notification::from))
-    }
-}
-
-#[async_trait]
-impl NotificationStore for PgStore {
-    async fn add_notification(
-        &self,
-        new: &NewNotification,
-        now: Instant,
-    ) -> StoreResult<Option<Notification>> {
-        retry_taken_instant(|| self.insert(new, now)).await
-    }
-
-    async fn notifications(
-        &self,
-        subject: &str,
-        after: Option<(Instant, Instant)>,
-        limit: u32,
-    ) -> StoreResult<Vec<Notification>> {
-        // Two statements, not `($2 IS NULL OR (…) < ($2, $3))`: a generic plan of that can
-        // only filter the cursor, walking every newer entry; this way the cursor is the index
-        // scan's start. The page size is a literal (`page_sql`).
-        let after_cursor = if after.is_some() {
-            "AND (sent_at, inserted_at) < ($2, $3) "
-        } else {
-            ""
-        };
-        let sql = format!(
-            "SELECT {COLUMNS} FROM notifications WHERE subject = $1 {after_cursor}\
-             ORDER BY sent_at DESC, inserted_at DESC{}",
-            page_sql(i64::from(limit), 0)
-        );
-        let mut query = sqlx::query_as(&sql).bind(subject);
-        if let Some((sent_at, inserted_at)) = after {
-            query = query.bind(sent_at).bind(inserted_at);
-        }
-        let rows: Vec<Row> = query.fetch_all(&self.pool).await?;
-        Ok(rows.into_iter().map(Notification::from).collect())
-    }
-
-    async fn mark_read(&self, subject: &str, tags: &[String], now: Instant) -> StoreResult<Marked> {
-        let mut tx = self.pool.begin().await?;
-        let rows: Vec<Row> = sqlx::query_as(&format!(
-            "UPDATE notifications SET read_at = coalesce(read_at, $3) \
-             WHERE subject = $1 AND tag = ANY($2) RETURNING {COLUMNS}"
-        ))
-        .bind(subject)
-        .bind(tags)
-        .bind(now)
-        .fetch_all(&mut *tx)
-        .await?;
-        if rows.len() != tags.len() {
-            tx.rollback().await?;
-            return Ok(Marked::NotOwn(tags.len() - rows.len()));
-        }
-        let unread: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM notifications WHERE subject = $1 AND read_at IS NULL",
-        )
-        .bind(subject)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        let mut marked: Vec<Notification> = rows.into_iter().map(Notification::from).collect();
-        newest_first(&mut marked);
-        Ok(Marked::Done(marked, u64::try_from(unread).unwrap_or(0)))
-    }
-
-    async fn unread_count(&self, subject: &str, cap: u32) -> StoreResult<u64> {
-        let count: i64 = sqlx::query_scalar(&format!(
-            "SELECT count(*) FROM (SELECT 1 FROM notifications \
-             WHERE subject = $1 AND read_at IS NULL{}) AS u",
-            page_sql(i64::from(cap), 0)
-        ))
-        .bind(subject)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(u64::try_from(count).unwrap_or(0))
-    }
-
-    async fn settings(&self, subject: &str) -> StoreResult<Settings> {
-        let row: Option<(bool, Option<String>)> = sqlx::query_as(
-            "SELECT enabled, \"interval\" FROM notification_settings WHERE subject = $1",
-        )
-        .bind(subject)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(row
-            .map(|(enabled, interval)| Settings {
-                enabled,
-                interval: interval.as_deref().and_then(Interval::parse),
-            })
-            .unwrap_or_default())
-    }
-
-    async fn put_settings(
-        &self,
-        subject: &str,
-        settings: Settings,
-        locale: Option<&str>,
-        now: Instant,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO notification_settings (subject, enabled, \"interval\", locale, updated_at) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subject) DO UPDATE SET \
-             enabled = EXCLUDED.enabled, \"interval\" = EXCLUDED.\"interval\", \
-             locale = coalesce(EXCLUDED.locale, notification_settings.locale), \
-             updated_at = EXCLUDED.updated_at",
-        )
-        .bind(subject)
-        .bind(settings.enabled)
-        .bind(settings.interval.map(Interval::as_str))
-        .bind(locale)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn remember_locale(&self, subject: &str, locale: &str, now: Instant) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO notification_settings (subject, enabled, \"interval\", locale, updated_at) \
-             VALUES ($1, TRUE, NULL, $2, $3) ON CONFLICT (subject) DO UPDATE SET \
-             locale = excluded.locale WHERE notification_settings.locale IS NULL",
-        )
-        .bind(subject)
-        .bind(locale)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn webpush_subscribed(&self, subject: &str, endpoint: &str) -> StoreResult<bool> {
-        let found: Option<String> = sqlx::query_scalar(
-            "SELECT endpoint FROM webpush_subscriptions WHERE subject = $1 AND endpoint = $2",
-        )
-        .bind(subject)
-        .bind(endpoint)
-        .fetch_optional(&self.pool)
-        .await?;
-        Ok(found.is_some())
-    }
-
-    async fn add_webpush(
-        &self,
-        subject: &str,
-        sub: &PushSubscription,
-        now: Instant,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO webpush_subscriptions (endpoint, subject, p256dh, auth, locale, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (endpoint) DO UPDATE SET \
-             subject = excluded.subject, p256dh = excluded.p256dh, auth = excluded.auth, \
-             locale = excluded.locale, created_at = excluded.created_at",
-        )
-        .bind(&sub.endpoint)
-        .bind(subject)
-        .bind(&sub.p256dh)
-        .bind(&sub.auth)
-        .bind(&sub.locale)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn remove_webpush(&self, subject: &str, endpoint: &str) -> StoreResult<bool> {
-        let removed =
-            sqlx::query("DELETE FROM webpush_subscriptions WHERE subject = $1 AND endpoint = $2")
-                .bind(subject)
-                .bind(endpoint)
-                .execute(&self.pool)
-                .await?
-                .rows_affected();
-        Ok(removed > 0)
-    }
-
-    async fn email_subscribed(&self, subject: &str) -> StoreResult<bool> {
-        let found: Option<String> =
-            sqlx::query_scalar("SELECT subject FROM email_subscriptions WHERE subject = $1")
-                .bind(subject)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(found.is_some())
-    }
-
-    async fn add_email(
-        &self,
-        subject: &str,
-        sub: &EmailSubscription,
-        now: Instant,
-    ) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO email_subscriptions (subject, email, locale, unsubscribe_token, created_at) \
-             VALUES ($1, $2, $3, $4, $5) ON CONFLICT (subject) DO UPDATE SET \
-             email = excluded.email, locale = excluded.locale",
-        )
-        .bind(subject)
-        .bind(&sub.email)
-        .bind(&sub.locale)
-        .bind(&sub.unsubscribe_token)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    async fn remove_email(&self, subject: &str) -> StoreResult<bool> {
-        let removed = sqlx::query("DELETE FROM email_subscriptions WHERE subject = $1")
-            .bind(subject)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        Ok(removed > 0)
-    }
-
-    async fn drain_outbox(
-        &self,
-        limit: u32,
-        render: Render<'_>,
-        now: Instant,
-    ) -> StoreResult<usize> {
-        self.drain(limit, render, now).await
+        .await?)
     }
 }

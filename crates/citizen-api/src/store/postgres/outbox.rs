@@ -9,7 +9,7 @@ use crate::store::notifications::{EventKind, NewNotification, OutboxEvent, Rende
 use crate::store::{Instant, StoreResult};
 
 impl PgStore {
-    pub(super) async fn drain(
+    pub(in crate::store) async fn drain(
         &self,
         limit: u32,
         render: Render<'_>,

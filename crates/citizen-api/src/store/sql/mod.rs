@@ -45,6 +45,7 @@ macro_rules! both_backends {
 mod categories;
 mod deliveries;
 mod digests;
+mod notifications;
 mod outbox;
 mod projects;
 mod status_events;

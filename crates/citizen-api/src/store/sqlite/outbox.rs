@@ -8,7 +8,7 @@ use crate::store::notifications::{EventKind, NewNotification, OutboxEvent, Rende
 use crate::store::{Instant, StoreResult};
 
 impl SqliteStore {
-    pub(super) async fn drain(
+    pub(in crate::store) async fn drain(
         &self,
         limit: u32,
         render: Render<'_>,
