@@ -4,6 +4,7 @@
 use anyhow::Context as _;
 use service_kit::codec::{DbInstant, DbUuid};
 
+use super::news::NewsCategory;
 use super::notifications::Notification;
 use super::status_events::StatusEvent;
 use super::{status, Category};
@@ -89,6 +90,28 @@ impl From<NotificationRecord> for Notification {
             sent_at: r.sent_at.0,
             inserted_at: r.inserted_at.0,
             read_at: r.read_at.map(|at| at.0),
+        }
+    }
+}
+
+/// The columns of a [`NewsCategoryRecord`] from `news_categories`.
+pub(crate) const NEWS_CATEGORY_COLUMNS: &str = "id, name, description, parent_id";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct NewsCategoryRecord {
+    id: DbUuid,
+    name: String,
+    description: Option<String>,
+    parent_id: Option<DbUuid>,
+}
+
+impl From<NewsCategoryRecord> for NewsCategory {
+    fn from(row: NewsCategoryRecord) -> Self {
+        NewsCategory {
+            id: row.id.0,
+            name: row.name,
+            description: row.description,
+            parent_id: row.parent_id.map(|p| p.0),
         }
     }
 }

@@ -9,9 +9,9 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
 use uuid::Uuid;
 
-use super::news_categories::{category, COLUMNS as CATEGORY_COLUMNS};
+use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
 use super::{page_sql, PgStore};
-use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
+use crate::store::news::{NewsCategory, NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
 use crate::store::{Instant, StoreResult};
 
 const NEWS_COLUMNS: &str = "n.id, n.title, n.description, n.image, n.date, n.longitude, n.latitude";
@@ -213,7 +213,7 @@ const GEOGRAPHY: &str = "CASE WHEN $6::float8 IS NULL THEN NULL ELSE \
      public.ST_SetSRID(public.ST_MakePoint($6, $7), 4326)::public.geography END";
 
 impl PgStore {
-    pub(super) async fn pg_news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
+    pub(in crate::store) async fn read_news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
         let items = match (&query.near, &query.after) {
             (None, None | Some(NewsCursor::Date { .. })) => by_date(&self.pool, query).await?,
             (None, Some(_)) => Vec::new(),
@@ -233,7 +233,7 @@ impl PgStore {
         with_categories(&self.pool, items).await
     }
 
-    pub(super) async fn pg_news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
+    pub(in crate::store) async fn read_news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
         let row = sqlx::query(&format!(
             "SELECT {NEWS_COLUMNS}, NULL::float8 AS distance FROM news_items n WHERE n.id = $1"
         ))
@@ -246,7 +246,7 @@ impl PgStore {
             .pop())
     }
 
-    pub(super) async fn pg_write_news_item(
+    pub(in crate::store) async fn write_news_item(
         &self,
         id: Uuid,
         draft: &NewsDraft,
@@ -292,10 +292,10 @@ impl PgStore {
             super::PgStore::record_event(&mut tx, event, now).await?;
         }
         tx.commit().await?;
-        self.pg_news_item(id).await?.ok_or(NewsError::NotFound)
+        self.read_news_item(id).await?.ok_or(NewsError::NotFound)
     }
 
-    pub(super) async fn pg_delete_news_item(&self, id: Uuid) -> StoreResult<bool> {
+    pub(in crate::store) async fn remove_news_item(&self, id: Uuid) -> StoreResult<bool> {
         let done = sqlx::query("DELETE FROM news_items WHERE id = $1")
             .bind(id)
             .execute(&self.pool)
@@ -303,7 +303,7 @@ impl PgStore {
         Ok(done.rows_affected() == 1)
     }
 
-    pub(super) async fn pg_news_generation(&self) -> StoreResult<i64> {
+    pub(in crate::store) async fn read_news_generation(&self) -> StoreResult<i64> {
         Ok(
             sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
                 .fetch_one(&self.pool)
@@ -314,7 +314,7 @@ impl PgStore {
     /// REPEATABLE READ: every statement sees the snapshot of the first, so the categories, items
     /// and links are exactly those of the generation read. Four statements whatever the count:
     /// the links are read bare and ordered by the categories' order (`NewsSnapshot::assemble`).
-    pub(super) async fn pg_news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+    pub(in crate::store) async fn read_news_snapshot(&self) -> StoreResult<NewsSnapshot> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .execute(&mut *tx)
@@ -323,14 +323,14 @@ impl PgStore {
             sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
                 .fetch_one(&mut *tx)
                 .await?;
-        let categories = sqlx::query(&format!(
+        let categories = sqlx::query_as::<_, NewsCategoryRecord>(&format!(
             "SELECT {CATEGORY_COLUMNS} FROM news_categories ORDER BY name, id"
         ))
         .fetch_all(&mut *tx)
         .await?
-        .iter()
-        .map(category)
-        .collect::<StoreResult<Vec<_>>>()?;
+        .into_iter()
+        .map(NewsCategory::from)
+        .collect();
         let items = sqlx::query(&format!(
             "SELECT {NEWS_COLUMNS}, NULL::float8 AS distance FROM news_items n"
         ))

@@ -1,227 +1,26 @@
-//! News categories and subscriptions (PostgreSQL). Category writes take the table's EXCLUSIVE
-//! lock (reads go on), so the parent check sees a tree nobody else is changing.
-
-use std::collections::HashMap;
-
-use async_trait::async_trait;
-use sqlx::postgres::PgRow;
-use sqlx::{Postgres, Row, Transaction};
-use uuid::Uuid;
+//! News categories (PostgreSQL): a category write takes the table's EXCLUSIVE lock (reads go on).
 
 use super::PgStore;
-use crate::store::news::{
-    CategoryError, NewNewsCategory, NewsCategory, NewsCategoryChange, NewsDraft, NewsError,
-    NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
-};
-use crate::store::{Instant, StoreResult};
 
-pub(super) const COLUMNS: &str = "id, name, description, parent_id";
+impl PgStore {
+    /// A subscription's category check keeps the category from being deleted meanwhile.
+    pub(in crate::store) const KEY_SHARE: &'static str = " FOR KEY SHARE";
 
-pub(super) fn category(row: &PgRow) -> StoreResult<NewsCategory> {
-    Ok(NewsCategory {
-        id: row.try_get("id")?,
-        name: row.try_get("name")?,
-        description: row.try_get("description")?,
-        parent_id: row.try_get("parent_id")?,
-    })
-}
-
-/// Locks the category table for writing and reads every category's parent.
-///
-/// The news generation's row is taken first (the lock the write's trigger takes, migration
-/// 0018): an item write holds that row from its first statement on while its category checks
-/// wait for this table lock, so taking the table first would deadlock with it.
-async fn lock_tree(
-    tx: &mut Transaction<'_, Postgres>,
-) -> Result<HashMap<Uuid, Option<Uuid>>, CategoryError> {
-    sqlx::query("SELECT generation FROM news_generation WHERE id = 1 FOR NO KEY UPDATE")
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("LOCK TABLE news_categories IN EXCLUSIVE MODE")
-        .execute(&mut **tx)
-        .await?;
-    let rows: Vec<(Uuid, Option<Uuid>)> =
-        sqlx::query_as("SELECT id, parent_id FROM news_categories")
-            .fetch_all(&mut **tx)
-            .await?;
-    Ok(rows.into_iter().collect())
-}
-
-fn check_parent(
-    id: Uuid,
-    parent: Option<Uuid>,
-    tree: &HashMap<Uuid, Option<Uuid>>,
-) -> Result<(), CategoryError> {
-    match parent {
-        Some(parent) => domain::news::check_parent(id, parent, tree).map_err(CategoryError::Parent),
-        None => Ok(()),
-    }
-}
-
-#[async_trait]
-impl NewsStore for PgStore {
-    async fn news_categories(&self) -> StoreResult<Vec<NewsCategory>> {
-        let rows = sqlx::query(&format!(
-            "SELECT {COLUMNS} FROM news_categories ORDER BY name, id"
-        ))
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(category).collect()
-    }
-
-    async fn create_news_category(
+    /// Starts a category write: locks the category table for writing.
+    ///
+    /// The news generation's row is taken first (the lock the write's trigger takes, migration
+    /// 0018): an item write holds that row from its first statement on while its category checks
+    /// wait for this table lock, so taking the table first would deadlock with it.
+    pub(in crate::store) async fn begin_category_write(
         &self,
-        new: &NewNewsCategory,
-        now: Instant,
-    ) -> Result<NewsCategory, CategoryError> {
+    ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
         let mut tx = self.pool.begin().await?;
-        let tree = lock_tree(&mut tx).await?;
-        let id = Uuid::now_v7();
-        check_parent(id, new.parent_id, &tree)?;
-        let row = sqlx::query(&format!(
-            "INSERT INTO news_categories (id, name, description, parent_id, created_at, \
-             updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING {COLUMNS}"
-        ))
-        .bind(id)
-        .bind(&new.name)
-        .bind(&new.description)
-        .bind(new.parent_id)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
-        let created = category(&row)?;
-        tx.commit().await?;
-        Ok(created)
-    }
-
-    async fn update_news_category(
-        &self,
-        id: Uuid,
-        change: &NewsCategoryChange,
-        now: Instant,
-    ) -> Result<NewsCategory, CategoryError> {
-        let mut tx = self.pool.begin().await?;
-        let tree = lock_tree(&mut tx).await?;
-        if !tree.contains_key(&id) {
-            return Err(CategoryError::NotFound);
-        }
-        if let Some(parent) = change.parent_id {
-            check_parent(id, parent, &tree)?;
-        }
-        let row = sqlx::query(&format!(
-            "UPDATE news_categories SET name = coalesce($2, name), \
-             description = CASE WHEN $3 THEN $4 ELSE description END, \
-             parent_id = CASE WHEN $5 THEN $6 ELSE parent_id END, updated_at = $7 \
-             WHERE id = $1 RETURNING {COLUMNS}"
-        ))
-        .bind(id)
-        .bind(&change.name)
-        .bind(change.description.is_some())
-        .bind(change.description.clone().flatten())
-        .bind(change.parent_id.is_some())
-        .bind(change.parent_id.flatten())
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
-        let updated = category(&row)?;
-        tx.commit().await?;
-        Ok(updated)
-    }
-
-    async fn delete_news_category(&self, id: Uuid) -> Result<(), CategoryError> {
-        let mut tx = self.pool.begin().await?;
-        let tree = lock_tree(&mut tx).await?;
-        if !tree.contains_key(&id) {
-            return Err(CategoryError::NotFound);
-        }
-        if tree.values().any(|parent| *parent == Some(id)) {
-            return Err(CategoryError::HasChildren);
-        }
-        sqlx::query("DELETE FROM news_categories WHERE id = $1")
-            .bind(id)
+        sqlx::query("SELECT generation FROM news_generation WHERE id = 1 FOR NO KEY UPDATE")
             .execute(&mut *tx)
             .await?;
-        tx.commit().await?;
-        Ok(())
-    }
-
-    async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
-        self.pg_news_page(query).await
-    }
-
-    async fn news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
-        self.pg_news_item(id).await
-    }
-
-    async fn create_news_item(
-        &self,
-        id: Uuid,
-        draft: &NewsDraft,
-        now: Instant,
-    ) -> Result<NewsItem, NewsError> {
-        self.pg_write_news_item(id, draft, now, true).await
-    }
-
-    async fn update_news_item(
-        &self,
-        id: Uuid,
-        draft: &NewsDraft,
-        now: Instant,
-    ) -> Result<NewsItem, NewsError> {
-        self.pg_write_news_item(id, draft, now, false).await
-    }
-
-    async fn delete_news_item(&self, id: Uuid) -> StoreResult<bool> {
-        self.pg_delete_news_item(id).await
-    }
-
-    async fn news_generation(&self) -> StoreResult<i64> {
-        self.pg_news_generation().await
-    }
-
-    async fn news_snapshot(&self) -> StoreResult<NewsSnapshot> {
-        self.pg_news_snapshot().await
-    }
-
-    async fn subscriptions(&self, subject: &str) -> StoreResult<Vec<Uuid>> {
-        Ok(sqlx::query_scalar(
-            "SELECT category_id FROM news_subscriptions WHERE subject = $1 ORDER BY category_id",
-        )
-        .bind(subject)
-        .fetch_all(&self.pool)
-        .await?)
-    }
-
-    async fn change_subscriptions(
-        &self,
-        subject: &str,
-        changes: &[(Uuid, bool)],
-    ) -> Result<u32, SubscriptionError> {
-        let mut tx = self.pool.begin().await?;
-        let mut changed = 0u64;
-        for (category, subscribed) in changes {
-            let exists: Option<Uuid> =
-                sqlx::query_scalar("SELECT id FROM news_categories WHERE id = $1 FOR KEY SHARE")
-                    .bind(category)
-                    .fetch_optional(&mut *tx)
-                    .await?;
-            if exists.is_none() {
-                return Err(SubscriptionError::UnknownCategory(*category));
-            }
-            let sql = if *subscribed {
-                "INSERT INTO news_subscriptions (subject, category_id) VALUES ($1, $2) \
-                 ON CONFLICT DO NOTHING"
-            } else {
-                "DELETE FROM news_subscriptions WHERE subject = $1 AND category_id = $2"
-            };
-            changed += sqlx::query(sql)
-                .bind(subject)
-                .bind(category)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-        }
-        tx.commit().await?;
-        Ok(u32::try_from(changed).unwrap_or(u32::MAX))
+        sqlx::query("LOCK TABLE news_categories IN EXCLUSIVE MODE")
+            .execute(&mut *tx)
+            .await?;
+        Ok(tx)
     }
 }

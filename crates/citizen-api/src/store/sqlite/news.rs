@@ -12,10 +12,10 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
-use super::news_categories::{category, COLUMNS as CATEGORY_COLUMNS};
+use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
 use super::rows::push_in;
 use super::{get_instant, get_uuid, micros, SqliteStore};
-use crate::store::news::{NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
+use crate::store::news::{NewsCategory, NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
 use crate::store::{Instant, StoreResult};
 
 const NEWS_COLUMNS: &str = "n.id, n.title, n.description, n.image, n.date, n.longitude, n.latitude";
@@ -248,7 +248,7 @@ async fn link_categories(
 }
 
 impl SqliteStore {
-    pub(super) async fn sqlite_news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
+    pub(in crate::store) async fn read_news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
         let items = match (&query.near, &query.after) {
             (None, None | Some(NewsCursor::Date { .. })) => by_date(&self.pool, query).await?,
             (None, Some(_)) => Vec::new(),
@@ -270,7 +270,7 @@ impl SqliteStore {
         with_categories(&self.pool, items).await
     }
 
-    pub(super) async fn sqlite_news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
+    pub(in crate::store) async fn read_news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
         let row = sqlx::query(&format!(
             "SELECT {NEWS_COLUMNS} FROM news_items n WHERE n.id = ?1"
         ))
@@ -283,7 +283,7 @@ impl SqliteStore {
             .pop())
     }
 
-    pub(super) async fn sqlite_write_news_item(
+    pub(in crate::store) async fn write_news_item(
         &self,
         id: Uuid,
         draft: &NewsDraft,
@@ -319,10 +319,10 @@ impl SqliteStore {
             super::SqliteStore::record_event(&mut tx, event, now).await?;
         }
         tx.commit().await?;
-        self.sqlite_news_item(id).await?.ok_or(NewsError::NotFound)
+        self.read_news_item(id).await?.ok_or(NewsError::NotFound)
     }
 
-    pub(super) async fn sqlite_delete_news_item(&self, id: Uuid) -> StoreResult<bool> {
+    pub(in crate::store) async fn remove_news_item(&self, id: Uuid) -> StoreResult<bool> {
         let done = sqlx::query("DELETE FROM news_items WHERE id = ?1")
             .bind(id.to_string())
             .execute(&self.pool)
@@ -330,7 +330,7 @@ impl SqliteStore {
         Ok(done.rows_affected() == 1)
     }
 
-    pub(super) async fn sqlite_news_generation(&self) -> StoreResult<i64> {
+    pub(in crate::store) async fn read_news_generation(&self) -> StoreResult<i64> {
         Ok(
             sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
                 .fetch_one(&self.pool)
@@ -342,20 +342,20 @@ impl SqliteStore {
     /// SELECT on, so the categories, items and links are those of the generation read first.
     /// Four statements whatever the count: the links are read bare and ordered by the
     /// categories' order (`NewsSnapshot::assemble`).
-    pub(super) async fn sqlite_news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+    pub(in crate::store) async fn read_news_snapshot(&self) -> StoreResult<NewsSnapshot> {
         let mut tx = self.pool.begin().await?;
         let generation: i64 =
             sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
                 .fetch_one(&mut *tx)
                 .await?;
-        let categories = sqlx::query(&format!(
+        let categories = sqlx::query_as::<_, NewsCategoryRecord>(&format!(
             "SELECT {CATEGORY_COLUMNS} FROM news_categories ORDER BY name, id"
         ))
         .fetch_all(&mut *tx)
         .await?
-        .iter()
-        .map(category)
-        .collect::<StoreResult<Vec<_>>>()?;
+        .into_iter()
+        .map(NewsCategory::from)
+        .collect();
         let items = sqlx::query(&format!("SELECT {NEWS_COLUMNS} FROM news_items n"))
             .fetch_all(&mut *tx)
             .await?

@@ -1,0 +1,214 @@
+//! News categories and subscriptions, and the news store's items through each backend's own
+//! statements (`news.rs`: PostGIS, text search). A category write first takes each backend's lock
+//! on the tree (`begin_category_write`), so the parent check sees a tree nobody else is changing.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use uuid::Uuid;
+
+use super::{DbInstant, DbUuid};
+use crate::store::news::{
+    CategoryError, NewNewsCategory, NewsCategory, NewsCategoryChange, NewsDraft, NewsError,
+    NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
+};
+use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as COLUMNS};
+use crate::store::{Instant, StoreResult};
+
+fn check_parent(
+    id: Uuid,
+    parent: Option<Uuid>,
+    tree: &HashMap<Uuid, Option<Uuid>>,
+) -> Result<(), CategoryError> {
+    match parent {
+        Some(parent) => domain::news::check_parent(id, parent, tree).map_err(CategoryError::Parent),
+        None => Ok(()),
+    }
+}
+
+both_backends! {
+    impl Backend {
+        /// Every category's parent, as the category write's transaction sees them.
+        async fn read_tree(tx: &mut Tx<'_>) -> StoreResult<HashMap<Uuid, Option<Uuid>>> {
+            let rows: Vec<(DbUuid, Option<DbUuid>)> =
+                sqlx::query_as("SELECT id, parent_id FROM news_categories")
+                    .fetch_all(&mut **tx)
+                    .await?;
+            Ok(rows
+                .into_iter()
+                .map(|(id, parent)| (id.0, parent.map(|p| p.0)))
+                .collect())
+        }
+    }
+
+    #[async_trait]
+    impl NewsStore for Backend {
+        async fn news_categories(&self) -> StoreResult<Vec<NewsCategory>> {
+            let rows: Vec<NewsCategoryRecord> = sqlx::query_as(&format!(
+                "SELECT {COLUMNS} FROM news_categories ORDER BY name, id"
+            ))
+            .fetch_all(&self.pool)
+            .await?;
+            Ok(rows.into_iter().map(NewsCategory::from).collect())
+        }
+
+        async fn create_news_category(
+            &self,
+            new: &NewNewsCategory,
+            now: Instant,
+        ) -> Result<NewsCategory, CategoryError> {
+            let mut tx = self.begin_category_write().await?;
+            let tree = Self::read_tree(&mut tx).await?;
+            let id = Uuid::now_v7();
+            check_parent(id, new.parent_id, &tree)?;
+            let row: NewsCategoryRecord = sqlx::query_as(&format!(
+                "INSERT INTO news_categories (id, name, description, parent_id, created_at, \
+                 updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING {COLUMNS}"
+            ))
+            .bind(DbUuid(id))
+            .bind(&new.name)
+            .bind(&new.description)
+            .bind(new.parent_id.map(DbUuid))
+            .bind(DbInstant(now))
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(row.into())
+        }
+
+        async fn update_news_category(
+            &self,
+            id: Uuid,
+            change: &NewsCategoryChange,
+            now: Instant,
+        ) -> Result<NewsCategory, CategoryError> {
+            let mut tx = self.begin_category_write().await?;
+            let tree = Self::read_tree(&mut tx).await?;
+            if !tree.contains_key(&id) {
+                return Err(CategoryError::NotFound);
+            }
+            if let Some(parent) = change.parent_id {
+                check_parent(id, parent, &tree)?;
+            }
+            let row: NewsCategoryRecord = sqlx::query_as(&format!(
+                "UPDATE news_categories SET name = coalesce($2, name), \
+                 description = CASE WHEN $3 THEN $4 ELSE description END, \
+                 parent_id = CASE WHEN $5 THEN $6 ELSE parent_id END, updated_at = $7 \
+                 WHERE id = $1 RETURNING {COLUMNS}"
+            ))
+            .bind(DbUuid(id))
+            .bind(&change.name)
+            .bind(change.description.is_some())
+            .bind(change.description.clone().flatten())
+            .bind(change.parent_id.is_some())
+            .bind(change.parent_id.flatten().map(DbUuid))
+            .bind(DbInstant(now))
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(row.into())
+        }
+
+        async fn delete_news_category(&self, id: Uuid) -> Result<(), CategoryError> {
+            let mut tx = self.begin_category_write().await?;
+            let tree = Self::read_tree(&mut tx).await?;
+            if !tree.contains_key(&id) {
+                return Err(CategoryError::NotFound);
+            }
+            if tree.values().any(|parent| *parent == Some(id)) {
+                return Err(CategoryError::HasChildren);
+            }
+            sqlx::query("DELETE FROM news_categories WHERE id = $1")
+                .bind(DbUuid(id))
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
+            Ok(())
+        }
+
+        async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
+            self.read_news_page(query).await
+        }
+
+        async fn news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
+            self.read_news_item(id).await
+        }
+
+        async fn create_news_item(
+            &self,
+            id: Uuid,
+            draft: &NewsDraft,
+            now: Instant,
+        ) -> Result<NewsItem, NewsError> {
+            self.write_news_item(id, draft, now, true).await
+        }
+
+        async fn update_news_item(
+            &self,
+            id: Uuid,
+            draft: &NewsDraft,
+            now: Instant,
+        ) -> Result<NewsItem, NewsError> {
+            self.write_news_item(id, draft, now, false).await
+        }
+
+        async fn delete_news_item(&self, id: Uuid) -> StoreResult<bool> {
+            self.remove_news_item(id).await
+        }
+
+        async fn news_generation(&self) -> StoreResult<i64> {
+            self.read_news_generation().await
+        }
+
+        async fn news_snapshot(&self) -> StoreResult<NewsSnapshot> {
+            self.read_news_snapshot().await
+        }
+
+        async fn subscriptions(&self, subject: &str) -> StoreResult<Vec<Uuid>> {
+            let ids: Vec<DbUuid> = sqlx::query_scalar(
+                "SELECT category_id FROM news_subscriptions WHERE subject = $1 \
+                 ORDER BY category_id",
+            )
+            .bind(subject)
+            .fetch_all(&self.pool)
+            .await?;
+            Ok(ids.into_iter().map(Uuid::from).collect())
+        }
+
+        async fn change_subscriptions(
+            &self,
+            subject: &str,
+            changes: &[(Uuid, bool)],
+        ) -> Result<u32, SubscriptionError> {
+            let mut tx = self.begin_write().await?;
+            let mut changed = 0u64;
+            let category_exists = format!(
+                "SELECT id FROM news_categories WHERE id = $1{}",
+                Backend::KEY_SHARE
+            );
+            for (category, subscribed) in changes {
+                let exists: Option<DbUuid> = sqlx::query_scalar(&category_exists)
+                    .bind(DbUuid(*category))
+                    .fetch_optional(&mut *tx)
+                    .await?;
+                if exists.is_none() {
+                    return Err(SubscriptionError::UnknownCategory(*category));
+                }
+                let sql = if *subscribed {
+                    "INSERT INTO news_subscriptions (subject, category_id) VALUES ($1, $2) \
+                     ON CONFLICT DO NOTHING"
+                } else {
+                    "DELETE FROM news_subscriptions WHERE subject = $1 AND category_id = $2"
+                };
+                changed += sqlx::query(sql)
+                    .bind(subject)
+                    .bind(DbUuid(*category))
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+            }
+            tx.commit().await?;
+            Ok(u32::try_from(changed).unwrap_or(u32::MAX))
+        }
+    }
+}
