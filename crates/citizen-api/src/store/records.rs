@@ -7,7 +7,7 @@ use service_kit::codec::{DbInstant, DbUuid};
 use super::news::NewsCategory;
 use super::notifications::Notification;
 use super::status_events::StatusEvent;
-use super::{status, Category};
+use super::{status, Category, Issue};
 
 /// The columns of a [`CategoryRecord`] from `report_categories c`.
 pub(crate) const CATEGORY_COLUMNS: &str = "c.id, c.name, c.is_default, c.statement_deadline_days";
@@ -113,5 +113,40 @@ impl From<NewsCategoryRecord> for NewsCategory {
             description: row.description,
             parent_id: row.parent_id.map(|p| p.0),
         }
+    }
+}
+
+/// The columns of an [`IssueRecord`] from `issues i`.
+pub(crate) const ISSUE_COLUMNS: &str =
+    "i.id, i.report_id, i.category_id, i.status, i.parent_id, i.has_possible_duplicates, \
+     i.inserted_at";
+/// The same after `RETURNING`, where SQLite takes no table name.
+pub(crate) const ISSUE_RETURNING: &str =
+    "id, report_id, category_id, status, parent_id, has_possible_duplicates, inserted_at";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct IssueRecord {
+    id: DbUuid,
+    report_id: DbUuid,
+    category_id: DbUuid,
+    status: String,
+    parent_id: Option<DbUuid>,
+    has_possible_duplicates: bool,
+    inserted_at: DbInstant,
+}
+
+impl TryFrom<IssueRecord> for Issue {
+    type Error = anyhow::Error;
+
+    fn try_from(row: IssueRecord) -> anyhow::Result<Self> {
+        Ok(Issue {
+            id: row.id.0,
+            report_id: row.report_id.0,
+            category_id: row.category_id.0,
+            status: status(&row.status)?,
+            parent_id: row.parent_id.map(|p| p.0),
+            has_possible_duplicates: row.has_possible_duplicates,
+            inserted_at: row.inserted_at.0,
+        })
     }
 }

@@ -45,6 +45,7 @@ macro_rules! both_backends {
 mod categories;
 mod deliveries;
 mod digests;
+mod issues;
 mod news_categories;
 mod notifications;
 mod outbox;

@@ -1,158 +1,46 @@
-//! The officers' steps on issues (SQLite): the primitives `app::workflow` runs in one
-//! `BEGIN IMMEDIATE` transaction, which holds the database's write lock from its start.
+//! The officers' steps (SQLite): the transaction's write lock (`BEGIN IMMEDIATE`) already
+//! excludes every other step, so nothing is locked row by row; a location is its coordinates.
 
-use anyhow::Context as _;
-use async_trait::async_trait;
-use domain::issues::IssueStatus;
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
-use super::rows::{issue, ISSUE_COLUMNS};
-
-/// The issue columns after RETURNING (SQLite does not qualify them).
-const ISSUE_RETURNING: &str =
-    "id, report_id, category_id, status, parent_id, has_possible_duplicates, inserted_at";
 use super::{micros, SqliteStore};
-use crate::store::notifications::EventKind;
-use crate::store::{
-    search_text, Instant, Issue, IssueStore, IssueTx, NewReport, Statement, StoreResult,
-};
+use crate::store::records::{IssueRecord, ISSUE_COLUMNS, ISSUE_RETURNING};
+use crate::store::{search_text, Instant, NewReport, StoreResult};
 
-/// Records a change of an issue's state (the timeline and the audit trail read these).
-pub(super) async fn record_change(
-    tx: &mut Transaction<'_, Sqlite>,
-    issue_id: Uuid,
-    status: IssueStatus,
-    parent: Option<Uuid>,
-    actor: Option<&str>,
-    at: Instant,
-) -> StoreResult<()> {
-    sqlx::query(
-        "INSERT INTO issue_changes (id, issue_id, status, parent_id, actor, at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )
-    .bind(Uuid::now_v7().to_string())
-    .bind(issue_id.to_string())
-    .bind(status.as_str())
-    .bind(parent.map(|p| p.to_string()))
-    .bind(actor)
-    .bind(micros(at))
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
-struct SqliteIssueTx(Transaction<'static, Sqlite>);
-
-#[async_trait]
-impl IssueStore for SqliteStore {
-    async fn begin_step(&self) -> StoreResult<Box<dyn IssueTx>> {
-        Ok(Box::new(SqliteIssueTx(
-            self.pool.begin_with("BEGIN IMMEDIATE").await?,
-        )))
-    }
-}
-
-#[async_trait]
-impl IssueTx for SqliteIssueTx {
-    async fn lock_issue(&mut self, issue_id: Uuid) -> StoreResult<Option<Issue>> {
-        // The transaction's write lock already excludes every other step.
-        let row = sqlx::query(&format!(
-            "SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = ?1"
-        ))
-        .bind(issue_id.to_string())
-        .fetch_optional(&mut *self.0)
-        .await?;
-        Ok(row.as_ref().map(issue).transpose()?)
-    }
-
-    async fn issue_statuses(&mut self, report_id: Uuid) -> StoreResult<Vec<IssueStatus>> {
-        super::SqliteStore::issue_statuses(&mut self.0, report_id).await
-    }
-
-    async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool> {
+impl SqliteStore {
+    /// The issue (the transaction's write lock already excludes every other step).
+    pub(in crate::store) async fn lock_issue_row(
+        tx: &mut Transaction<'_, Sqlite>,
+        issue_id: Uuid,
+    ) -> StoreResult<Option<IssueRecord>> {
         Ok(
-            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM report_categories WHERE id = ?1)")
-                .bind(category_id.to_string())
-                .fetch_one(&mut *self.0)
+            sqlx::query_as(&format!("SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = ?1"))
+                .bind(issue_id.to_string())
+                .fetch_optional(&mut **tx)
                 .await?,
         )
     }
 
-    async fn set_status(
-        &mut self,
-        issue_id: Uuid,
-        status: IssueStatus,
-        parent: Option<Uuid>,
-        clear_possible_duplicates: bool,
-        now: Instant,
-    ) -> StoreResult<Issue> {
-        let row = sqlx::query(&format!(
-            "UPDATE issues SET status = ?2, parent_id = ?3, status_changed_at = ?4, \
-             has_possible_duplicates = has_possible_duplicates AND NOT ?5 \
-             WHERE id = ?1 RETURNING {ISSUE_RETURNING}"
-        ))
-        .bind(issue_id.to_string())
-        .bind(status.as_str())
-        .bind(parent.map(|p| p.to_string()))
-        .bind(micros(now))
-        .bind(clear_possible_duplicates)
-        .fetch_one(&mut *self.0)
-        .await?;
-        Ok(issue(&row)?)
-    }
-
-    async fn record_change(
-        &mut self,
-        issue_id: Uuid,
-        status: IssueStatus,
-        parent: Option<Uuid>,
-        actor: Option<&str>,
-        at: Instant,
-    ) -> StoreResult<()> {
-        record_change(&mut self.0, issue_id, status, parent, actor, at).await
-    }
-
-    async fn lock_report(&mut self, report_id: Uuid) -> StoreResult<bool> {
+    /// Whether the report exists (the transaction holds the write lock).
+    pub(in crate::store) async fn lock_report_row(
+        tx: &mut Transaction<'_, Sqlite>,
+        report_id: Uuid,
+    ) -> StoreResult<bool> {
         Ok(
             sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM reports WHERE id = ?1)")
                 .bind(report_id.to_string())
-                .fetch_one(&mut *self.0)
+                .fetch_one(&mut **tx)
                 .await?,
         )
     }
 
-    async fn default_category(&mut self) -> StoreResult<Option<Uuid>> {
-        let id: Option<String> =
-            sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
-                .fetch_optional(&mut *self.0)
-                .await?;
-        Ok(id
-            .map(|id| id.parse())
-            .transpose()
-            .context("stored id is not a UUID")?)
-    }
-
-    async fn issue_in_category(
-        &mut self,
-        report_id: Uuid,
-        category_id: Uuid,
-    ) -> StoreResult<Option<Uuid>> {
-        let id: Option<String> = sqlx::query_scalar(
-            "SELECT id FROM issues WHERE report_id = ?1 AND category_id = ?2 \
-             AND status <> 'moved'",
-        )
-        .bind(report_id.to_string())
-        .bind(category_id.to_string())
-        .fetch_optional(&mut *self.0)
-        .await?;
-        Ok(id
-            .map(|id| id.parse())
-            .transpose()
-            .context("stored id is not a UUID")?)
-    }
-
-    async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()> {
+    /// The report's row.
+    pub(in crate::store) async fn insert_report_row(
+        tx: &mut Transaction<'_, Sqlite>,
+        new: &NewReport,
+        now: Instant,
+    ) -> StoreResult<()> {
         let (lon, lat, radius) = match &new.location {
             Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
             None => (None, None, None),
@@ -170,19 +58,20 @@ impl IssueTx for SqliteIssueTx {
         .bind(radius)
         .bind(search_text(new.id, &new.title, &new.description))
         .bind(micros(now))
-        .execute(&mut *self.0)
+        .execute(&mut **tx)
         .await?;
-        super::rows::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
+        Ok(())
     }
 
-    async fn open_issue(
-        &mut self,
+    /// An open issue of the report with its copies of the report's columns.
+    pub(in crate::store) async fn insert_issue_row(
+        tx: &mut Transaction<'_, Sqlite>,
         issue_id: Uuid,
         report_id: Uuid,
         category_id: Uuid,
         now: Instant,
-    ) -> StoreResult<Issue> {
-        let row = sqlx::query(&format!(
+    ) -> StoreResult<IssueRecord> {
+        Ok(sqlx::query_as(&format!(
             "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
              status_changed_at, report_inserted_at, longitude, latitude) \
              SELECT ?1, r.id, ?2, 'open', ?3, ?3, r.inserted_at, r.longitude, r.latitude \
@@ -192,58 +81,7 @@ impl IssueTx for SqliteIssueTx {
         .bind(category_id.to_string())
         .bind(micros(now))
         .bind(report_id.to_string())
-        .fetch_one(&mut *self.0)
-        .await?;
-        Ok(issue(&row)?)
-    }
-
-    async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()> {
-        sqlx::query("UPDATE reports SET processed_at = ?2 WHERE id = ?1 AND processed_at IS NULL")
-            .bind(report_id.to_string())
-            .bind(micros(now))
-            .execute(&mut *self.0)
-            .await?;
-        Ok(())
-    }
-
-    async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()> {
-        sqlx::query(
-            "INSERT INTO statements (id, issue_id, text, final, author, inserted_at) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )
-        .bind(statement.id.to_string())
-        .bind(statement.issue_id.to_string())
-        .bind(&statement.text)
-        .bind(statement.final_)
-        .bind(&statement.author)
-        .bind(micros(statement.inserted_at))
-        .execute(&mut *self.0)
-        .await?;
-        super::rows::insert_media(
-            &mut self.0,
-            "statement_id",
-            statement.id,
-            &statement.media,
-            statement.inserted_at,
-        )
-        .await
-    }
-
-    async fn record_notification(&mut self, event: EventKind, now: Instant) -> StoreResult<()> {
-        super::SqliteStore::record_event(&mut self.0, event, now).await
-    }
-
-    async fn record_status_event(
-        &mut self,
-        report_id: Uuid,
-        before: Option<IssueStatus>,
-        after: Option<IssueStatus>,
-        now: Instant,
-    ) -> StoreResult<()> {
-        super::SqliteStore::insert_status_event(&mut self.0, report_id, before, after, now).await
-    }
-
-    async fn commit(self: Box<Self>) -> StoreResult<()> {
-        Ok(self.0.commit().await?)
+        .fetch_one(&mut **tx)
+        .await?)
     }
 }

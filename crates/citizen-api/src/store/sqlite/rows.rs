@@ -146,29 +146,3 @@ pub(super) async fn with_issues(
         .collect())
 }
 
-/// Inserts `media` (in upload order) as the attachments of the row `owner_id` of the `owner`
-/// column (`report_id` or `statement_id`).
-pub(super) async fn insert_media(
-    tx: &mut sqlx::Transaction<'_, Sqlite>,
-    owner: &'static str,
-    owner_id: Uuid,
-    media: &[Media],
-    now: crate::store::Instant,
-) -> StoreResult<()> {
-    for (position, m) in media.iter().enumerate() {
-        sqlx::query(&format!(
-            "INSERT INTO media (id, {owner}, filename, media_type, size_bytes, position, \
-             inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-        ))
-        .bind(m.id.to_string())
-        .bind(owner_id.to_string())
-        .bind(&m.filename)
-        .bind(&m.media_type)
-        .bind(i64::try_from(m.size_bytes).unwrap_or(i64::MAX))
-        .bind(i64::try_from(position).unwrap_or(i64::MAX))
-        .bind(super::micros(now))
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
-}

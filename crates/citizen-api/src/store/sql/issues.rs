@@ -1,0 +1,219 @@
+//! The officers' steps on issues: the primitives `app::workflow` runs in one transaction
+//! (`begin_write`: SQLite holds the database's write lock from the start). What each backend
+//! writes its own way: how an issue and its report are locked (PostgreSQL's row locks), a
+//! report's location (PostGIS) and the media rows.
+
+use async_trait::async_trait;
+use domain::issues::IssueStatus;
+use uuid::Uuid;
+
+use super::{DbInstant, DbUuid};
+use crate::store::notifications::EventKind;
+use crate::store::records::{IssueRecord, ISSUE_RETURNING};
+use crate::store::{
+    Instant, Issue, IssueStore, IssueTx, Media, NewReport, Statement, StoreResult,
+};
+
+both_backends! {
+    impl Backend {
+        /// The media rows of a report or statement (`owner`: its id's column), in their order.
+        pub(in crate::store) async fn insert_media(
+            tx: &mut Tx<'_>,
+            owner: &'static str,
+            owner_id: Uuid,
+            media: &[Media],
+            now: Instant,
+        ) -> StoreResult<()> {
+            for (position, m) in media.iter().enumerate() {
+                sqlx::query(&format!(
+                    "INSERT INTO media (id, {owner}, filename, media_type, size_bytes, position, \
+                     inserted_at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                ))
+                .bind(DbUuid(m.id))
+                .bind(DbUuid(owner_id))
+                .bind(&m.filename)
+                .bind(&m.media_type)
+                .bind(i64::try_from(m.size_bytes).unwrap_or(i64::MAX))
+                .bind(i32::try_from(position).unwrap_or(i32::MAX))
+                .bind(DbInstant(now))
+                .execute(&mut **tx)
+                .await?;
+            }
+            Ok(())
+        }
+    }
+
+    /// One officer's step: a writing transaction.
+    struct StepTx(Tx<'static>);
+
+    #[async_trait]
+    impl IssueStore for Backend {
+        async fn begin_step(&self) -> StoreResult<Box<dyn IssueTx>> {
+            Ok(Box::new(StepTx(self.begin_write().await?)))
+        }
+    }
+
+    #[async_trait]
+    impl IssueTx for StepTx {
+        async fn lock_issue(&mut self, issue_id: Uuid) -> StoreResult<Option<Issue>> {
+            let row = Backend::lock_issue_row(&mut self.0, issue_id).await?;
+            Ok(row.map(Issue::try_from).transpose()?)
+        }
+
+        async fn issue_statuses(&mut self, report_id: Uuid) -> StoreResult<Vec<IssueStatus>> {
+            Backend::issue_statuses(&mut self.0, report_id).await
+        }
+
+        async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool> {
+            Ok(sqlx::query_scalar(
+                "SELECT EXISTS (SELECT 1 FROM report_categories WHERE id = $1)",
+            )
+            .bind(DbUuid(category_id))
+            .fetch_one(&mut *self.0)
+            .await?)
+        }
+
+        async fn set_status(
+            &mut self,
+            issue_id: Uuid,
+            status: IssueStatus,
+            parent: Option<Uuid>,
+            clear_possible_duplicates: bool,
+            now: Instant,
+        ) -> StoreResult<Issue> {
+            let row: IssueRecord = sqlx::query_as(&format!(
+                "UPDATE issues SET status = $2, parent_id = $3, status_changed_at = $4, \
+                 has_possible_duplicates = has_possible_duplicates AND NOT $5 \
+                 WHERE id = $1 RETURNING {ISSUE_RETURNING}"
+            ))
+            .bind(DbUuid(issue_id))
+            .bind(status.as_str())
+            .bind(parent.map(DbUuid))
+            .bind(DbInstant(now))
+            .bind(clear_possible_duplicates)
+            .fetch_one(&mut *self.0)
+            .await?;
+            Ok(row.try_into()?)
+        }
+
+        async fn record_change(
+            &mut self,
+            issue_id: Uuid,
+            status: IssueStatus,
+            parent: Option<Uuid>,
+            actor: Option<&str>,
+            at: Instant,
+        ) -> StoreResult<()> {
+            sqlx::query(
+                "INSERT INTO issue_changes (id, issue_id, status, parent_id, actor, at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(DbUuid(Uuid::now_v7()))
+            .bind(DbUuid(issue_id))
+            .bind(status.as_str())
+            .bind(parent.map(DbUuid))
+            .bind(actor)
+            .bind(DbInstant(at))
+            .execute(&mut *self.0)
+            .await?;
+            Ok(())
+        }
+
+        async fn lock_report(&mut self, report_id: Uuid) -> StoreResult<bool> {
+            Backend::lock_report_row(&mut self.0, report_id).await
+        }
+
+        async fn default_category(&mut self) -> StoreResult<Option<Uuid>> {
+            let id: Option<DbUuid> =
+                sqlx::query_scalar("SELECT id FROM report_categories WHERE is_default")
+                    .fetch_optional(&mut *self.0)
+                    .await?;
+            Ok(id.map(Uuid::from))
+        }
+
+        async fn issue_in_category(
+            &mut self,
+            report_id: Uuid,
+            category_id: Uuid,
+        ) -> StoreResult<Option<Uuid>> {
+            let id: Option<DbUuid> = sqlx::query_scalar(
+                "SELECT id FROM issues WHERE report_id = $1 AND category_id = $2 \
+                 AND status <> 'moved'",
+            )
+            .bind(DbUuid(report_id))
+            .bind(DbUuid(category_id))
+            .fetch_optional(&mut *self.0)
+            .await?;
+            Ok(id.map(Uuid::from))
+        }
+
+        async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()> {
+            Backend::insert_report_row(&mut self.0, new, now).await?;
+            Backend::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
+        }
+
+        async fn open_issue(
+            &mut self,
+            issue_id: Uuid,
+            report_id: Uuid,
+            category_id: Uuid,
+            now: Instant,
+        ) -> StoreResult<Issue> {
+            let row = Backend::insert_issue_row(&mut self.0, issue_id, report_id, category_id, now)
+                .await?;
+            Ok(row.try_into()?)
+        }
+
+        async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()> {
+            sqlx::query(
+                "UPDATE reports SET processed_at = $2 WHERE id = $1 AND processed_at IS NULL",
+            )
+            .bind(DbUuid(report_id))
+            .bind(DbInstant(now))
+            .execute(&mut *self.0)
+            .await?;
+            Ok(())
+        }
+
+        async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()> {
+            sqlx::query(
+                "INSERT INTO statements (id, issue_id, text, final, author, inserted_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(DbUuid(statement.id))
+            .bind(DbUuid(statement.issue_id))
+            .bind(&statement.text)
+            .bind(statement.final_)
+            .bind(&statement.author)
+            .bind(DbInstant(statement.inserted_at))
+            .execute(&mut *self.0)
+            .await?;
+            Backend::insert_media(
+                &mut self.0,
+                "statement_id",
+                statement.id,
+                &statement.media,
+                statement.inserted_at,
+            )
+            .await
+        }
+
+        async fn record_notification(&mut self, event: EventKind, now: Instant) -> StoreResult<()> {
+            Backend::record_event(&mut self.0, event, now).await
+        }
+
+        async fn record_status_event(
+            &mut self,
+            report_id: Uuid,
+            before: Option<IssueStatus>,
+            after: Option<IssueStatus>,
+            now: Instant,
+        ) -> StoreResult<()> {
+            Backend::insert_status_event(&mut self.0, report_id, before, after, now).await
+        }
+
+        async fn commit(self: Box<Self>) -> StoreResult<()> {
+            Ok(self.0.commit().await?)
+        }
+    }
+}
