@@ -9,9 +9,9 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Postgres, QueryBuilder, Row, Transaction};
 use uuid::Uuid;
 
-use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
 use super::{page_sql, PgStore};
 use crate::store::news::{NewsCategory, NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
+use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
 use crate::store::{Instant, StoreResult};
 
 const NEWS_COLUMNS: &str = "n.id, n.title, n.description, n.image, n.date, n.longitude, n.latitude";
@@ -213,7 +213,10 @@ const GEOGRAPHY: &str = "CASE WHEN $6::float8 IS NULL THEN NULL ELSE \
      public.ST_SetSRID(public.ST_MakePoint($6, $7), 4326)::public.geography END";
 
 impl PgStore {
-    pub(in crate::store) async fn read_news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
+    pub(in crate::store) async fn read_news_page(
+        &self,
+        query: &NewsQuery,
+    ) -> StoreResult<Vec<NewsItem>> {
         let items = match (&query.near, &query.after) {
             (None, None | Some(NewsCursor::Date { .. })) => by_date(&self.pool, query).await?,
             (None, Some(_)) => Vec::new(),

@@ -150,4 +150,3 @@ pub(super) async fn with_issues(
         })
         .collect())
 }
-

@@ -10,9 +10,7 @@ use uuid::Uuid;
 use super::{DbInstant, DbUuid};
 use crate::store::notifications::EventKind;
 use crate::store::records::{IssueRecord, ISSUE_RETURNING};
-use crate::store::{
-    Instant, Issue, IssueStore, IssueTx, Media, NewReport, Statement, StoreResult,
-};
+use crate::store::{Instant, Issue, IssueStore, IssueTx, Media, NewReport, Statement, StoreResult};
 
 both_backends! {
     impl Backend {

@@ -14,12 +14,12 @@ impl SqliteStore {
         tx: &mut Transaction<'_, Sqlite>,
         issue_id: Uuid,
     ) -> StoreResult<Option<IssueRecord>> {
-        Ok(
-            sqlx::query_as(&format!("SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = ?1"))
-                .bind(issue_id.to_string())
-                .fetch_optional(&mut **tx)
-                .await?,
-        )
+        Ok(sqlx::query_as(&format!(
+            "SELECT {ISSUE_COLUMNS} FROM issues i WHERE i.id = ?1"
+        ))
+        .bind(issue_id.to_string())
+        .fetch_optional(&mut **tx)
+        .await?)
     }
 
     /// Whether the report exists (the transaction holds the write lock).

@@ -12,10 +12,10 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool, Transaction};
 use uuid::Uuid;
 
-use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
 use super::rows::push_in;
 use super::{get_instant, get_uuid, micros, SqliteStore};
 use crate::store::news::{NewsCategory, NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
+use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
 use crate::store::{Instant, StoreResult};
 
 const NEWS_COLUMNS: &str = "n.id, n.title, n.description, n.image, n.date, n.longitude, n.latitude";
@@ -248,7 +248,10 @@ async fn link_categories(
 }
 
 impl SqliteStore {
-    pub(in crate::store) async fn read_news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
+    pub(in crate::store) async fn read_news_page(
+        &self,
+        query: &NewsQuery,
+    ) -> StoreResult<Vec<NewsItem>> {
         let items = match (&query.near, &query.after) {
             (None, None | Some(NewsCursor::Date { .. })) => by_date(&self.pool, query).await?,
             (None, Some(_)) => Vec::new(),

@@ -145,4 +145,3 @@ pub(super) async fn with_issues(
         })
         .collect())
 }
-
