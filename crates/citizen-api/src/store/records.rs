@@ -3,11 +3,13 @@
 
 use anyhow::Context as _;
 use service_kit::codec::{DbInstant, DbUuid};
+use sqlx::types::Json;
+use sqlx::FromRow;
 
 use super::news::NewsCategory;
 use super::notifications::Notification;
 use super::status_events::StatusEvent;
-use super::{status, Category, Issue};
+use super::{location, status, Category, Issue, IssueRow, Media, Report, StoreResult};
 
 /// The columns of a [`CategoryRecord`] from `report_categories c`.
 pub(crate) const CATEGORY_COLUMNS: &str = "c.id, c.name, c.is_default, c.statement_deadline_days";
@@ -149,4 +151,112 @@ impl TryFrom<IssueRecord> for Issue {
             inserted_at: row.inserted_at.0,
         })
     }
+}
+
+/// An issue row read with [`ISSUE_COLUMNS`] (or [`ISSUE_RETURNING`]).
+pub(crate) fn issue<'r, R: sqlx::Row>(row: &'r R) -> StoreResult<Issue>
+where
+    IssueRecord: FromRow<'r, R>,
+{
+    Ok(Issue::try_from(IssueRecord::from_row(row)?)?)
+}
+
+/// A report's own columns, from `reports r` or from an issue's copies of them.
+#[derive(sqlx::FromRow)]
+pub(crate) struct ReportRecord {
+    id: DbUuid,
+    author: Option<String>,
+    title: String,
+    description: String,
+    longitude: Option<f64>,
+    latitude: Option<f64>,
+    location_radius_m: Option<f64>,
+    explicit: bool,
+    inserted_at: DbInstant,
+    processed_at: Option<DbInstant>,
+}
+
+impl From<ReportRecord> for Report {
+    fn from(row: ReportRecord) -> Self {
+        Report {
+            id: row.id.0,
+            author: row.author,
+            title: row.title,
+            description: row.description,
+            location: location(row.longitude, row.latitude, row.location_radius_m),
+            explicit: row.explicit,
+            inserted_at: row.inserted_at.0,
+            processed_at: row.processed_at.map(|at| at.0),
+            media: Vec::new(),
+            // Counted at the request's instant by the queries that show it.
+            votes_count: 0,
+        }
+    }
+}
+
+/// A report row (its media and votes are read apart).
+pub(crate) fn report<'r, R: sqlx::Row>(row: &'r R) -> StoreResult<Report>
+where
+    ReportRecord: FromRow<'r, R>,
+{
+    Ok(ReportRecord::from_row(row)?.into())
+}
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct MediaRecord {
+    id: DbUuid,
+    filename: String,
+    media_type: String,
+    size_bytes: i64,
+}
+
+/// A stored file's row (`id, filename, media_type, size_bytes`).
+pub(crate) fn media<'r, R: sqlx::Row>(row: &'r R) -> StoreResult<Media>
+where
+    MediaRecord: FromRow<'r, R>,
+{
+    let row = MediaRecord::from_row(row)?;
+    Ok(Media {
+        id: row.id.0,
+        filename: row.filename,
+        media_type: row.media_type,
+        size_bytes: u64::try_from(row.size_bytes).unwrap_or_default(),
+    })
+}
+
+/// The columns of a public list row: the issue with the copies of its report's columns and media
+/// it carries (migration 0014), so a page reads `issues` alone; `votes_count` is selected beside
+/// them.
+pub(crate) const LIST_COLUMNS: &str =
+    "i.id AS issue_id, i.category_id AS issue_category, i.status AS issue_status, \
+     i.report_id AS id, i.author, i.title, i.description, i.longitude, i.latitude, \
+     i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
+     i.media";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct ListRecord {
+    #[sqlx(flatten)]
+    report: ReportRecord,
+    media: Json<Vec<Media>>,
+    votes_count: i64,
+    issue_id: DbUuid,
+    issue_category: DbUuid,
+    issue_status: String,
+}
+
+/// A public list row read with [`LIST_COLUMNS`] and `votes_count`.
+pub(crate) fn list_row<'r, R: sqlx::Row>(row: &'r R) -> StoreResult<IssueRow>
+where
+    ListRecord: FromRow<'r, R>,
+{
+    let row = ListRecord::from_row(row)?;
+    let mut report = Report::from(row.report);
+    report.media = row.media.0;
+    report.votes_count = row.votes_count;
+    Ok(IssueRow {
+        report,
+        issue_id: row.issue_id.0,
+        category_id: row.issue_category.0,
+        status: status(&row.issue_status)?,
+    })
 }
