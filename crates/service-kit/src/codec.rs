@@ -120,3 +120,37 @@ impl<'r> Decode<'r, Sqlite> for DbInstant {
             .ok_or_else(|| format!("stored instant {micros} µs is out of range").into())
     }
 }
+
+/// Compiles the items it is given once for each backend: `both_backends!(PgStore, SqliteStore;
+/// items…)` expands to a module `postgres` and a module `sqlite` (both `use super::*`), in which
+/// `Backend` names that backend's store type, `Db` its sqlx database and `Tx<'c>` a transaction
+/// on it. So a store trait whose statements are plain SQL both databases run (`$n` placeholders,
+/// [`DbUuid`] and [`DbInstant`] binds, `#[derive(sqlx::FromRow)]` records) is implemented from
+/// one body; what really differs stays an inherent method of each store type that the body calls.
+#[macro_export]
+macro_rules! both_backends {
+    ($pg:ty, $sqlite:ty; $($body:tt)*) => {
+        mod postgres {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(dead_code)]
+            type Backend = $pg;
+            #[allow(dead_code)]
+            type Db = ::sqlx::Postgres;
+            #[allow(dead_code)]
+            type Tx<'c> = ::sqlx::Transaction<'c, Db>;
+            $($body)*
+        }
+        mod sqlite {
+            #[allow(unused_imports)]
+            use super::*;
+            #[allow(dead_code)]
+            type Backend = $sqlite;
+            #[allow(dead_code)]
+            type Db = ::sqlx::Sqlite;
+            #[allow(dead_code)]
+            type Tx<'c> = ::sqlx::Transaction<'c, Db>;
+            $($body)*
+        }
+    };
+}

@@ -3,11 +3,13 @@
 
 mod cache;
 mod postgres;
+mod sql;
 mod sqlite;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use domain::messages::{Audience, Kind, Targeting, Version, Window};
+use service_kit::codec::{DbInstant, DbUuid};
 use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
 use sqlx::migrate::Migrator;
@@ -140,11 +142,11 @@ pub fn for_database(db: &Database) -> std::sync::Arc<dyn MessageStore> {
     }
 }
 
-/// A row as both backends read it, before conversion into a [`StoredMessage`]. PostgreSQL
-/// decodes it directly; SQLite through its own row of stored representations.
+/// A message row as both backends read it (`service_kit::codec` decodes each one's stored
+/// forms), before conversion into a [`StoredMessage`].
 #[derive(sqlx::FromRow)]
 struct Row {
-    id: Uuid,
+    id: DbUuid,
     client_id: String,
     title: Option<String>,
     text: String,
@@ -152,10 +154,10 @@ struct Row {
     audience: String,
     roles: String,
     dismissible: bool,
-    valid_from: Option<Instant>,
-    valid_to: Option<Instant>,
-    created_at: Instant,
-    updated_at: Instant,
+    valid_from: Option<DbInstant>,
+    valid_to: Option<DbInstant>,
+    created_at: DbInstant,
+    updated_at: DbInstant,
 }
 
 impl Row {
@@ -165,10 +167,10 @@ impl Row {
             serde_json::from_str(&self.roles).context("stored roles are not a JSON array")?;
         let audience =
             Audience::from_parts(&self.audience, roles).context("stored audience is invalid")?;
-        let window =
-            Window::new(self.valid_from, self.valid_to).context("stored window is invalid")?;
+        let window = Window::new(self.valid_from.map(|at| at.0), self.valid_to.map(|at| at.0))
+            .context("stored window is invalid")?;
         Ok(StoredMessage {
-            id: self.id,
+            id: self.id.0,
             client_id: self.client_id,
             fields: MessageFields {
                 title: self.title,
@@ -177,8 +179,8 @@ impl Row {
                 dismissible: self.dismissible,
                 targeting: Targeting { audience, window },
             },
-            created_at: self.created_at,
-            updated_at: self.updated_at,
+            created_at: self.created_at.0,
+            updated_at: self.updated_at.0,
         })
     }
 }
