@@ -6,6 +6,7 @@ use citizen_api::{store, Application, Settings};
 use clap::{Parser, Subcommand};
 use service_kit::auth::DevTokenArgs;
 use service_kit::db::Database;
+use service_kit::settings::ServiceSettings;
 
 /// The process allocates through mimalloc (its `override` feature also serves the C libraries:
 /// SQLite, Paho, OpenSSL). Under load glibc's malloc spent a quarter of a list page's CPU in its

@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use platform_messages::{store, Application, Settings};
 use service_kit::auth::DevTokenArgs;
 use service_kit::db::Database;
+use service_kit::settings::ServiceSettings;
 
 /// The process allocates through mimalloc (its `override` feature also serves the C libraries:
 /// SQLite, Paho, OpenSSL). Under load glibc's malloc spent a quarter of a list page's CPU in its

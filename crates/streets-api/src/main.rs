@@ -3,6 +3,7 @@
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use service_kit::db::Database;
+use service_kit::settings::ServiceSettings;
 use service_kit::startup;
 use std::path::PathBuf;
 use streets_api::{store, Application, Settings};

@@ -16,6 +16,7 @@ use serde_json::Value;
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
 use service_kit::db::{Database, DatabaseSettings};
+use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 use uuid::Uuid;
 

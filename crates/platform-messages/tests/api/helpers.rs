@@ -14,6 +14,7 @@ use platform_messages::{Application, BuildOptions, Settings, SPEC};
 use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
+use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
