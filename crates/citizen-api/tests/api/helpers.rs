@@ -37,7 +37,7 @@ pub struct TestApp {
     pub clock: Arc<ManualClock>,
     pub db: Arc<TestDatabase>,
     /// Dropping it stops the application (its runtime ends with it).
-    _stop: tokio::sync::oneshot::Sender<()>,
+    _stop: test_support::AppThread,
 }
 
 /// Production settings with the test database, port 0 and the dev secret.
@@ -72,39 +72,18 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
     configure(&mut settings);
     let start = Utc::now().trunc_subsecs(0) - TimeDelta::days(1);
     let clock = Arc::new(ManualClock::new(start));
-    let app_clock = clock.clone();
-    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let app_settings = settings.clone();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("application runtime");
-        runtime.block_on(async move {
+    let (app_settings, app_clock) = (settings.clone(), clock.clone());
+    let (port, stop) = test_support::spawn_app_thread(
+        move || async move {
             let options = BuildOptions {
                 clock: Some(app_clock),
             };
-            let app = match Application::build_with(&app_settings, options).await {
-                Ok(app) => app,
-                Err(err) => {
-                    let _ = started_tx.send(Err(err));
-                    return;
-                }
-            };
-            let _ = started_tx.send(Ok(app.port()));
-            let _ = app
-                .run_until(async move {
-                    let _ = stopped.await;
-                })
-                .await;
-        });
-    });
-    let port = started_rx
-        .await
-        .expect("application thread")
-        .expect("build app");
+            Application::build_with(&app_settings, options).await
+        },
+        Application::port,
+        |app, stopped| app.run_until(stopped),
+    )
+    .await;
     let database = DatabaseSettings {
         max_connections: 2,
         ..settings.database.clone()

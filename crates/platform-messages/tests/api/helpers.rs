@@ -15,6 +15,7 @@ use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::settings::ServiceSettings;
+use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
@@ -105,7 +106,7 @@ pub struct TestApp {
     /// Kept so a second instance can share it, and the SQLite folder lives as long as the app.
     pub db: Arc<TestDatabase>,
     /// Dropping it stops the application (its runtime ends with it).
-    _stop: tokio::sync::oneshot::Sender<()>,
+    _stop: test_support::AppThread,
 }
 
 /// What the application thread hands back once the application is built.
@@ -116,8 +117,8 @@ struct Started {
 }
 
 /// Starts the service on port 0 with a manual clock at `start`. The application runs on its own
-/// runtime and thread (as in production, where actix workers are threads of their own), so its
-/// workers, pool and broker connection are closed when the test drops the [`TestApp`].
+/// runtime and thread ([`test_support::spawn_app_thread`]), stopped when the test drops the
+/// [`TestApp`].
 pub async fn spawn_on(db: Arc<TestDatabase>, broker: &Broker, start: DateTime<Utc>) -> TestApp {
     spawn_configured(db, broker, start, |_| {}).await
 }
@@ -133,42 +134,22 @@ pub async fn spawn_configured(
     let mut settings = settings(&db, broker);
     configure(&mut settings);
     let clock = Arc::new(ManualClock::new(start));
-    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let (app_settings, app_clock) = (settings.clone(), clock.clone());
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("application runtime");
-        runtime.block_on(async move {
+    let (started, stop) = test_support::spawn_app_thread(
+        move || async move {
             let options = BuildOptions {
                 clock: Some(app_clock),
             };
-            let app = match Application::build_with(&app_settings, options).await {
-                Ok(app) => app,
-                Err(err) => {
-                    let _ = started_tx.send(Err(err));
-                    return;
-                }
-            };
-            let _ = started_tx.send(Ok(Started {
-                port: app.port(),
-                scheduler: app.scheduler(),
-                notifier: app.notifier(),
-            }));
-            let _ = app
-                .run_until(async move {
-                    let _ = stopped.await;
-                })
-                .await;
-        });
-    });
-    let started = started_rx
-        .await
-        .expect("application thread")
-        .expect("build app");
+            Application::build_with(&app_settings, options).await
+        },
+        |app: &Application| Started {
+            port: app.port(),
+            scheduler: app.scheduler(),
+            notifier: app.notifier(),
+        },
+        |app, stopped| app.run_until(stopped),
+    )
+    .await;
     let root = format!("http://127.0.0.1:{}", started.port);
     let base = format!("{root}{}", settings.http.base_path);
     TestApp {
