@@ -9,7 +9,7 @@
 //! * [`PrivatePostgres`] starts a PostgreSQL cluster of the test's own, which it may stop and
 //!   start again without disturbing the shared server.
 //! * [`spawn_app_thread`] runs the application under test on a runtime and thread of its own,
-//!   stopped when the test drops it.
+//!   stopped when the test drops it; [`http`] holds the plumbing of the services' HTTP tests.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
@@ -18,6 +18,7 @@
 
 mod app_thread;
 pub mod broker_away;
+pub mod http;
 mod private_pg;
 
 pub use app_thread::{spawn_app_thread, AppThread, Stopped};
@@ -48,8 +49,9 @@ fn required(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
 }
 
-/// Records (or, when required, fails on) a skipped test.
-fn skip(requirement_var: &str, what: &str, reason: &str) {
+/// Records a skipped test in [`skip_file`], or fails it when `requirement_var` is `1` (or
+/// `true`): `what` is the missing service or tool, `reason` why it is missing.
+pub fn skip(requirement_var: &str, what: &str, reason: &str) {
     let test = std::thread::current()
         .name()
         .unwrap_or("unknown")

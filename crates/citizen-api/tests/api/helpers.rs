@@ -20,6 +20,8 @@ use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 use uuid::Uuid;
 
+pub use test_support::http::assert_error;
+
 pub const DEV_SECRET: &str = "test-secret-for-citizen-api-0123456789";
 pub const ACCESS_ALL: &str = "cityuser:report-categories:access-all";
 pub const OFFICER: &str = "officer-1";
@@ -319,15 +321,7 @@ impl TestApp {
     /// The value of the first sample of `/metrics` whose line starts with `prefix` (0 when
     /// there is none yet).
     pub async fn metric(&self, prefix: &str) -> f64 {
-        let text = self
-            .http
-            .get(format!("{}/metrics", self.root))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = test_support::http::metrics_text(&self.http, &self.root).await;
         test_support::metric_value(&text, prefix).unwrap_or(0.0)
     }
 }
@@ -343,15 +337,4 @@ pub fn column(body: &Value, field: &str) -> Vec<String> {
             other => other.to_string(),
         })
         .collect()
-}
-
-/// Asserts a 400 `VALIDATION_ERROR` (or `name`) with the error body.
-pub fn assert_error(status: u16, body: &Value, want_status: u16, name: &str) {
-    assert_eq!(status, want_status, "{body}");
-    assert_eq!(body["statusCode"], want_status, "{body}");
-    assert_eq!(body["name"], name, "{body}");
-    assert!(
-        body["userinfo"].as_str().is_some_and(|t| !t.is_empty()),
-        "{body}"
-    );
 }

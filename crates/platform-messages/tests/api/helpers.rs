@@ -255,15 +255,7 @@ impl TestApp {
     /// The value of a metric sample on `/metrics` whose line starts with `name{` and contains
     /// `label` (e.g. `result="miss"`); 0 when absent.
     pub async fn metric(&self, name: &str, label: &str) -> f64 {
-        let text = self
-            .http
-            .get(format!("{}/metrics", self.root))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = test_support::http::metrics_text(&self.http, &self.root).await;
         text.lines()
             .filter(|l| l.starts_with(&format!("{name}{{")) || l.starts_with(&format!("{name} ")))
             .find(|l| l.contains(label))

@@ -14,28 +14,7 @@ use streets_import::ImportedStreet;
 
 /// Records a skipped test (or fails it when `REQUIRE_GIS_CLIENTS=1`).
 fn skip(what: &str, reason: &str) {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("unknown")
-        .to_owned();
-    let required = std::env::var("REQUIRE_GIS_CLIENTS")
-        .is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-    assert!(
-        !required,
-        "{what} is required (REQUIRE_GIS_CLIENTS=1) but unavailable: {reason}"
-    );
-    eprintln!("SKIPPED {test}: {what} unavailable: {reason}");
-    let path = test_support::skip_file();
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        let _ = writeln!(f, "{test}: {what} unavailable ({reason})");
-    }
+    test_support::skip("REQUIRE_GIS_CLIENTS", what, reason);
 }
 
 fn run(program: &str, args: &[&str]) -> std::io::Result<Output> {

@@ -8,6 +8,7 @@ use streets_api::store::{ReadModelStreets, StreetStore};
 use streets_api::{Application, Settings};
 use streets_import::ImportedStreet;
 
+pub use test_support::http::assert_error;
 pub use test_support::Backend;
 
 pub struct TestApp {
@@ -105,11 +106,7 @@ impl TestApp {
 
     /// The `/metrics` text.
     pub async fn metrics(&self) -> String {
-        self.get_root("/metrics")
-            .await
-            .text()
-            .await
-            .expect("metrics text")
+        test_support::http::metrics_text(&self.client, &self.address).await
     }
 
     /// GET a path under the base path; returns status and JSON body.
@@ -171,15 +168,4 @@ pub fn street(number: i64, name: &str, lines: Vec<Vec<[f64; 2]>>) -> ImportedStr
 /// A short east-west street at `lon`, `lat`.
 pub fn short_street(number: i64, name: &str, lon: f64, lat: f64) -> ImportedStreet {
     street(number, name, vec![vec![[lon, lat], [lon + 0.0005, lat]]])
-}
-
-/// Asserts the error body shape and name.
-pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_name: &str) {
-    assert_eq!(status, expected_status, "{body}");
-    assert_eq!(body["statusCode"], expected_status, "{body}");
-    assert_eq!(body["name"], expected_name, "{body}");
-    assert!(
-        body["userinfo"].as_str().is_some_and(|s| !s.is_empty()),
-        "{body}"
-    );
 }
