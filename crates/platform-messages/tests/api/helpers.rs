@@ -15,7 +15,6 @@ use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::settings::ServiceSettings;
-use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
@@ -208,16 +207,34 @@ impl TestApp {
         self.token(&[MANAGE], &[], None)
     }
 
+    /// `method {base}{path}` as the operator, with `body` as JSON when given.
+    pub async fn as_operator(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> reqwest::Response {
+        let mut request = self
+            .http
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(self.operator());
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        request.send().await.unwrap()
+    }
+
+    /// GET `url` with `If-None-Match: tag`.
+    pub async fn get_if_none_match(&self, url: &str, tag: &str) -> reqwest::Response {
+        test_support::http::send_if_none_match(self.http.get(url), Some(tag)).await
+    }
+
     /// POST a message as operator; returns (status, body).
     pub async fn create(&self, client: &str, body: Value) -> (u16, Value) {
+        let path = format!("/clients/{client}/messages");
         let response = self
-            .http
-            .post(format!("{}/clients/{client}/messages", self.base))
-            .bearer_auth(self.operator())
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
+            .as_operator(reqwest::Method::POST, &path, Some(&body))
+            .await;
         let status = response.status().as_u16();
         (status, response.json().await.unwrap_or(Value::Null))
     }
