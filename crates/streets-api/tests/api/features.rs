@@ -7,37 +7,32 @@ use serde_json::Value;
 use streets_import::ImportedStreet;
 use test_support::on_both_backends;
 
-on_both_backends!(
-    crate::helpers::spawn_app;
-    landing_page_conformance_and_collections,
-    collection_extent_comes_from_the_data,
-    paging_by_links_returns_every_street_once,
-    limit_default_maximum_and_edges,
-    a_feature_is_the_streets_feature_with_its_number_as_id,
-    bbox_matches_a_brute_force_selection,
-    name_is_a_queryable,
-    datetime_is_validated_and_matches_every_street,
-    bad_input_is_400_with_the_error_body,
-    content_negotiation,
-);
+/// The suite on both backends, each application made by `$spawn`.
+macro_rules! suite {
+    ($spawn:path) => {
+        on_both_backends!(
+            $spawn;
+            landing_page_conformance_and_collections,
+            collection_extent_comes_from_the_data,
+            paging_by_links_returns_every_street_once,
+            limit_default_maximum_and_edges,
+            a_feature_is_the_streets_feature_with_its_number_as_id,
+            bbox_matches_a_brute_force_selection,
+            name_is_a_queryable,
+            datetime_is_validated_and_matches_every_street,
+            bad_input_is_400_with_the_error_body,
+            content_negotiation,
+        );
+    };
+}
+
+suite!(crate::helpers::spawn_app);
 
 /// The same suite with every read answered by the database (`cache.max_entries = 0`).
 mod from_the_database {
     use super::*;
 
-    on_both_backends!(
-        crate::helpers::spawn_app_on_database;
-        landing_page_conformance_and_collections,
-        collection_extent_comes_from_the_data,
-        paging_by_links_returns_every_street_once,
-        limit_default_maximum_and_edges,
-        a_feature_is_the_streets_feature_with_its_number_as_id,
-        bbox_matches_a_brute_force_selection,
-        name_is_a_queryable,
-        datetime_is_validated_and_matches_every_street,
-        bad_input_is_400_with_the_error_body,
-        content_negotiation,
-    );
+    suite!(crate::helpers::spawn_app_on_database);
 }
 
 const ITEMS: &str = "/collections/streets/items";
