@@ -1,8 +1,33 @@
-//! Plumbing of the services' HTTP tests: reading `/metrics`, conditional requests, headers and
-//! the error body every service answers with (`service_kit::ErrorBody`).
+//! Plumbing of the services' HTTP tests: requests with an optional token and JSON body, reading
+//! `/metrics`, conditional requests, headers and the error body every service answers with
+//! (`service_kit::ErrorBody`).
 
 use reqwest::header::{HeaderName, IF_NONE_MATCH};
 use serde_json::Value;
+
+/// Sends `method url`, with `token` as bearer and `body` as JSON when given.
+pub async fn send(
+    http: &reqwest::Client,
+    method: reqwest::Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> reqwest::Response {
+    let mut request = http.request(method, url);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    if let Some(body) = body {
+        request = request.json(body);
+    }
+    request.send().await.unwrap()
+}
+
+/// The status of `response` and its JSON body (`Null` when it has none).
+pub async fn status_and_json(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
 
 /// The text of `{root}/metrics`.
 pub async fn metrics_text(http: &reqwest::Client, root: &str) -> String {

@@ -278,13 +278,7 @@ impl TestApp {
 
     /// GET `path` (under the base path) with an optional bearer token: (status, JSON body).
     pub async fn get_as(&self, path: &str, token: Option<&str>) -> (u16, Value) {
-        let mut request = self.http.get(format!("{}{path}", self.base));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        self.request(reqwest::Method::GET, path, token, None).await
     }
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
@@ -299,16 +293,20 @@ impl TestApp {
         token: &str,
         body: &Value,
     ) -> (u16, Value) {
-        let response = self
-            .http
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .json(body)
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        self.request(method, path, Some(token), Some(body)).await
+    }
+
+    /// A request with an optional token and JSON body: (status, JSON body or Null).
+    pub async fn request(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let response = test_support::http::send(&self.http, method, &url, token, body).await;
+        test_support::http::status_and_json(response).await
     }
 
     /// GET that must answer 200.

@@ -19,14 +19,7 @@ async fn send(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> reqwest::Response {
-    let mut request = app.http.request(method, url);
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    if let Some(body) = body {
-        request = request.json(body);
-    }
-    request.send().await.unwrap()
+    test_support::http::send(&app.http, method, url, token, body).await
 }
 
 async fn operator_api_needs_the_scope(app: TestApp) {

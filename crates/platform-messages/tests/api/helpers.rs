@@ -214,14 +214,8 @@ impl TestApp {
         path: &str,
         body: Option<&Value>,
     ) -> reqwest::Response {
-        let mut request = self
-            .http
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(self.operator());
-        if let Some(body) = body {
-            request = request.json(body);
-        }
-        request.send().await.unwrap()
+        let url = format!("{}{path}", self.base);
+        test_support::http::send(&self.http, method, &url, Some(&self.operator()), body).await
     }
 
     /// GET `url` with `If-None-Match: tag`.
@@ -235,8 +229,7 @@ impl TestApp {
         let response = self
             .as_operator(reqwest::Method::POST, &path, Some(&body))
             .await;
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        test_support::http::status_and_json(response).await
     }
 
     /// Creates a message that must succeed; returns its id.
