@@ -66,6 +66,23 @@ pub async fn spawn_app_on_database(backend: Backend) -> Option<TestApp> {
     Some(spawn_with(settings, dir).await)
 }
 
+/// Runs the listed suite on both backends twice: answered from the read model (the default),
+/// and, in a module `from_the_database`, with every read answered by the database
+/// (`cache.max_entries = 0`).
+macro_rules! on_both_backends_and_the_database {
+    ($($name:ident),* $(,)?) => {
+        test_support::on_both_backends!(crate::helpers::spawn_app; $($name),*);
+
+        /// The same suite with every read answered by the database (`cache.max_entries = 0`).
+        mod from_the_database {
+            use super::*;
+
+            test_support::on_both_backends!(crate::helpers::spawn_app_on_database; $($name),*);
+        }
+    };
+}
+pub(crate) use on_both_backends_and_the_database;
+
 pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
     test_support::init_test_log();
     let app = Application::build(&settings)
