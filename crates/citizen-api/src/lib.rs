@@ -10,6 +10,7 @@
 pub mod app;
 pub mod captcha;
 pub mod city;
+pub mod cli;
 pub mod demo;
 pub mod demo_news;
 pub mod media;

@@ -5,9 +5,8 @@ use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
 use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
-    HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
+    HttpSettings, I18nSettings, ServiceSettings, ServiceSpec, TelemetrySettings,
 };
-use std::path::Path;
 
 use crate::captcha::CaptchaSettings;
 use crate::city::CitySettings;
@@ -102,38 +101,34 @@ pub struct DemoSettings {
     pub load_when_empty: bool,
 }
 
-impl Settings {
-    /// Loads and validates the settings; the error names the offending key.
-    pub fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
-        let settings: Self = service_kit::settings::load(&SPEC, file)?;
-        settings.validate()?;
-        Ok(settings)
-    }
+impl ServiceSettings for Settings {
+    const SPEC: ServiceSpec = SPEC;
 
-    /// Checks values the type system cannot; the message names the key.
-    pub fn validate(&self) -> Result<(), SettingsError> {
-        let fail = |message: String| SettingsError {
-            service: SPEC.name,
-            message,
-        };
-        self.http.validate().map_err(fail)?;
-        self.i18n.locale().map_err(fail)?;
+    fn check(&self) -> Result<(), String> {
+        self.http.validate()?;
+        self.i18n.locale()?;
         if self.reports.default_category_name.trim().is_empty() {
-            return Err(fail(
-                "reports.default_category_name must not be empty".into(),
-            ));
+            return Err("reports.default_category_name must not be empty".into());
         }
-        self.media.validate().map_err(fail)?;
-        self.votes.validate().map_err(fail)?;
-        self.notifications.delivery.validate().map_err(fail)?;
-        self.duplicates.validate().map_err(fail)?;
+        self.media.validate()?;
+        self.votes.validate()?;
+        self.notifications.delivery.validate()?;
+        self.duplicates.validate()?;
         if self.captcha.enabled && self.captcha.secret.is_none() {
-            return Err(fail(
+            return Err(
                 "captcha.secret (CITIZEN_API__CAPTCHA__SECRET) is required while captcha.enabled"
                     .into(),
-            ));
+            );
         }
         Ok(())
+    }
+
+    fn telemetry(&self) -> &TelemetrySettings {
+        &self.telemetry
+    }
+
+    fn database(&self) -> &DatabaseSettings {
+        &self.database
     }
 }
 
@@ -142,6 +137,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)] // test code
 
     use super::*;
+    use service_kit::settings::SettingsError;
 
     fn load(env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
         let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));

@@ -21,6 +21,7 @@ use paho_mqtt::{AsyncClient, AsyncReceiver, ConnectOptionsBuilder, CreateOptions
 use platform_messages::notify::{topic, Notice};
 use platform_messages::{Application, Settings};
 use secrecy::SecretString;
+use service_kit::settings::ServiceSettings;
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)

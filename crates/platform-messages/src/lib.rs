@@ -6,6 +6,7 @@
 //! broker when configured) and binds the HTTP listener, so tests use port 0. `main.rs` only
 //! parses the command line. See docs/platform-messages.md.
 
+pub mod cli;
 pub mod clock;
 pub mod notify;
 pub mod routes;

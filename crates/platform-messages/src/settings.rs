@@ -5,9 +5,8 @@ use serde::Deserialize;
 use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
 use service_kit::settings::{
-    HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
+    HttpSettings, I18nSettings, ServiceSettings, ServiceSpec, TelemetrySettings,
 };
-use std::path::Path;
 
 use crate::notify::{broker, MqttSettings};
 use crate::store::CacheSettings;
@@ -35,26 +34,21 @@ pub struct Settings {
     pub cache: CacheSettings,
 }
 
-impl Settings {
-    /// Loads and validates the settings; the error names the offending key.
-    pub fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
-        let settings: Self = service_kit::settings::load(&SPEC, file)?;
-        settings.validate()?;
-        Ok(settings)
+impl ServiceSettings for Settings {
+    const SPEC: ServiceSpec = SPEC;
+
+    fn check(&self) -> Result<(), String> {
+        self.http.validate()?;
+        self.i18n.locale()?;
+        broker::check_embedded_broker(self.mqtt.embedded_broker, broker::BUILT_IN)
     }
 
-    /// Checks values the type system cannot; the message names the key.
-    pub fn validate(&self) -> Result<(), SettingsError> {
-        self.http
-            .validate()
-            .and_then(|()| self.i18n.locale().map(drop))
-            .and_then(|()| {
-                broker::check_embedded_broker(self.mqtt.embedded_broker, broker::BUILT_IN)
-            })
-            .map_err(|message| SettingsError {
-                service: SPEC.name,
-                message,
-            })
+    fn telemetry(&self) -> &TelemetrySettings {
+        &self.telemetry
+    }
+
+    fn database(&self) -> &DatabaseSettings {
+        &self.database
     }
 }
 
@@ -63,6 +57,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)] // test code
 
     use super::*;
+    use service_kit::settings::SettingsError;
 
     fn load(env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
         let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));

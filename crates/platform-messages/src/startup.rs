@@ -187,11 +187,6 @@ impl Application {
         self.embedded_broker.as_ref().map(|b| b.listen)
     }
 
-    /// Serves until SIGTERM/Ctrl-C, then drains within the grace period.
-    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
-        self.run_until(service_kit::http::shutdown_signal()).await
-    }
-
     /// Serves until `shutdown` resolves, then drains within the grace period and closes the
     /// broker connection and the pool.
     pub async fn run_until(

@@ -25,6 +25,34 @@ pub struct ServiceSpec {
     pub defaults_toml: &'static str,
 }
 
+/// A service's settings: where the loader finds them and what their types cannot check. Loading
+/// and validating are the same for every service; each says only what differs.
+pub trait ServiceSettings: DeserializeOwned {
+    /// How the loader finds this service's configuration.
+    const SPEC: ServiceSpec;
+
+    /// Checks values the type system cannot; the message names the key.
+    fn check(&self) -> Result<(), String>;
+
+    /// `telemetry.*` (the binary sets up logging with it).
+    fn telemetry(&self) -> &TelemetrySettings;
+
+    /// `database.*` (the binary's `migrate` opens it).
+    fn database(&self) -> &crate::db::DatabaseSettings;
+
+    /// Loads ([`load`]) and validates the settings; the error names the offending key.
+    fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
+        let settings: Self = load(&Self::SPEC, file)?;
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// [`ServiceSettings::check`], the error naming the service.
+    fn validate(&self) -> Result<(), SettingsError> {
+        self.check().map_err(|message| Self::SPEC.error(message))
+    }
+}
+
 /// Configuration that cannot be loaded; the message names the key and the source.
 #[derive(Debug, thiserror::Error)]
 #[error("invalid configuration for {service}: {message}")]

@@ -6,7 +6,13 @@
 //! 4. readiness checks ([`readiness`]: database and schema, plus the service's own);
 //! 5. app ([`AppParts`]: routes, OpenAPI, metrics);
 //! 6. bind ([`HttpApp::bind`], port 0 in tests);
-//! 7. `run_until_stopped` ([`HttpApp::run_until`] with [`crate::http::shutdown_signal`]).
+//! 7. run until SIGTERM/Ctrl-C ([`HttpApp::run_until`] with [`crate::http::shutdown_signal`]).
+//!
+//! The binaries' command line (`serve`, `migrate` and each service's own commands) is [`main`]'s.
+
+mod binary;
+
+pub use binary::{main, Binary};
 
 use std::future::Future;
 use std::sync::Arc;

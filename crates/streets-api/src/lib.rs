@@ -4,6 +4,7 @@
 //! serve GeoJSON features in WGS84. Data arrives through `streets-api import FILE`, which
 //! reprojects and validates the city's file and replaces the whole data set atomically.
 
+pub mod cli;
 pub mod demo;
 pub mod model;
 pub mod ogc;

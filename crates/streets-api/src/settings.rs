@@ -4,9 +4,8 @@ use serde::Deserialize;
 use service_kit::db::DatabaseSettings;
 use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
-    HttpSettings, I18nSettings, ServiceSpec, SettingsError, TelemetrySettings,
+    HttpSettings, I18nSettings, ServiceSettings, ServiceSpec, TelemetrySettings,
 };
-use std::path::Path;
 
 /// How the loader finds this service's configuration.
 pub const SPEC: ServiceSpec = ServiceSpec {
@@ -38,23 +37,21 @@ pub struct DemoSettings {
     pub load_when_empty: bool,
 }
 
-impl Settings {
-    /// Loads and validates the settings; the error names the offending key.
-    pub fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
-        let settings: Self = service_kit::settings::load(&SPEC, file)?;
-        settings.validate()?;
-        Ok(settings)
+impl ServiceSettings for Settings {
+    const SPEC: ServiceSpec = SPEC;
+
+    fn check(&self) -> Result<(), String> {
+        self.http.validate()?;
+        self.i18n.locale()?;
+        self.features.validate()
     }
 
-    fn validate(&self) -> Result<(), SettingsError> {
-        self.http
-            .validate()
-            .and_then(|()| self.i18n.locale().map(drop))
-            .and_then(|()| self.features.validate())
-            .map_err(|message| SettingsError {
-                service: SPEC.name,
-                message,
-            })
+    fn telemetry(&self) -> &TelemetrySettings {
+        &self.telemetry
+    }
+
+    fn database(&self) -> &DatabaseSettings {
+        &self.database
     }
 }
 

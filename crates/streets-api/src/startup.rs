@@ -94,11 +94,6 @@ impl Application {
         self.model.clone()
     }
 
-    /// Serves until SIGTERM/Ctrl-C, then drains within the grace period.
-    pub async fn run_until_stopped(self) -> anyhow::Result<()> {
-        self.run_until(service_kit::http::shutdown_signal()).await
-    }
-
     /// Serves until `shutdown` resolves, then drains within the grace period.
     pub async fn run_until(
         self,

@@ -70,21 +70,34 @@ pub struct Case<'a> {
     pub env_prefix: &'a str,
 }
 
-/// One case: starts the service with `env` (keys without the prefix, the broker's URL added as
-/// `MQTT__URL`), runs `work` (the service's users, given the base URL and the end instant;
-/// it answers how many requests succeeded) for [`run_time`] while the broker does its part,
-/// then checks the service stayed up, connected again after each loss (flapping) and exits 0
-/// on SIGTERM.
-pub async fn run_case<W, F>(case: Case<'_>, broker: Broker, env: &[(&str, String)], work: W)
-where
+/// One case: starts the service on `db` (migrated at start) with `env` (keys without the
+/// prefix; the broker's URL is added as `MQTT__URL`, with quick reconnects), runs `work` (the
+/// service's users, given the base URL and the end instant; it answers how many requests
+/// succeeded, see [`send_until`]) for [`run_time`] while the broker does its part, then checks
+/// the service stayed up, connected again after each loss (flapping) and exits 0 on SIGTERM.
+pub async fn run_case<W, F>(
+    case: Case<'_>,
+    db: &crate::TestDatabase,
+    broker: Broker,
+    env: &[(&str, String)],
+    work: W,
+) where
     W: FnOnce(String, Instant) -> F,
     F: std::future::Future<Output = usize>,
 {
-    let mut vars: Vec<(String, String)> = env
+    let common = [
+        ("DATABASE__URL", db.url.clone()),
+        ("DATABASE__MIGRATE_ON_START", "true".into()),
+        ("MQTT__URL", broker.url()),
+        // Many more connect attempts than the default's one a second: a crash comes sooner.
+        ("MQTT__RETRY_MILLIS", "20".into()),
+        ("MQTT__PUBLISH_TIMEOUT_MILLIS", "500".into()),
+    ];
+    let vars: Vec<(String, String)> = common
         .iter()
+        .chain(env)
         .map(|(k, v)| (format!("{}__{k}", case.env_prefix), v.clone()))
         .collect();
-    vars.push((format!("{}__MQTT__URL", case.env_prefix), broker.url()));
     let mut service = ServiceProcess::start(case.binary, case.env_prefix, &vars);
     service
         .wait_ready("/healthz", Duration::from_secs(60))
@@ -113,6 +126,34 @@ where
     }
     assert!(done > 0, "no request succeeded\n{}", service.log_tail());
     service.terminate(Duration::from_secs(30)).await;
+}
+
+/// The users of a case: sends `request(http, sent)` (`sent`: how many were answered so far)
+/// every 200 ms until `until`, each with 10 s to answer; every answer must be 201. How many
+/// were answered.
+pub async fn send_until(
+    until: Instant,
+    request: impl Fn(&reqwest::Client, usize) -> reqwest::RequestBuilder,
+) -> usize {
+    let http = reqwest::Client::new();
+    let mut sent = 0;
+    while Instant::now() < until {
+        let answer = request(&http, sent)
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await;
+        if let Ok(response) = answer {
+            assert_eq!(
+                response.status().as_u16(),
+                201,
+                "{:?}",
+                response.text().await
+            );
+            sent += 1;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    sent
 }
 
 /// The four tests of a service's broker-away suite, each calling

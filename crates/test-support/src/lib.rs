@@ -8,15 +8,20 @@
 //! * [`init_test_log`] shows the service's logs in a test when `TEST_LOG=1`.
 //! * [`PrivatePostgres`] starts a PostgreSQL cluster of the test's own, which it may stop and
 //!   start again without disturbing the shared server.
+//! * [`spawn_app_thread`] runs the application under test on a runtime and thread of its own,
+//!   stopped when the test drops it; [`http`] holds the plumbing of the services' HTTP tests.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
 //! after the run, because the test harness hides the output of passing tests.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // test code: a failure here is a test failure
 
+mod app_thread;
 pub mod broker_away;
+pub mod http;
 mod private_pg;
 
+pub use app_thread::{spawn_app_thread, AppThread, Stopped};
 pub use private_pg::PrivatePostgres;
 
 use sqlx::{Connection, Executor, PgConnection};
@@ -44,8 +49,9 @@ fn required(var: &str) -> bool {
     std::env::var(var).is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"))
 }
 
-/// Records (or, when required, fails on) a skipped test.
-fn skip(requirement_var: &str, what: &str, reason: &str) {
+/// Records a skipped test in [`skip_file`], or fails it when `requirement_var` is `1` (or
+/// `true`): `what` is the missing service or tool, `reason` why it is missing.
+pub fn skip(requirement_var: &str, what: &str, reason: &str) {
     let test = std::thread::current()
         .name()
         .unwrap_or("unknown")

@@ -50,26 +50,6 @@ impl TestApp {
         assert_eq!(status, 204, "{body}");
     }
 
-    /// A request with an optional token and JSON body: (status, JSON body or Null).
-    pub async fn request(
-        &self,
-        method: Method,
-        path: &str,
-        token: Option<&str>,
-        body: Option<&Value>,
-    ) -> (u16, Value) {
-        let mut request = self.http.request(method, format!("{}{path}", self.base));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        if let Some(body) = body {
-            request = request.json(body);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
-    }
-
     /// POST /admin/issues/{issue}/{action} (accept, resolve) as `token`.
     pub async fn step(&self, issue: Uuid, action: &str, token: &str) -> (u16, Value) {
         self.request(

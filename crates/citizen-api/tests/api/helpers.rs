@@ -16,8 +16,11 @@ use serde_json::Value;
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
 use service_kit::db::{Database, DatabaseSettings};
+use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 use uuid::Uuid;
+
+pub use test_support::http::assert_error;
 
 pub const DEV_SECRET: &str = "test-secret-for-citizen-api-0123456789";
 pub const ACCESS_ALL: &str = "cityuser:report-categories:access-all";
@@ -36,7 +39,7 @@ pub struct TestApp {
     pub clock: Arc<ManualClock>,
     pub db: Arc<TestDatabase>,
     /// Dropping it stops the application (its runtime ends with it).
-    _stop: tokio::sync::oneshot::Sender<()>,
+    _stop: test_support::AppThread,
 }
 
 /// Production settings with the test database, port 0 and the dev secret.
@@ -71,39 +74,18 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
     configure(&mut settings);
     let start = Utc::now().trunc_subsecs(0) - TimeDelta::days(1);
     let clock = Arc::new(ManualClock::new(start));
-    let app_clock = clock.clone();
-    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let app_settings = settings.clone();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("application runtime");
-        runtime.block_on(async move {
+    let (app_settings, app_clock) = (settings.clone(), clock.clone());
+    let (port, stop) = test_support::spawn_app_thread(
+        move || async move {
             let options = BuildOptions {
                 clock: Some(app_clock),
             };
-            let app = match Application::build_with(&app_settings, options).await {
-                Ok(app) => app,
-                Err(err) => {
-                    let _ = started_tx.send(Err(err));
-                    return;
-                }
-            };
-            let _ = started_tx.send(Ok(app.port()));
-            let _ = app
-                .run_until(async move {
-                    let _ = stopped.await;
-                })
-                .await;
-        });
-    });
-    let port = started_rx
-        .await
-        .expect("application thread")
-        .expect("build app");
+            Application::build_with(&app_settings, options).await
+        },
+        Application::port,
+        |app, stopped| app.run_until(stopped),
+    )
+    .await;
     let database = DatabaseSettings {
         max_connections: 2,
         ..settings.database.clone()
@@ -296,13 +278,7 @@ impl TestApp {
 
     /// GET `path` (under the base path) with an optional bearer token: (status, JSON body).
     pub async fn get_as(&self, path: &str, token: Option<&str>) -> (u16, Value) {
-        let mut request = self.http.get(format!("{}{path}", self.base));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        let response = request.send().await.unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        self.request(reqwest::Method::GET, path, token, None).await
     }
 
     pub async fn get(&self, path: &str) -> (u16, Value) {
@@ -317,16 +293,20 @@ impl TestApp {
         token: &str,
         body: &Value,
     ) -> (u16, Value) {
-        let response = self
-            .http
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .json(body)
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        self.request(method, path, Some(token), Some(body)).await
+    }
+
+    /// A request with an optional token and JSON body: (status, JSON body or Null).
+    pub async fn request(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> (u16, Value) {
+        let url = format!("{}{path}", self.base);
+        let response = test_support::http::send(&self.http, method, &url, token, body).await;
+        test_support::http::status_and_json(response).await
     }
 
     /// GET that must answer 200.
@@ -339,15 +319,7 @@ impl TestApp {
     /// The value of the first sample of `/metrics` whose line starts with `prefix` (0 when
     /// there is none yet).
     pub async fn metric(&self, prefix: &str) -> f64 {
-        let text = self
-            .http
-            .get(format!("{}/metrics", self.root))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = test_support::http::metrics_text(&self.http, &self.root).await;
         test_support::metric_value(&text, prefix).unwrap_or(0.0)
     }
 }
@@ -363,15 +335,4 @@ pub fn column(body: &Value, field: &str) -> Vec<String> {
             other => other.to_string(),
         })
         .collect()
-}
-
-/// Asserts a 400 `VALIDATION_ERROR` (or `name`) with the error body.
-pub fn assert_error(status: u16, body: &Value, want_status: u16, name: &str) {
-    assert_eq!(status, want_status, "{body}");
-    assert_eq!(body["statusCode"], want_status, "{body}");
-    assert_eq!(body["name"], name, "{body}");
-    assert!(
-        body["userinfo"].as_str().is_some_and(|t| !t.is_empty()),
-        "{body}"
-    );
 }

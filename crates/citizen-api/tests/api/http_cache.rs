@@ -4,9 +4,10 @@
 //! `/me` and `/admin` and to any request with `Authorization` are `private, no-store`; writes
 //! and errors are not marked public.
 
-use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH, VARY};
+use reqwest::header::{CACHE_CONTROL, ETAG, VARY};
 use reqwest::Method;
 use serde_json::json;
+use test_support::http::{header, send_if_none_match};
 use test_support::on_both_backends;
 
 use crate::helpers::{form, spawn_on, Filing, TestApp};
@@ -28,17 +29,7 @@ async fn get(
     if let Some(token) = token {
         request = request.bearer_auth(token);
     }
-    if let Some(tag) = tag {
-        request = request.header(IF_NONE_MATCH, tag);
-    }
-    request.send().await.unwrap()
-}
-
-fn header(response: &reqwest::Response, name: reqwest::header::HeaderName) -> Option<String> {
-    response
-        .headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_owned())
+    send_if_none_match(request, tag).await
 }
 
 async fn public_reads_carry_a_tag_and_a_max_age(app: TestApp) {

@@ -24,16 +24,7 @@ pub async fn call(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> (u16, Value) {
-    let mut request = app.http.request(method, format!("{}{path}", app.base));
-    if let Some(token) = token {
-        request = request.bearer_auth(token);
-    }
-    if let Some(body) = body {
-        request = request.json(body);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    app.request(method, path, token, body).await
 }
 
 /// Creates a news category through the API; its id.

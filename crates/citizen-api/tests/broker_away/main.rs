@@ -4,9 +4,9 @@
 //! died with SIGSEGV, paho's automatic reconnect having corrupted the heap).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failure is a test failure
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use test_support::broker_away::{run_case, Broker, Case};
+use test_support::broker_away::{run_case, send_until, Broker, Case};
 use test_support::Backend;
 
 test_support::broker_away_cases!(run);
@@ -17,8 +17,6 @@ async fn run(backend: Backend, broker: Broker) {
     };
     let media = db.dir.path().join("media");
     let env = [
-        ("DATABASE__URL", db.url.clone()),
-        ("DATABASE__MIGRATE_ON_START", "true".into()),
         ("MEDIA__DIR", media.to_str().unwrap().to_owned()),
         ("RATE_LIMIT__ANONYMOUS_REPORTS_PER_HOUR", "0".into()),
         ("NOTIFICATIONS__WORKER__POLL_MILLIS", "50".into()),
@@ -26,42 +24,22 @@ async fn run(backend: Backend, broker: Broker) {
         ("NOTIFICATIONS__DELIVERY__POLL_MILLIS", "50".into()),
         ("STATUS_EVENTS__ENABLED", "true".into()),
         ("STATUS_EVENTS__POLL_MILLIS", "50".into()),
-        // Many more connect attempts than the default's one a second: a crash comes sooner.
-        ("MQTT__RETRY_MILLIS", "20".into()),
-        ("MQTT__PUBLISH_TIMEOUT_MILLIS", "500".into()),
     ];
     let case = Case {
         binary: env!("CARGO_BIN_EXE_citizen-api"),
         env_prefix: "CITIZEN_API",
     };
-    run_case(case, broker, &env, file_until).await;
+    run_case(case, &db, broker, &env, file_until).await;
 }
 
 /// Files an anonymous report every 200 ms until `until` (each one is a status event waiting
 /// for the broker); how many were filed.
 async fn file_until(base: String, until: Instant) -> usize {
-    let http = reqwest::Client::new();
-    let mut filed = 0;
-    while Instant::now() < until {
+    send_until(until, |http, _| {
         let form = reqwest::multipart::Form::new()
             .text("title", "Broken lamp")
             .text("description", "By the school");
-        let sent = http
-            .post(format!("{base}/api/v1/reports"))
-            .multipart(form)
-            .timeout(Duration::from_secs(10))
-            .send()
-            .await;
-        if let Ok(response) = sent {
-            assert_eq!(
-                response.status().as_u16(),
-                201,
-                "{:?}",
-                response.text().await
-            );
-            filed += 1;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    filed
+        http.post(format!("{base}/api/v1/reports")).multipart(form)
+    })
+    .await
 }

@@ -1,5 +1,6 @@
 //! Who may call what, where /me/messages finds the client, and unknown messages.
 
+use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::helpers::*;
@@ -10,41 +11,33 @@ test_support::on_both_backends!(crate::helpers::spawn_app;
     unknown_messages_are_404_and_do_not_change_the_version,
 );
 
+/// Sends `method url`, with `token` as bearer and `body` as JSON when given.
+async fn send(
+    app: &TestApp,
+    method: Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> reqwest::Response {
+    test_support::http::send(&app.http, method, url, token, body).await
+}
+
 async fn operator_api_needs_the_scope(app: TestApp) {
     let client = unique_client();
     let url = format!("{}/clients/{client}/messages", app.base);
-    let anonymous = app
-        .http
-        .post(&url)
-        .json(&message("x"))
-        .send()
-        .await
-        .unwrap();
+    let anonymous = send(&app, Method::POST, &url, None, Some(&message("x"))).await;
     assert_eq!(anonymous.status(), 401);
     assert_eq!(
         anonymous.json::<Value>().await.unwrap()["name"],
         "UNAUTHORIZED"
     );
-    let forged = app
-        .http
-        .get(&url)
-        .bearer_auth("not-a-jwt")
-        .send()
-        .await
-        .unwrap();
+    let forged = send(&app, Method::GET, &url, Some("not-a-jwt"), None).await;
     assert_eq!(forged.status(), 401);
     let user = app.token(&["other:scope"], &["staff"], None);
-    let no_scope = app
-        .http
-        .post(&url)
-        .bearer_auth(&user)
-        .json(&message("x"))
-        .send()
-        .await
-        .unwrap();
+    let no_scope = send(&app, Method::POST, &url, Some(&user), Some(&message("x"))).await;
     assert_eq!(no_scope.status(), 403);
     assert_eq!(no_scope.json::<Value>().await.unwrap()["name"], "FORBIDDEN");
-    let list = app.http.get(&url).bearer_auth(&user).send().await.unwrap();
+    let list = send(&app, Method::GET, &url, Some(&user), None).await;
     assert_eq!(list.status(), 403);
     assert_eq!(app.public(&client).await["messages"], json!([]));
 }
@@ -60,59 +53,59 @@ async fn me_learns_the_client_from_query_or_token(app: TestApp) {
     let url = format!("{}/me/messages", app.base);
 
     let from_claim = app.token(&[], &[], Some(&client));
-    let body: Value = app
-        .http
-        .get(&url)
-        .bearer_auth(&from_claim)
-        .send()
+    let body: Value = send(&app, Method::GET, &url, Some(&from_claim), None)
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
     assert_eq!(ids(&body), vec![mine], "client from the azp claim");
-    let overridden: Value = app
-        .http
-        .get(format!("{url}?client_id={other}"))
-        .bearer_auth(&from_claim)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let overridden: Value = send(
+        &app,
+        Method::GET,
+        &format!("{url}?client_id={other}"),
+        Some(&from_claim),
+        None,
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
     assert_eq!(
         overridden["messages"][0]["client_id"],
         other.as_str(),
         "the query parameter wins"
     );
 
-    let none = app
-        .http
-        .get(&url)
-        .bearer_auth(app.token(&[], &[], None))
-        .send()
-        .await
-        .unwrap();
+    let none = send(
+        &app,
+        Method::GET,
+        &url,
+        Some(&app.token(&[], &[], None)),
+        None,
+    )
+    .await;
     assert_eq!(none.status(), 400);
     assert_eq!(
         none.json::<Value>().await.unwrap()["name"],
         "VALIDATION_ERROR"
     );
-    let anonymous = app
-        .http
-        .get(format!("{url}?client_id={client}"))
-        .send()
-        .await
-        .unwrap();
+    let anonymous = send(
+        &app,
+        Method::GET,
+        &format!("{url}?client_id={client}"),
+        None,
+        None,
+    )
+    .await;
     assert_eq!(anonymous.status(), 401);
-    let bad = app
-        .http
-        .get(format!("{url}?client_id=a%2Fb"))
-        .bearer_auth(&from_claim)
-        .send()
-        .await
-        .unwrap();
+    let bad = send(
+        &app,
+        Method::GET,
+        &format!("{url}?client_id=a%2Fb"),
+        Some(&from_claim),
+        None,
+    )
+    .await;
     assert_eq!(bad.status(), 400);
 }
 
@@ -124,27 +117,17 @@ async fn unknown_messages_are_404_and_do_not_change_the_version(app: TestApp) {
     let url = format!("{}/clients/{client}/messages/{missing}", app.base);
     let token = app.operator();
     let responses = [
-        app.http.get(&url).bearer_auth(&token).send().await.unwrap(),
-        app.http
-            .put(&url)
-            .bearer_auth(&token)
-            .json(&message("y"))
-            .send()
-            .await
-            .unwrap(),
-        app.http
-            .patch(&url)
-            .bearer_auth(&token)
-            .json(&json!({"text": "y"}))
-            .send()
-            .await
-            .unwrap(),
-        app.http
-            .delete(&url)
-            .bearer_auth(&token)
-            .send()
-            .await
-            .unwrap(),
+        send(&app, Method::GET, &url, Some(&token), None).await,
+        send(&app, Method::PUT, &url, Some(&token), Some(&message("y"))).await,
+        send(
+            &app,
+            Method::PATCH,
+            &url,
+            Some(&token),
+            Some(&json!({"text": "y"})),
+        )
+        .await,
+        send(&app, Method::DELETE, &url, Some(&token), None).await,
     ];
     for response in responses {
         assert_eq!(response.status(), 404);
@@ -158,12 +141,13 @@ async fn unknown_messages_are_404_and_do_not_change_the_version(app: TestApp) {
         before,
         "a failed write leaves the revision alone"
     );
-    let bad_id = app
-        .http
-        .get(format!("{}/clients/{client}/messages/not-a-uuid", app.base))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let bad_id = send(
+        &app,
+        Method::GET,
+        &format!("{}/clients/{client}/messages/not-a-uuid", app.base),
+        Some(&token),
+        None,
+    )
+    .await;
     assert_eq!(bad_id.status(), 400);
 }

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use chrono::{SubsecRound, TimeDelta, Utc};
+use reqwest::Method;
 use serde_json::{json, Value};
 use test_support::Backend;
 
@@ -78,13 +79,12 @@ async fn lookups(app: &TestApp, result: &str) -> f64 {
 
 async fn patch(app: &TestApp, client: &str, id: &str, body: Value) {
     let response = app
-        .http
-        .patch(format!("{}/clients/{client}/messages/{id}", app.base))
-        .bearer_auth(app.operator())
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
+        .as_operator(
+            Method::PATCH,
+            &format!("/clients/{client}/messages/{id}"),
+            Some(&body),
+        )
+        .await;
     assert_eq!(response.status(), 200);
 }
 
@@ -103,12 +103,12 @@ async fn own_writes_are_visible_at_once(app: TestApp) {
     assert_eq!(app.public(&client).await["messages"], json!([]));
     assert_eq!(ids(&app.me(&client, &[]).await), vec![id.clone()]);
     let deleted = app
-        .http
-        .delete(format!("{}/clients/{client}/messages/{id}", app.base))
-        .bearer_auth(app.operator())
-        .send()
-        .await
-        .unwrap();
+        .as_operator(
+            Method::DELETE,
+            &format!("/clients/{client}/messages/{id}"),
+            None,
+        )
+        .await;
     assert_eq!(deleted.status(), 204);
     assert_eq!(app.me(&client, &[]).await["messages"], json!([]));
     assert_eq!(app.version(&client).await, "4.0");
@@ -188,13 +188,7 @@ async fn window_edges_change_the_answer_exactly_at_the_edge_from_memory(app: Tes
     assert_eq!(started["version"], "1.1", "exactly at valid_from");
     assert_eq!(ids(&started), vec![id.clone()]);
     assert_eq!(started["next_change_at"], json!(to));
-    let stale_tag = app
-        .http
-        .get(&url)
-        .header("if-none-match", "\"1.0\"")
-        .send()
-        .await
-        .unwrap();
+    let stale_tag = app.get_if_none_match(&url, "\"1.0\"").await;
     assert_eq!(stale_tag.status(), 200, "the old ETag no longer matches");
     assert_eq!(stale_tag.headers()["etag"], "\"1.1\"");
     app.travel_to(to - TimeDelta::microseconds(1)).await;
@@ -220,13 +214,7 @@ async fn etag_and_304_are_answered_from_memory(app: TestApp) {
     assert_eq!(etag, "\"1.0\"");
     let misses = lookups(&app, "miss").await;
     for candidate in [etag.clone(), format!("W/{etag}"), "\"0.0\", \"1.0\"".into()] {
-        let again = app
-            .http
-            .get(&url)
-            .header("if-none-match", &candidate)
-            .send()
-            .await
-            .unwrap();
+        let again = app.get_if_none_match(&url, &candidate).await;
         assert_eq!(again.status(), 304, "{candidate}");
         assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
         assert_eq!(again.headers()["cache-control"], "no-cache");
@@ -234,13 +222,7 @@ async fn etag_and_304_are_answered_from_memory(app: TestApp) {
     }
     assert_eq!(lookups(&app, "miss").await, misses, "304s from memory");
     app.create_ok(&client, message("second")).await;
-    let changed = app
-        .http
-        .get(&url)
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let changed = app.get_if_none_match(&url, &etag).await;
     assert_eq!(
         changed.status(),
         200,

@@ -46,15 +46,7 @@ async fn openapi_and_health_are_served() {
         .await
         .unwrap();
     assert_eq!(ready.status(), 503, "no broker: not ready");
-    let metrics = app
-        .http
-        .get(format!("{}/metrics", app.root))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let metrics = test_support::http::metrics_text(&app.http, &app.root).await;
     assert!(
         metrics.contains("platform_messages_mqtt_connected"),
         "{metrics}"

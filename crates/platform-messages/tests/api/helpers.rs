@@ -14,6 +14,7 @@ use platform_messages::{Application, BuildOptions, Settings, SPEC};
 use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
+use service_kit::settings::ServiceSettings;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
@@ -104,7 +105,7 @@ pub struct TestApp {
     /// Kept so a second instance can share it, and the SQLite folder lives as long as the app.
     pub db: Arc<TestDatabase>,
     /// Dropping it stops the application (its runtime ends with it).
-    _stop: tokio::sync::oneshot::Sender<()>,
+    _stop: test_support::AppThread,
 }
 
 /// What the application thread hands back once the application is built.
@@ -115,8 +116,8 @@ struct Started {
 }
 
 /// Starts the service on port 0 with a manual clock at `start`. The application runs on its own
-/// runtime and thread (as in production, where actix workers are threads of their own), so its
-/// workers, pool and broker connection are closed when the test drops the [`TestApp`].
+/// runtime and thread ([`test_support::spawn_app_thread`]), stopped when the test drops the
+/// [`TestApp`].
 pub async fn spawn_on(db: Arc<TestDatabase>, broker: &Broker, start: DateTime<Utc>) -> TestApp {
     spawn_configured(db, broker, start, |_| {}).await
 }
@@ -132,42 +133,22 @@ pub async fn spawn_configured(
     let mut settings = settings(&db, broker);
     configure(&mut settings);
     let clock = Arc::new(ManualClock::new(start));
-    let (started_tx, started_rx) = tokio::sync::oneshot::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let (app_settings, app_clock) = (settings.clone(), clock.clone());
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .expect("application runtime");
-        runtime.block_on(async move {
+    let (started, stop) = test_support::spawn_app_thread(
+        move || async move {
             let options = BuildOptions {
                 clock: Some(app_clock),
             };
-            let app = match Application::build_with(&app_settings, options).await {
-                Ok(app) => app,
-                Err(err) => {
-                    let _ = started_tx.send(Err(err));
-                    return;
-                }
-            };
-            let _ = started_tx.send(Ok(Started {
-                port: app.port(),
-                scheduler: app.scheduler(),
-                notifier: app.notifier(),
-            }));
-            let _ = app
-                .run_until(async move {
-                    let _ = stopped.await;
-                })
-                .await;
-        });
-    });
-    let started = started_rx
-        .await
-        .expect("application thread")
-        .expect("build app");
+            Application::build_with(&app_settings, options).await
+        },
+        |app: &Application| Started {
+            port: app.port(),
+            scheduler: app.scheduler(),
+            notifier: app.notifier(),
+        },
+        |app, stopped| app.run_until(stopped),
+    )
+    .await;
     let root = format!("http://127.0.0.1:{}", started.port);
     let base = format!("{root}{}", settings.http.base_path);
     TestApp {
@@ -226,18 +207,29 @@ impl TestApp {
         self.token(&[MANAGE], &[], None)
     }
 
+    /// `method {base}{path}` as the operator, with `body` as JSON when given.
+    pub async fn as_operator(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> reqwest::Response {
+        let url = format!("{}{path}", self.base);
+        test_support::http::send(&self.http, method, &url, Some(&self.operator()), body).await
+    }
+
+    /// GET `url` with `If-None-Match: tag`.
+    pub async fn get_if_none_match(&self, url: &str, tag: &str) -> reqwest::Response {
+        test_support::http::send_if_none_match(self.http.get(url), Some(tag)).await
+    }
+
     /// POST a message as operator; returns (status, body).
     pub async fn create(&self, client: &str, body: Value) -> (u16, Value) {
+        let path = format!("/clients/{client}/messages");
         let response = self
-            .http
-            .post(format!("{}/clients/{client}/messages", self.base))
-            .bearer_auth(self.operator())
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+            .as_operator(reqwest::Method::POST, &path, Some(&body))
+            .await;
+        test_support::http::status_and_json(response).await
     }
 
     /// Creates a message that must succeed; returns its id.
@@ -273,15 +265,7 @@ impl TestApp {
     /// The value of a metric sample on `/metrics` whose line starts with `name{` and contains
     /// `label` (e.g. `result="miss"`); 0 when absent.
     pub async fn metric(&self, name: &str, label: &str) -> f64 {
-        let text = self
-            .http
-            .get(format!("{}/metrics", self.root))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let text = test_support::http::metrics_text(&self.http, &self.root).await;
         text.lines()
             .filter(|l| l.starts_with(&format!("{name}{{")) || l.starts_with(&format!("{name} ")))
             .find(|l| l.contains(label))

@@ -1,5 +1,6 @@
 //! Reading what operators wrote: audiences, windows, versions, ETags.
 
+use reqwest::Method;
 use serde_json::{json, Value};
 
 use crate::helpers::*;
@@ -31,12 +32,12 @@ async fn create_read_list_and_delete(app: TestApp) {
     let id = created["id"].as_str().unwrap();
 
     let one: Value = app
-        .http
-        .get(format!("{}/clients/{client}/messages/{id}", app.base))
-        .bearer_auth(app.operator())
-        .send()
+        .as_operator(
+            Method::GET,
+            &format!("/clients/{client}/messages/{id}"),
+            None,
+        )
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -47,12 +48,8 @@ async fn create_read_list_and_delete(app: TestApp) {
     assert_eq!(public["next_change_at"], json!(app.at(3600)));
 
     let list: Value = app
-        .http
-        .get(format!("{}/clients/{client}/messages", app.base))
-        .bearer_auth(app.operator())
-        .send()
+        .as_operator(Method::GET, &format!("/clients/{client}/messages"), None)
         .await
-        .unwrap()
         .json()
         .await
         .unwrap();
@@ -60,12 +57,12 @@ async fn create_read_list_and_delete(app: TestApp) {
     assert_eq!(list["version"], public["version"]);
 
     let deleted = app
-        .http
-        .delete(format!("{}/clients/{client}/messages/{id}", app.base))
-        .bearer_auth(app.operator())
-        .send()
-        .await
-        .unwrap();
+        .as_operator(
+            Method::DELETE,
+            &format!("/clients/{client}/messages/{id}"),
+            None,
+        )
+        .await;
     assert_eq!(deleted.status(), 204);
     let after = app.public(&client).await;
     assert_eq!(after["messages"], json!([]));
@@ -212,13 +209,12 @@ async fn version_changes_on_writes_and_window_edges_only(app: TestApp) {
     let v3 = app.version(&client).await;
     assert_ne!(v3, v2, "window end");
     let response = app
-        .http
-        .put(format!("{}/clients/{client}/messages/{id}", app.base))
-        .bearer_auth(app.operator())
-        .json(&json!({"text": "y"}))
-        .send()
-        .await
-        .unwrap();
+        .as_operator(
+            Method::PUT,
+            &format!("/clients/{client}/messages/{id}"),
+            Some(&json!({"text": "y"})),
+        )
+        .await;
     assert_eq!(response.status(), 200);
     let v4 = app.version(&client).await;
     assert_ne!(v4, v3, "update");
@@ -238,33 +234,15 @@ async fn public_endpoint_answers_304_for_the_current_version(app: TestApp) {
     let body: Value = first.json().await.unwrap();
     assert_eq!(etag, format!("\"{}\"", body["version"].as_str().unwrap()));
 
-    let again = app
-        .http
-        .get(&url)
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let again = app.get_if_none_match(&url, &etag).await;
     assert_eq!(again.status(), 304);
     assert_eq!(again.headers()["etag"].to_str().unwrap(), etag);
     assert!(again.bytes().await.unwrap().is_empty());
-    let weak = app
-        .http
-        .get(&url)
-        .header("if-none-match", format!("W/{etag}"))
-        .send()
-        .await
-        .unwrap();
+    let weak = app.get_if_none_match(&url, &format!("W/{etag}")).await;
     assert_eq!(weak.status(), 304);
 
     app.create_ok(&client, message("second")).await;
-    let changed = app
-        .http
-        .get(&url)
-        .header("if-none-match", &etag)
-        .send()
-        .await
-        .unwrap();
+    let changed = app.get_if_none_match(&url, &etag).await;
     assert_eq!(changed.status(), 200, "a change makes the old ETag stale");
     assert_ne!(changed.headers()["etag"].to_str().unwrap(), etag);
 }

@@ -58,12 +58,15 @@ async fn writes_are_validated(app: TestApp) {
     )
     .await;
 
-    let not_json = app
-        .http
-        .post(format!("{}/clients/{client}/messages", app.base))
-        .bearer_auth(app.operator())
-        .header("content-type", "application/json")
-        .body("{not json")
+    // A body of `content_type` as the operator.
+    let raw = |content_type: &'static str, body: String| {
+        app.http
+            .post(format!("{}/clients/{client}/messages", app.base))
+            .bearer_auth(app.operator())
+            .header("content-type", content_type)
+            .body(body)
+    };
+    let not_json = raw("application/json", "{not json".into())
         .send()
         .await
         .unwrap();
@@ -74,13 +77,6 @@ async fn writes_are_validated(app: TestApp) {
     );
 
     // The framework's own refusals carry the error body too.
-    let raw = |content_type: &'static str, body: String| {
-        app.http
-            .post(format!("{}/clients/{client}/messages", app.base))
-            .bearer_auth(app.operator())
-            .header("content-type", content_type)
-            .body(body)
-    };
     let oversize = format!(r#"{{"text": "{}"}}"#, "x".repeat(70_000));
     let response = raw("application/json", oversize).send().await.unwrap();
     assert_eq!(response.status(), 413);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use service_kit::auth::{mint_dev_token, AuthSettings, DevTokenRequest};
-use test_support::broker_away::{run_case, Broker, Case};
+use test_support::broker_away::{run_case, send_until, Broker, Case};
 use test_support::Backend;
 
 const DEV_SECRET: &str = "broker-away-test-secret-0123456789abcdef";
@@ -20,18 +20,14 @@ async fn run(backend: Backend, broker: Broker) {
         return;
     };
     let env = [
-        ("DATABASE__URL", db.url.clone()),
-        ("DATABASE__MIGRATE_ON_START", "true".into()),
         ("AUTH__DEV_SECRET", DEV_SECRET.into()),
         ("MQTT__EMBEDDED_BROKER", "false".into()),
-        ("MQTT__RETRY_MILLIS", "20".into()),
-        ("MQTT__PUBLISH_TIMEOUT_MILLIS", "500".into()),
     ];
     let case = Case {
         binary: env!("CARGO_BIN_EXE_platform-messages"),
         env_prefix: "PLATFORM_MESSAGES",
     };
-    run_case(case, broker, &env, write_until).await;
+    run_case(case, &db, broker, &env, write_until).await;
 }
 
 /// Writes a message for one of three clients every 200 ms until `until` (each one a change
@@ -54,27 +50,11 @@ async fn write_until(base: String, until: Instant) -> usize {
         },
     )
     .unwrap();
-    let http = reqwest::Client::new();
-    let mut written = 0;
-    while Instant::now() < until {
+    send_until(until, |http, written| {
         let client = ["web", "mobile", "kiosk"][written % 3];
-        let sent = http
-            .post(format!("{base}/api/v1/clients/{client}/messages"))
+        http.post(format!("{base}/api/v1/clients/{client}/messages"))
             .bearer_auth(&token)
             .json(&json!({"text": format!("Maintenance window {written}")}))
-            .timeout(Duration::from_secs(10))
-            .send()
-            .await;
-        if let Ok(response) = sent {
-            assert_eq!(
-                response.status().as_u16(),
-                201,
-                "{:?}",
-                response.text().await
-            );
-            written += 1;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    written
+    })
+    .await
 }

@@ -41,15 +41,7 @@ async fn metrics_count_by_route_pattern_and_status() {
             .unwrap();
     }
     app.get("/never").await;
-    let text = app
-        .client
-        .get(format!("{}/metrics", app.root))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let text = test_support::http::metrics_text(&app.client, &app.root).await;
     for line in [
         r#"http_requests_total{method="GET",route="/api/v1/items/{id}",status="200",service="stack-test"} 2"#,
         r#"http_requests_total{method="GET",route="/api/v1/items/{id}",status="400",service="stack-test"} 1"#,

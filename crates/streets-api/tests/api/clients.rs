@@ -14,32 +14,22 @@ use streets_import::ImportedStreet;
 
 /// Records a skipped test (or fails it when `REQUIRE_GIS_CLIENTS=1`).
 fn skip(what: &str, reason: &str) {
-    let test = std::thread::current()
-        .name()
-        .unwrap_or("unknown")
-        .to_owned();
-    let required = std::env::var("REQUIRE_GIS_CLIENTS")
-        .is_ok_and(|v| v == "1" || v.eq_ignore_ascii_case("true"));
-    assert!(
-        !required,
-        "{what} is required (REQUIRE_GIS_CLIENTS=1) but unavailable: {reason}"
-    );
-    eprintln!("SKIPPED {test}: {what} unavailable: {reason}");
-    let path = test_support::skip_file();
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    if let Ok(mut f) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    {
-        let _ = writeln!(f, "{test}: {what} unavailable ({reason})");
-    }
+    test_support::skip("REQUIRE_GIS_CLIENTS", what, reason);
 }
 
 fn run(program: &str, args: &[&str]) -> std::io::Result<Output> {
     Command::new(program).args(args).output()
+}
+
+/// Runs a client (`client`, off the runtime) that must succeed; its output.
+async fn run_ok(client: impl FnOnce() -> std::io::Result<Output> + Send + 'static) -> Output {
+    let out = tokio::task::spawn_blocking(client).await.unwrap().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
 }
 
 /// Whether the GDAL tools with the OAPIF driver are installed (skip recorded if not).
@@ -204,17 +194,7 @@ async fn ogr2ogr_copies_every_street_and_vertex() {
     let dir = tempfile::tempdir().unwrap();
     let gpkg = dir.path().join("out.gpkg");
     let (source, target) = (format!("OAPIF:{}", app.url("")), gpkg.display().to_string());
-    let out = tokio::task::spawn_blocking(move || {
-        run("ogr2ogr", &["-f", "GPKG", &target, &source, "streets"])
-    })
-    .await
-    .unwrap()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_ok(move || run("ogr2ogr", &["-f", "GPKG", &target, &source, "streets"])).await;
     // The copy read back as a street file (GeoPackage, EPSG:4326): every street, every
     // vertex the f64 served. GDAL 3.6's GeoJSON reader rounds some decimals to a neighbouring
     // double (1 unit in the last place, 2e-15 degrees, a nanometre; 134 of 930 here): allowed,
@@ -276,15 +256,7 @@ async fn owslib_pages_through_every_street_by_the_links() {
     let app = spawn_app(Backend::Sqlite).await.unwrap();
     app.seed(&city()).await;
     let base = format!("{}/", app.url(""));
-    let out = tokio::task::spawn_blocking(move || run(&python, &["-c", OWSLIB_PAGING, &base]))
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = run_ok(move || run(&python, &["-c", OWSLIB_PAGING, &base])).await;
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["pages"], 6, "137 streets, 25 a page");
     assert_eq!(result["matched"], 137);
@@ -329,7 +301,7 @@ async fn openapi_spec_validator_accepts_the_service_desc_as_openapi_3_0() {
     let (_, v31) = app.get("/docs/openapi.json").await;
     let v31_text = v31.to_string();
     let base = format!("{}/", app.url(""));
-    let out = tokio::task::spawn_blocking(move || {
+    let out = run_ok(move || {
         let mut child = Command::new(&python)
             .args(["-c", OPENAPI_3_0_VALIDATION, &base])
             .stdin(std::process::Stdio::piped())
@@ -341,14 +313,7 @@ async fn openapi_spec_validator_accepts_the_service_desc_as_openapi_3_0() {
         }
         child.wait_with_output()
     })
-    .await
-    .unwrap()
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    .await;
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(result["openapi"], "3.0.3");
     assert_eq!(result["errors"], serde_json::json!([]), "{result:#}");

@@ -1,14 +1,14 @@
 //! The OGC API – Features resources (landing page, conformance, collections, items, one
 //! item), run on both backends, from the read model and from the database.
 
-use crate::helpers::{assert_error, short_street, street, TestApp};
+use crate::helpers::{
+    assert_error, on_both_backends_and_the_database, short_street, street, TestApp,
+};
 use geo::{coord, Intersects, LineString, MultiLineString, Rect};
 use serde_json::Value;
 use streets_import::ImportedStreet;
-use test_support::on_both_backends;
 
-on_both_backends!(
-    crate::helpers::spawn_app;
+on_both_backends_and_the_database!(
     landing_page_conformance_and_collections,
     collection_extent_comes_from_the_data,
     paging_by_links_returns_every_street_once,
@@ -20,25 +20,6 @@ on_both_backends!(
     bad_input_is_400_with_the_error_body,
     content_negotiation,
 );
-
-/// The same suite with every read answered by the database (`cache.max_entries = 0`).
-mod from_the_database {
-    use super::*;
-
-    on_both_backends!(
-        crate::helpers::spawn_app_on_database;
-        landing_page_conformance_and_collections,
-        collection_extent_comes_from_the_data,
-        paging_by_links_returns_every_street_once,
-        limit_default_maximum_and_edges,
-        a_feature_is_the_streets_feature_with_its_number_as_id,
-        bbox_matches_a_brute_force_selection,
-        name_is_a_queryable,
-        datetime_is_validated_and_matches_every_street,
-        bad_input_is_400_with_the_error_body,
-        content_negotiation,
-    );
-}
 
 const ITEMS: &str = "/collections/streets/items";
 

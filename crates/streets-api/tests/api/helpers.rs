@@ -2,11 +2,13 @@
 
 use secrecy::ExposeSecret;
 use serde_json::Value;
+use service_kit::settings::ServiceSettings;
 use std::sync::Arc;
 use streets_api::store::{ReadModelStreets, StreetStore};
 use streets_api::{Application, Settings};
 use streets_import::ImportedStreet;
 
+pub use test_support::http::assert_error;
 pub use test_support::Backend;
 
 pub struct TestApp {
@@ -64,6 +66,23 @@ pub async fn spawn_app_on_database(backend: Backend) -> Option<TestApp> {
     Some(spawn_with(settings, dir).await)
 }
 
+/// Runs the listed suite on both backends twice: answered from the read model (the default),
+/// and, in a module `from_the_database`, with every read answered by the database
+/// (`cache.max_entries = 0`).
+macro_rules! on_both_backends_and_the_database {
+    ($($name:ident),* $(,)?) => {
+        test_support::on_both_backends!(crate::helpers::spawn_app; $($name),*);
+
+        /// The same suite with every read answered by the database (`cache.max_entries = 0`).
+        mod from_the_database {
+            use super::*;
+
+            test_support::on_both_backends!(crate::helpers::spawn_app_on_database; $($name),*);
+        }
+    };
+}
+pub(crate) use on_both_backends_and_the_database;
+
 pub async fn spawn_with(settings: Settings, dir: tempfile::TempDir) -> TestApp {
     test_support::init_test_log();
     let app = Application::build(&settings)
@@ -104,11 +123,7 @@ impl TestApp {
 
     /// The `/metrics` text.
     pub async fn metrics(&self) -> String {
-        self.get_root("/metrics")
-            .await
-            .text()
-            .await
-            .expect("metrics text")
+        test_support::http::metrics_text(&self.client, &self.address).await
     }
 
     /// GET a path under the base path; returns status and JSON body.
@@ -170,15 +185,4 @@ pub fn street(number: i64, name: &str, lines: Vec<Vec<[f64; 2]>>) -> ImportedStr
 /// A short east-west street at `lon`, `lat`.
 pub fn short_street(number: i64, name: &str, lon: f64, lat: f64) -> ImportedStreet {
     street(number, name, vec![vec![[lon, lat], [lon + 0.0005, lat]]])
-}
-
-/// Asserts the error body shape and name.
-pub fn assert_error(status: u16, body: &Value, expected_status: u16, expected_name: &str) {
-    assert_eq!(status, expected_status, "{body}");
-    assert_eq!(body["statusCode"], expected_status, "{body}");
-    assert_eq!(body["name"], expected_name, "{body}");
-    assert!(
-        body["userinfo"].as_str().is_some_and(|s| !s.is_empty()),
-        "{body}"
-    );
 }

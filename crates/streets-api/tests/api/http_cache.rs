@@ -4,7 +4,8 @@
 //! features API negotiates its media type), answers `304` to an `If-None-Match` naming the
 //! current tag, and gives a new tag once an import changed the answer; errors are not public.
 
-use reqwest::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH, VARY};
+use reqwest::header::{CACHE_CONTROL, ETAG, VARY};
+use test_support::http::{header, send_if_none_match};
 use test_support::on_both_backends;
 
 use crate::helpers::{short_street, spawn_with, test_settings, TestApp};
@@ -29,18 +30,7 @@ const READS: &[&str] = &[
 ];
 
 async fn get(app: &TestApp, path: &str, tag: Option<&str>) -> reqwest::Response {
-    let mut request = app.client.get(app.url(path));
-    if let Some(tag) = tag {
-        request = request.header(IF_NONE_MATCH, tag);
-    }
-    request.send().await.unwrap()
-}
-
-fn header(response: &reqwest::Response, name: reqwest::header::HeaderName) -> Option<String> {
-    response
-        .headers()
-        .get(name)
-        .map(|v| v.to_str().unwrap().to_owned())
+    send_if_none_match(app.client.get(app.url(path)), tag).await
 }
 
 async fn every_read_is_public_with_a_tag(app: TestApp) {

@@ -1,13 +1,13 @@
 //! The behaviour suite of GET /streets and GET /streets/{streetId}, run on both backends:
 //! answered from the read model (the default), and with the model off, from the database.
 
-use crate::helpers::{assert_error, number, short_street, street, TestApp};
+use crate::helpers::{
+    assert_error, number, on_both_backends_and_the_database, short_street, street, TestApp,
+};
 use serde_json::Value;
 use std::collections::HashSet;
-use test_support::on_both_backends;
 
-on_both_backends!(
-    crate::helpers::spawn_app;
+on_both_backends_and_the_database!(
     street_by_number_and_by_id,
     unknown_streets_are_404_street_not_found,
     feature_shape_is_the_spec_shape,
@@ -20,26 +20,6 @@ on_both_backends!(
     point_parameters_are_validated,
     name_and_point_combine,
 );
-
-/// The same suite with every read answered by the database (`cache.max_entries = 0`).
-mod from_the_database {
-    use super::*;
-
-    on_both_backends!(
-        crate::helpers::spawn_app_on_database;
-        street_by_number_and_by_id,
-        unknown_streets_are_404_street_not_found,
-        feature_shape_is_the_spec_shape,
-        limit_and_offset_edges,
-        offset_paging_never_repeats_or_skips,
-        name_search_ignores_case_and_diacritics_and_ranks,
-        q_length_edges,
-        radius_search_matches_independent_geodesic_distances,
-        radius_search_orders_nearest_first_and_defaults_to_100_m,
-        point_parameters_are_validated,
-        name_and_point_combine,
-    );
-}
 
 fn prague() -> Vec<streets_import::ImportedStreet> {
     vec![
