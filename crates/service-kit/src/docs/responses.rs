@@ -82,5 +82,14 @@ pub struct NotApplicationJson(pub ErrorBody);
 #[response(status = 503, description = "`SERVICE_UNAVAILABLE`")]
 pub struct ServiceUnavailable(pub ErrorBody);
 
+/// 503 `SERVICE_UNAVAILABLE` of a route whose only dependency is the database (streets-api's
+/// reads).
+#[derive(IntoResponses)]
+#[response(
+    status = 503,
+    description = "`SERVICE_UNAVAILABLE`: the database cannot be reached"
+)]
+pub struct DatabaseUnavailable(pub ErrorBody);
+
 #[cfg(test)]
 mod tests;

@@ -21,13 +21,13 @@ use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
 use utoipa::IntoParams;
 
-use crate::routes::DatabaseUnavailable;
 use crate::store::StreetStore;
 use documents::{
     Collection, Collections, Conformance, Extent, LandingPage, Link, SpatialExtent,
     StreetCollection, StreetItem, COLLECTION_ID, CONFORMANCE, CRS84, GEOJSON, JSON,
 };
 pub use params::FeaturesSettings;
+use service_kit::docs::responses::DatabaseUnavailable;
 
 /// What the handlers need besides the store.
 pub struct FeaturesConfig {

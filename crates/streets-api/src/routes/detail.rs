@@ -7,9 +7,9 @@ use service_kit::extract::Path;
 use service_kit::{ApiError, ErrorBody};
 
 use super::json;
-use super::DatabaseUnavailable;
 use crate::model::StreetFeature;
 use crate::store::StreetStore;
+use service_kit::docs::responses::DatabaseUnavailable;
 
 /// One street by database id or street number.
 ///

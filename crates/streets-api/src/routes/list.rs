@@ -10,9 +10,9 @@ use service_kit::{ApiError, ErrorBody};
 use utoipa::IntoParams;
 
 use super::json;
-use super::DatabaseUnavailable;
 use crate::model::{Near, StreetFeature, StreetQuery};
 use crate::store::StreetStore;
+use service_kit::docs::responses::DatabaseUnavailable;
 
 /// Query parameters of `GET /streets`; all optional. Values arrive as text and are validated
 /// here so every malformed or out-of-range value gets a 400 naming the parameter.

@@ -86,15 +86,6 @@ pub const PUBLIC_GETS: &[&str] = &[
 )]
 struct ApiDoc;
 
-/// 503 `SERVICE_UNAVAILABLE` of every route that reads the streets: the database is the only
-/// thing they wait on.
-#[derive(utoipa::IntoResponses)]
-#[response(
-    status = 503,
-    description = "`SERVICE_UNAVAILABLE`: the database cannot be reached"
-)]
-pub struct DatabaseUnavailable(pub ErrorBody);
-
 /// Error names this service answers with.
 pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::ValidationError,
