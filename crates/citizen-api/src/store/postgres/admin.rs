@@ -4,7 +4,6 @@
 mod categories;
 mod duplicates;
 mod one_category;
-mod records;
 
 use std::collections::HashMap;
 
@@ -113,27 +112,6 @@ async fn admin_issues_of(
         issues.push(item);
     }
     Ok(out)
-}
-
-/// Records an officer's change (in a transaction or on the pool).
-pub(super) async fn insert_event<'c, E>(executor: E, event: &AdminEvent) -> StoreResult<()>
-where
-    E: sqlx::Executor<'c, Database = Postgres>,
-{
-    sqlx::query(
-        "INSERT INTO admin_events (id, report_id, issue_id, action, actor, detail, at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(Uuid::now_v7())
-    .bind(event.report_id)
-    .bind(event.issue_id)
-    .bind(event.action)
-    .bind(&event.actor)
-    .bind(event.detail.to_string())
-    .bind(event.at)
-    .execute(executor)
-    .await?;
-    Ok(())
 }
 
 /// `SELECT` the report's columns and its votes at `now` `FROM ` (the caller names `r`).
@@ -314,7 +292,7 @@ impl AdminStore for PgStore {
         report_id: Uuid,
         media_id: Uuid,
     ) -> StoreResult<Option<MediaPlace>> {
-        records::media_place(&self.pool, report_id, media_id).await
+        self.media_place_of(report_id, media_id).await
     }
     async fn delete_media(
         &self,
@@ -323,13 +301,13 @@ impl AdminStore for PgStore {
         actor: &str,
         now: Instant,
     ) -> StoreResult<bool> {
-        records::delete_media(&self.pool, report_id, media_id, actor, now).await
+        self.delete_media_of(report_id, media_id, actor, now).await
     }
     async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>> {
-        records::audit(&self.pool, report_id).await
+        self.audit_of(report_id).await
     }
     async fn record_event(&self, event: &AdminEvent) -> StoreResult<()> {
-        insert_event(&self.pool, event).await
+        PgStore::insert_event(&self.pool, event).await
     }
 
     async fn category(&self, id: Uuid) -> StoreResult<Option<Category>> {

@@ -24,6 +24,7 @@ macro_rules! both_backends {
     };
 }
 
+mod admin;
 mod categories;
 mod deliveries;
 mod digests;

@@ -5,7 +5,6 @@ mod categories;
 mod duplicates;
 mod general;
 mod one_category;
-mod records;
 
 use std::collections::HashMap;
 
@@ -78,35 +77,6 @@ async fn admin_issues_of(
     Ok(out)
 }
 
-/// Records an officer's change (in a transaction or on the pool).
-pub(super) async fn insert_event<'c, E>(executor: E, event: &AdminEvent) -> StoreResult<()>
-where
-    E: sqlx::Executor<'c, Database = Sqlite>,
-{
-    sqlx::query(
-        "INSERT INTO admin_events (id, report_id, issue_id, action, actor, detail, at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )
-    .bind(Uuid::now_v7().to_string())
-    .bind(event.report_id.map(|id| id.to_string()))
-    .bind(event.issue_id.map(|id| id.to_string()))
-    .bind(event.action)
-    .bind(&event.actor)
-    .bind(event.detail.to_string())
-    .bind(micros(event.at))
-    .execute(executor)
-    .await?;
-    Ok(())
-}
-
-async fn report_exists(pool: &SqlitePool, report_id: Uuid) -> StoreResult<bool> {
-    let exists: Option<String> = sqlx::query_scalar("SELECT id FROM reports WHERE id = ?1")
-        .bind(report_id.to_string())
-        .fetch_optional(pool)
-        .await?;
-    Ok(exists.is_some())
-}
-
 #[async_trait]
 impl AdminStore for SqliteStore {
     async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>> {
@@ -163,7 +133,7 @@ impl AdminStore for SqliteStore {
         report_id: Uuid,
         access: &Access,
     ) -> StoreResult<Option<Vec<AdminIssue>>> {
-        if !report_exists(&self.pool, report_id).await? {
+        if !self.report_exists(report_id).await? {
             return Ok(None);
         }
         let mut issues = admin_issues_of(&self.pool, &[report_id], access).await?;
@@ -250,7 +220,7 @@ impl AdminStore for SqliteStore {
         report_id: Uuid,
         media_id: Uuid,
     ) -> StoreResult<Option<MediaPlace>> {
-        records::media_place(&self.pool, report_id, media_id).await
+        self.media_place_of(report_id, media_id).await
     }
     async fn delete_media(
         &self,
@@ -259,13 +229,13 @@ impl AdminStore for SqliteStore {
         actor: &str,
         now: Instant,
     ) -> StoreResult<bool> {
-        records::delete_media(&self.pool, report_id, media_id, actor, now).await
+        self.delete_media_of(report_id, media_id, actor, now).await
     }
     async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>> {
-        records::audit(&self.pool, report_id).await
+        self.audit_of(report_id).await
     }
     async fn record_event(&self, event: &AdminEvent) -> StoreResult<()> {
-        insert_event(&self.pool, event).await
+        SqliteStore::insert_event(&self.pool, event).await
     }
 
     async fn category(&self, id: Uuid) -> StoreResult<Option<Category>> {

@@ -6,7 +6,7 @@ use sqlx::postgres::PgRow;
 use sqlx::{PgPool, Row};
 use uuid::Uuid;
 
-use super::{admin_issue, insert_event, ADMIN_ISSUE_COLUMNS};
+use super::{admin_issue, ADMIN_ISSUE_COLUMNS};
 use crate::store::admin::{AdminEvent, DuplicateSubject, NewSuggestion, Opened, Suggestion};
 use crate::store::postgres::rows::{issue, ISSUE_COLUMNS};
 use crate::store::{Instant, Issue, StoreResult};
@@ -162,7 +162,7 @@ pub(super) async fn dismiss(
         detail: serde_json::json!({ "dismissed": dismissed }),
         at: now,
     };
-    insert_event(&mut *tx, &event).await?;
+    crate::store::postgres::PgStore::insert_event(&mut *tx, &event).await?;
     tx.commit().await?;
     Ok(Some(updated))
 }

@@ -6,7 +6,7 @@ use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
 
-use super::{admin_issue, insert_event, ADMIN_ISSUE_COLUMNS};
+use super::{admin_issue, ADMIN_ISSUE_COLUMNS};
 use crate::store::admin::{AdminEvent, DuplicateSubject, NewSuggestion, Opened, Suggestion};
 use crate::store::sqlite::rows::issue;
 use crate::store::sqlite::{get_instant, get_uuid, micros};
@@ -168,7 +168,7 @@ pub(super) async fn dismiss(
         detail: serde_json::json!({ "dismissed": dismissed }),
         at: now,
     };
-    insert_event(&mut *tx, &event).await?;
+    crate::store::sqlite::SqliteStore::insert_event(&mut *tx, &event).await?;
     tx.commit().await?;
     Ok(Some(updated))
 }
