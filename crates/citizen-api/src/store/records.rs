@@ -6,6 +6,7 @@ use service_kit::codec::{DbInstant, DbUuid};
 use sqlx::types::Json;
 use sqlx::FromRow;
 
+use super::admin::{AdminIssue, DuplicateSubject};
 use super::news::NewsCategory;
 use super::notifications::Notification;
 use super::status_events::StatusEvent;
@@ -160,6 +161,81 @@ where
 {
     Ok(Issue::try_from(IssueRecord::from_row(row)?)?)
 }
+
+/// The issue columns with the category's name and deadline (`issues i`, `report_categories c`).
+pub(crate) const ADMIN_ISSUE_COLUMNS: &str =
+    "i.id, i.report_id, i.category_id, i.status, i.parent_id, i.has_possible_duplicates, \
+     i.inserted_at, c.name AS category_name, c.statement_deadline_days";
+
+#[derive(sqlx::FromRow)]
+pub(crate) struct AdminIssueRecord {
+    #[sqlx(flatten)]
+    issue: IssueRecord,
+    category_name: String,
+    statement_deadline_days: Option<i32>,
+}
+
+impl TryFrom<AdminIssueRecord> for AdminIssue {
+    type Error = anyhow::Error;
+
+    fn try_from(row: AdminIssueRecord) -> anyhow::Result<Self> {
+        Ok(AdminIssue {
+            issue: row.issue.try_into()?,
+            category_name: row.category_name,
+            statement_deadline_days: row
+                .statement_deadline_days
+                .and_then(|d| u32::try_from(d).ok()),
+        })
+    }
+}
+
+/// An issue read with [`ADMIN_ISSUE_COLUMNS`].
+pub(crate) fn admin_issue<'r, R: sqlx::Row>(row: &'r R) -> StoreResult<AdminIssue>
+where
+    AdminIssueRecord: FromRow<'r, R>,
+{
+    Ok(AdminIssue::try_from(AdminIssueRecord::from_row(row)?)?)
+}
+
+/// The columns of a [`DuplicateSubjectRecord`] (`issues i` joined to `reports r`).
+pub(crate) const DUPLICATE_SUBJECT_COLUMNS: &str =
+    "i.id, i.category_id, i.report_id, r.inserted_at AS filed_at, r.longitude, r.latitude, \
+     r.title, r.description";
+
+/// An open, located issue as duplicate suggestions compare it.
+#[derive(sqlx::FromRow)]
+pub(crate) struct DuplicateSubjectRecord {
+    id: DbUuid,
+    category_id: DbUuid,
+    report_id: DbUuid,
+    filed_at: DbInstant,
+    longitude: f64,
+    latitude: f64,
+    title: String,
+    description: String,
+}
+
+impl From<DuplicateSubjectRecord> for DuplicateSubject {
+    fn from(row: DuplicateSubjectRecord) -> Self {
+        DuplicateSubject {
+            issue_id: row.id.0,
+            category_id: row.category_id.0,
+            report_id: row.report_id.0,
+            filed_at: row.filed_at.0,
+            at: domain::geo::LonLat {
+                lon: row.longitude,
+                lat: row.latitude,
+            },
+            title: row.title,
+            description: row.description,
+        }
+    }
+}
+
+/// The columns of a [`ReportRecord`] from `reports r`.
+pub(crate) const REPORT_COLUMNS: &str =
+    "r.id, r.author, r.title, r.description, r.longitude, r.latitude, \
+     r.location_radius_m, r.explicit, r.inserted_at, r.processed_at";
 
 /// A report's own columns, from `reports r` or from an issue's copies of them.
 #[derive(sqlx::FromRow)]

@@ -13,11 +13,11 @@ mod notifications;
 mod outbox;
 mod reports;
 mod rows;
-mod statements;
 pub(crate) mod status_events;
 mod votes;
 
-use sqlx::PgPool;
+use sqlx::{PgPool, Postgres, QueryBuilder};
+use uuid::Uuid;
 
 /// ` LIMIT n` (and ` OFFSET m`) as literals, not bound parameters. With a bound `LIMIT`
 /// PostgreSQL cannot cost a generic plan of the prepared statement for a small page, so it plans
@@ -56,5 +56,10 @@ impl PgStore {
         &self,
     ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Postgres>> {
         self.pool.begin().await
+    }
+
+    /// ` = ANY(…)`: `ids` as one bound array (one statement whatever their number).
+    pub(in crate::store) fn push_ids(q: &mut QueryBuilder<'_, Postgres>, ids: &[Uuid]) {
+        q.push(" = ANY(").push_bind(ids.to_vec()).push(")");
     }
 }

@@ -1,12 +1,26 @@
-//! The officers' side, where both backends run the same statements: the audit trail, a file's
-//! place and its deletion, and recording an officer's change. The lists stay each backend's
-//! (`admin.rs`, `admin/`).
+//! The officers' side on both backends: `AdminStore` with the issues of a page of reports,
+//! statements, officers, the audit trail, a file's place and its deletion, and recording an
+//! officer's change. What each backend writes its own way: the admin list's statement
+//! (`admin_report_rows`), candidates near an issue (`duplicate_candidates_near`) and category
+//! changes (`admin/`).
 
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use sqlx::types::Json;
+use sqlx::{QueryBuilder, Row};
 use uuid::Uuid;
 
+use super::reading::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
-use crate::store::admin::{sort_audit, AdminEvent, AuditEntry, MediaPlace};
-use crate::store::{Instant, StoreResult};
+use crate::store::admin::{
+    sort_audit, Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
+    CategoryChange, CategoryError, DuplicateSubject, MediaPlace, NewSuggestion, Opened, Suggestion,
+};
+use crate::store::records::{
+    admin_issue, AdminIssueRecord, CategoryRecord, ADMIN_ISSUE_COLUMNS, CATEGORY_COLUMNS,
+};
+use crate::store::{Category, Instant, Issue, ListPage, Media, Statement, StoreResult};
 
 /// A change of an issue's state as the audit trail reads it.
 #[derive(sqlx::FromRow)]
@@ -215,6 +229,204 @@ both_backends! {
             }
             sort_audit(&mut out);
             Ok(Some(out))
+        }
+    }
+    impl Backend {
+        /// The issues of each of `reports` that `access` shows (oldest first, moved ones left
+        /// out), with the report's media, which every issue carries a copy of (migration 0014):
+        /// one statement for a page of reports. The issues are found by their reports
+        /// (`ISSUES_BY_REPORT`).
+        async fn admin_issues_of(
+            &self,
+            reports: &[Uuid],
+            access: &Access,
+        ) -> StoreResult<HashMap<Uuid, (Vec<AdminIssue>, Vec<Media>)>> {
+            let mut q = QueryBuilder::<Db>::new(format!(
+                "SELECT {ADMIN_ISSUE_COLUMNS}, i.media FROM {} \
+                 JOIN report_categories c ON c.id = i.category_id \
+                 WHERE i.status <> 'moved' AND i.report_id",
+                Backend::ISSUES_BY_REPORT
+            ));
+            Backend::push_ids(&mut q, reports);
+            if let Some(ids) = access.categories() {
+                q.push(" AND i.category_id");
+                Backend::push_ids(&mut q, ids);
+            }
+            q.push(" ORDER BY i.report_id, i.inserted_at, i.id");
+            let mut out: HashMap<Uuid, (Vec<AdminIssue>, Vec<Media>)> = HashMap::new();
+            for row in &q.build().fetch_all(&self.pool).await? {
+                let item = admin_issue(row)?;
+                let (issues, media) = out.entry(item.issue.report_id).or_default();
+                if issues.is_empty() {
+                    let Json(copy): Json<Vec<Media>> = row.try_get("media")?;
+                    *media = copy;
+                }
+                issues.push(item);
+            }
+            Ok(out)
+        }
+    }
+
+    #[async_trait]
+    impl AdminStore for Backend {
+        async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>> {
+            let reports = self.admin_report_rows(filter).await?;
+            let page = ListPage::from_overfetch(reports, filter.list.page.limit);
+            let ids: Vec<Uuid> = page.rows.iter().map(|r| r.id).collect();
+            let mut issues = self.admin_issues_of(&ids, &filter.access).await?;
+            let rows = page
+                .rows
+                .into_iter()
+                .map(|mut report| {
+                    let (issues, media) = issues.remove(&report.id).unwrap_or_default();
+                    report.media = media;
+                    AdminReport { issues, report }
+                })
+                .collect();
+            Ok(ListPage {
+                rows,
+                has_next: page.has_next,
+            })
+        }
+
+        async fn report_issues(
+            &self,
+            report_id: Uuid,
+            access: &Access,
+        ) -> StoreResult<Option<Vec<AdminIssue>>> {
+            if !self.report_exists(report_id).await? {
+                return Ok(None);
+            }
+            let mut issues = self.admin_issues_of(&[report_id], access).await?;
+            Ok(Some(issues.remove(&report_id).unwrap_or_default().0))
+        }
+
+        async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>> {
+            let row: Option<AdminIssueRecord> = sqlx::query_as(&format!(
+                "SELECT {ADMIN_ISSUE_COLUMNS} FROM issues i JOIN report_categories c \
+                 ON c.id = i.category_id WHERE i.id = $1"
+            ))
+            .bind(DbUuid(issue_id))
+            .fetch_optional(&self.pool)
+            .await?;
+            Ok(row.map(AdminIssue::try_from).transpose()?)
+        }
+
+        async fn statements(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<Statement>> {
+            if issue_ids.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut q = QueryBuilder::<Db>::new(format!(
+                "SELECT {STATEMENT_COLUMNS} FROM statements s WHERE s.issue_id"
+            ));
+            Backend::push_ids(&mut q, issue_ids);
+            q.push(" ORDER BY s.inserted_at DESC, s.id DESC");
+            self.statements_of(q).await
+        }
+
+        async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>> {
+            self.opened_subjects(opened).await
+        }
+
+        async fn duplicate_candidates(
+            &self,
+            subject: &DuplicateSubject,
+            filed: (Instant, Instant),
+            radius_m: f64,
+            limit: u32,
+        ) -> StoreResult<Vec<DuplicateSubject>> {
+            self.duplicate_candidates_near(subject, filed, radius_m, limit)
+                .await
+        }
+
+        async fn record_suggestions(
+            &self,
+            issue_id: Uuid,
+            suggestions: &[NewSuggestion],
+            now: Instant,
+        ) -> StoreResult<()> {
+            self.insert_suggestions(issue_id, suggestions, now).await
+        }
+
+        async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {
+            self.open_suggestions(issue_id).await
+        }
+
+        async fn dismiss_duplicates(
+            &self,
+            issue_id: Uuid,
+            actor: &str,
+            now: Instant,
+        ) -> StoreResult<Option<Issue>> {
+            self.dismiss_suggestions(issue_id, actor, now).await
+        }
+
+        async fn media_place(
+            &self,
+            report_id: Uuid,
+            media_id: Uuid,
+        ) -> StoreResult<Option<MediaPlace>> {
+            self.media_place_of(report_id, media_id).await
+        }
+
+        async fn delete_media(
+            &self,
+            report_id: Uuid,
+            media_id: Uuid,
+            actor: &str,
+            now: Instant,
+        ) -> StoreResult<bool> {
+            self.delete_media_of(report_id, media_id, actor, now).await
+        }
+
+        async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>> {
+            self.audit_of(report_id).await
+        }
+
+        async fn record_event(&self, event: &AdminEvent) -> StoreResult<()> {
+            Backend::insert_event(&self.pool, event).await
+        }
+
+        async fn category(&self, id: Uuid) -> StoreResult<Option<Category>> {
+            let row: Option<CategoryRecord> = sqlx::query_as(&format!(
+                "SELECT {CATEGORY_COLUMNS} FROM report_categories c WHERE c.id = $1"
+            ))
+            .bind(DbUuid(id))
+            .fetch_optional(&self.pool)
+            .await?;
+            Ok(row.map(Category::try_from).transpose()?)
+        }
+
+        async fn update_category(
+            &self,
+            id: Uuid,
+            change: &CategoryChange,
+        ) -> Result<Category, CategoryError> {
+            self.change_category(id, change).await
+        }
+
+        async fn delete_category(&self, id: Uuid) -> Result<(), CategoryError> {
+            self.remove_category(id).await
+        }
+
+        async fn category_officers(&self, id: Uuid) -> StoreResult<Vec<String>> {
+            Ok(sqlx::query_scalar(
+                "SELECT subject FROM category_officers WHERE category_id = $1 ORDER BY subject",
+            )
+            .bind(DbUuid(id))
+            .fetch_all(&self.pool)
+            .await?)
+        }
+
+        async fn remove_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<bool> {
+            let done = sqlx::query(
+                "DELETE FROM category_officers WHERE subject = $1 AND category_id = $2",
+            )
+            .bind(subject)
+            .bind(DbUuid(category_id))
+            .execute(&self.pool)
+            .await?;
+            Ok(done.rows_affected() == 1)
         }
     }
 }

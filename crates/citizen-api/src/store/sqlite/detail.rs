@@ -38,7 +38,7 @@ static DETAIL_SQL: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| DETAIL.replace("{REPORT_COLUMNS}", REPORT_COLUMNS));
 
 impl SqliteStore {
-    pub(super) async fn detail(
+    pub(in crate::store) async fn detail(
         &self,
         id: Uuid,
         now: Instant,

@@ -43,6 +43,11 @@ impl SqliteStore {
     ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
         self.pool.begin_with("BEGIN IMMEDIATE").await
     }
+
+    /// ` IN (?, ?, …)` over `ids`.
+    pub(in crate::store) fn push_ids(q: &mut sqlx::QueryBuilder<'_, sqlx::Sqlite>, ids: &[Uuid]) {
+        rows::push_in(q, ids);
+    }
 }
 
 pub(super) fn micros(t: Instant) -> i64 {
