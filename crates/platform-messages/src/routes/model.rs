@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use domain::messages::{self as rules, Audience, Kind, MessageRuleError, Targeting, Window};
 use serde::{Deserialize, Deserializer, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::{IntoParams, IntoResponses, ToSchema};
 use uuid::Uuid;
 
 use crate::store::{MessageFields, StoredMessage};
@@ -282,3 +282,31 @@ pub struct MeQuery {
     /// `auth.client_id_claim`). 400 when neither is there.
     pub client_id: Option<String>,
 }
+
+/// The path of one message in the operator routes.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct MessagePath {
+    /// Client application id
+    #[param(
+        min_length = 1,
+        max_length = 64,
+        pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"
+    )]
+    pub client_id: String,
+    /// Message id
+    pub message_id: Uuid,
+}
+
+/// 404 `MESSAGE_NOT_FOUND`: the client has no message with the path's id.
+#[derive(IntoResponses)]
+#[response(status = 404, description = "`MESSAGE_NOT_FOUND`")]
+pub struct MessageNotFound(pub service_kit::ErrorBody);
+
+/// 400 of a route that stores a whole message (`PUT`, and `PATCH` after merging).
+#[derive(IntoResponses)]
+#[response(
+    status = 400,
+    description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`"
+)]
+pub struct InvalidMessage(pub service_kit::ErrorBody);

@@ -11,7 +11,10 @@ use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
 
-use super::model::{ClientMessages, Message, MessageInput, MessagePatch};
+use super::model::{
+    ClientMessages, InvalidMessage, Message, MessageInput, MessageNotFound, MessagePatch,
+    MessagePath,
+};
 use super::AppState;
 use crate::store::StoredMessage;
 
@@ -115,47 +118,43 @@ pub async fn list(
     }))
 }
 
-async fn load(state: &AppState, client_id: &str, id: Uuid) -> Result<StoredMessage, ApiError> {
+async fn load(state: &AppState, path: &MessagePath) -> Result<StoredMessage, ApiError> {
     state
         .store
-        .get_message(client_id, id)
+        .get_message(&path.client_id, path.message_id)
         .await
         .map_err(ApiError::storage)?
-        .ok_or_else(|| not_found(id))
+        .ok_or_else(|| not_found(path.message_id))
 }
 
 /// Read one message.
 #[utoipa::path(
     get, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
-    params(
-        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
-        ("message_id" = Uuid, Path, description = "Message id"),
-    ),
+    params(MessagePath),
     responses(
         (status = 200, body = Message),
         (status = 400, description = "`VALIDATION_ERROR`: invalid client id or message id", body = service_kit::ErrorBody),
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+        MessageNotFound,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn get_one(
     state: web::Data<AppState>,
     Auth(principal): Auth,
-    path: Path<(String, Uuid)>,
+    path: Path<MessagePath>,
 ) -> Result<Json<Message>, ApiError> {
-    let (client_id, id) = path.into_inner();
-    authorize(&principal, &client_id)?;
-    Ok(Json(load(&state, &client_id, id).await?.into()))
+    authorize(&principal, &path.client_id)?;
+    Ok(Json(load(&state, &path).await?.into()))
 }
 
 async fn store_update(
     state: &AppState,
-    client_id: &str,
-    id: Uuid,
+    path: &MessagePath,
     input: MessageInput,
 ) -> Result<Message, ApiError> {
+    let (client_id, id) = (path.client_id.as_str(), path.message_id);
     let fields = input.validate().map_err(rule_error)?;
     let now = state.clock.now();
     let stored = state
@@ -172,17 +171,14 @@ async fn store_update(
 /// Replace a message (every field; omitted optional fields take their defaults).
 #[utoipa::path(
     put, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
-    params(
-        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
-        ("message_id" = Uuid, Path, description = "Message id"),
-    ),
+    params(MessagePath),
     request_body = MessageInput,
     responses(
         (status = 200, body = Message),
-        (status = 400, description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
+        InvalidMessage,
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+        MessageNotFound,
         UnsupportedMediaType,
     ),
     security(("bearer" = ["platform:messages:manage"]))
@@ -190,29 +186,25 @@ async fn store_update(
 pub async fn replace(
     state: web::Data<AppState>,
     Auth(principal): Auth,
-    path: Path<(String, Uuid)>,
+    path: Path<MessagePath>,
     Json(input): Json<MessageInput>,
 ) -> Result<Json<Message>, ApiError> {
-    let (client_id, id) = path.into_inner();
-    authorize(&principal, &client_id)?;
-    Ok(Json(store_update(&state, &client_id, id, input).await?))
+    authorize(&principal, &path.client_id)?;
+    Ok(Json(store_update(&state, &path, input).await?))
 }
 
 /// Change some fields of a message; the result is validated like a full message. Concurrent
 /// patches of one message: the last one wins.
 #[utoipa::path(
     patch, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
-    params(
-        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
-        ("message_id" = Uuid, Path, description = "Message id"),
-    ),
+    params(MessagePath),
     request_body = MessagePatch,
     responses(
         (status = 200, body = Message),
-        (status = 400, description = "`VALIDATION_ERROR`, `UNSAFE_MESSAGE_TEXT`, `INVALID_JSON`", body = service_kit::ErrorBody),
+        InvalidMessage,
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+        MessageNotFound,
         UnsupportedMediaType,
     ),
     security(("bearer" = ["platform:messages:manage"]))
@@ -220,49 +212,45 @@ pub async fn replace(
 pub async fn patch(
     state: web::Data<AppState>,
     Auth(principal): Auth,
-    path: Path<(String, Uuid)>,
+    path: Path<MessagePath>,
     Json(patch): Json<MessagePatch>,
 ) -> Result<Json<Message>, ApiError> {
-    let (client_id, id) = path.into_inner();
-    authorize(&principal, &client_id)?;
-    let current = Message::from(load(&state, &client_id, id).await?);
+    authorize(&principal, &path.client_id)?;
+    let current = Message::from(load(&state, &path).await?);
     let merged = patch.apply(current.into());
-    Ok(Json(store_update(&state, &client_id, id, merged).await?))
+    Ok(Json(store_update(&state, &path, merged).await?))
 }
 
 /// Delete a message.
 #[utoipa::path(
     delete, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
-    params(
-        ("client_id" = String, Path, description = "Client application id", min_length = 1, max_length = 64, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]*$"),
-        ("message_id" = Uuid, Path, description = "Message id"),
-    ),
+    params(MessagePath),
     responses(
         (status = 204, description = "Deleted"),
         (status = 400, description = "`VALIDATION_ERROR`", body = service_kit::ErrorBody),
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`MESSAGE_NOT_FOUND`", body = service_kit::ErrorBody),
+        MessageNotFound,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn delete(
     state: web::Data<AppState>,
     Auth(principal): Auth,
-    path: Path<(String, Uuid)>,
+    path: Path<MessagePath>,
 ) -> Result<HttpResponse, ApiError> {
-    let (client_id, id) = path.into_inner();
-    authorize(&principal, &client_id)?;
+    authorize(&principal, &path.client_id)?;
+    let (client_id, id) = (path.client_id.as_str(), path.message_id);
     let now = state.clock.now();
     if !state
         .store
-        .delete_message(&client_id, id, now)
+        .delete_message(client_id, id, now)
         .await
         .map_err(ApiError::storage)?
     {
         return Err(not_found(id));
     }
-    state.after_write(&client_id);
+    state.after_write(client_id);
     tracing::info!(client_id, message_id = %id, "message deleted");
     Ok(HttpResponse::NoContent().finish())
 }

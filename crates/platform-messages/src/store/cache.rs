@@ -14,12 +14,12 @@
 //! is in every answer to a request that arrives after `t + max_staleness`. Writes made through
 //! this process invalidate the client at once (before the write's answer is sent).
 
+use quick_cache::sync::{Cache, EntryAction, EntryResult};
 use serde::Deserialize;
 use std::collections::hash_map::DefaultHasher;
-use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::{ClientState, MessageStore, StoreResult};
@@ -28,7 +28,8 @@ use super::{ClientState, MessageStore, StoreResult};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CacheSettings {
-    /// Most clients kept in memory (0 disables the cache: every read goes to the database).
+    /// Most clients kept in memory (0 disables the cache: every read goes to the database);
+    /// from 64 on, `quick_cache` splits it over its shards and rounds each share up.
     pub max_clients: usize,
     /// How long a replica may serve a client's state without confirming its revision, i.e. how
     /// long another replica's write may stay unseen here.
@@ -48,6 +49,7 @@ pub struct CacheStats {
     pub clients: u64,
 }
 
+#[derive(Clone)]
 struct Entry {
     state: Arc<ClientState>,
     /// When the revision was last confirmed (taken before the query was sent); `None` after a
@@ -55,15 +57,34 @@ struct Entry {
     checked_at: Option<Instant>,
 }
 
+impl Entry {
+    /// Takes `state` if its revision is newer; for the same revision, keeps the later
+    /// confirmation.
+    fn update(&mut self, state: Arc<ClientState>, confirmed: Option<Instant>) {
+        if state.revision > self.state.revision {
+            *self = Entry {
+                state,
+                checked_at: confirmed,
+            };
+        } else if state.revision == self.state.revision {
+            self.checked_at = match (self.checked_at, confirmed) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+        }
+    }
+}
+
 /// Refreshes of one client run one at a time (striped locks keep this bounded).
 const REFRESH_LOCKS: usize = 64;
 
-/// The cache of client states (see the module documentation).
+/// The cache of client states (see the module documentation). The clients held and which to drop
+/// when `max_clients` are held are `quick_cache`'s (S3-FIFO: clients read once go first).
 pub struct ClientCache {
     store: Arc<dyn MessageStore>,
     max_clients: usize,
     max_staleness: Duration,
-    entries: RwLock<HashMap<String, Entry>>,
+    entries: Cache<String, Entry>,
     refresh: Vec<tokio::sync::Mutex<()>>,
     /// Incremented by every local write, so a read that overlapped one does not mark its result
     /// as confirmed.
@@ -79,7 +100,7 @@ impl ClientCache {
             store,
             max_clients: settings.max_clients,
             max_staleness: Duration::from_millis(settings.max_staleness_millis),
-            entries: RwLock::new(HashMap::new()),
+            entries: Cache::new(settings.max_clients),
             refresh: (0..REFRESH_LOCKS)
                 .map(|_| tokio::sync::Mutex::new(()))
                 .collect(),
@@ -96,7 +117,7 @@ impl ClientCache {
             hits: self.hits.load(Ordering::Relaxed),
             checked: self.checked.load(Ordering::Relaxed),
             misses: self.misses.load(Ordering::Relaxed),
-            clients: self.entries.read().map_or(0, |e| e.len() as u64),
+            clients: self.entries.len() as u64,
         }
     }
 
@@ -135,70 +156,37 @@ impl ClientCache {
     /// database.
     pub fn invalidate(&self, client_id: &str) {
         self.writes.fetch_add(1, Ordering::SeqCst);
-        if let Ok(mut entries) = self.entries.write() {
-            if let Some(entry) = entries.get_mut(client_id) {
-                entry.checked_at = None;
-            }
-        }
+        // A client not held needs nothing: the placeholder of `EntryResult::Vacant` is dropped.
+        let _ = self.entries.entry(client_id, None, |_, entry| {
+            entry.checked_at = None;
+            EntryAction::Retain(())
+        });
     }
 
     fn fresh(&self, client_id: &str) -> Option<Arc<ClientState>> {
-        let entries = self.entries.read().ok()?;
-        let entry = entries.get(client_id)?;
+        let entry = self.entries.get(client_id)?;
         let checked_at = entry.checked_at?;
-        (checked_at.elapsed() < self.max_staleness).then(|| entry.state.clone())
+        (checked_at.elapsed() < self.max_staleness).then_some(entry.state)
     }
 
     fn cached(&self, client_id: &str) -> Option<Arc<ClientState>> {
-        let entries = self.entries.read().ok()?;
-        entries.get(client_id).map(|e| e.state.clone())
+        self.entries.peek(client_id).map(|e| e.state)
     }
 
     /// Keeps `state`, read by a query sent at `started`. A state older than the one held is not
     /// kept; a state read while a local write happened is kept unconfirmed.
     fn remember(&self, client_id: &str, state: Arc<ClientState>, started: Instant, writes: u64) {
-        let Ok(mut entries) = self.entries.write() else {
-            return;
-        };
-        let confirmed = (self.writes.load(Ordering::SeqCst) == writes).then_some(started);
-        if let Some(entry) = entries.get_mut(client_id) {
-            if state.revision > entry.state.revision {
-                *entry = Entry {
-                    state,
-                    checked_at: confirmed,
-                };
-            } else if state.revision == entry.state.revision {
-                entry.checked_at = match (entry.checked_at, confirmed) {
-                    (Some(a), Some(b)) => Some(a.max(b)),
-                    (a, b) => a.or(b),
-                };
-            }
-            return;
-        }
-        if entries.len() >= self.max_clients {
-            self.evict(&mut entries);
-        }
-        entries.insert(
-            client_id.to_owned(),
-            Entry {
-                state,
-                checked_at: confirmed,
-            },
-        );
-    }
-
-    /// Makes room for one client: drops those that would need a check anyway, else an eighth of
-    /// the others (at least one), so a full cache does not scan on every miss.
-    fn evict(&self, entries: &mut HashMap<String, Entry>) {
-        let max_staleness = self.max_staleness;
-        entries.retain(|_, e| e.checked_at.is_some_and(|t| t.elapsed() < max_staleness));
-        if entries.len() < self.max_clients {
-            return;
-        }
-        let drop = (entries.len() / 8).max(1);
-        let victims: Vec<String> = entries.keys().take(drop).cloned().collect();
-        for key in victims {
-            entries.remove(&key);
+        // Read while the client's entry (or the placeholder of an absent one) is held, so an
+        // `invalidate` of the client either counts here or clears the entry after this update.
+        let confirmed = || (self.writes.load(Ordering::SeqCst) == writes).then_some(started);
+        let held = self.entries.entry(client_id, None, |_, entry| {
+            entry.update(state.clone(), confirmed());
+            EntryAction::Retain(())
+        });
+        if let EntryResult::Vacant(placeholder) = held {
+            let checked_at = confirmed();
+            // Fails only when the placeholder was removed meanwhile; nothing removes one here.
+            let _ = placeholder.insert(Entry { state, checked_at });
         }
     }
 }

@@ -53,6 +53,31 @@ service_kit::both_backends! {
             .await
             .context("cannot increment the client revision")?)
         }
+
+        /// `sql` with a message bound to its placeholders: `$1` the id, `$2` the client, `$3` to
+        /// `$10` the fields in the order of the table's columns and `$11` the write's instant,
+        /// so that the `INSERT` and the `UPDATE` of a message share their values.
+        fn bind_message<'q>(
+            sql: &'q str,
+            id: Uuid,
+            client_id: &'q str,
+            fields: &'q MessageFields,
+            now: Instant,
+        ) -> sqlx::query::Query<'q, Db, <Db as sqlx::Database>::Arguments<'q>> {
+            let window = &fields.targeting.window;
+            sqlx::query(sql)
+                .bind(DbUuid(id))
+                .bind(client_id)
+                .bind(&fields.title)
+                .bind(&fields.text)
+                .bind(fields.kind.as_str())
+                .bind(fields.targeting.audience.name())
+                .bind(roles_json(fields))
+                .bind(fields.dismissible)
+                .bind(window.from().map(DbInstant))
+                .bind(window.to().map(DbInstant))
+                .bind(DbInstant(now))
+        }
     }
 
     #[async_trait]
@@ -66,23 +91,15 @@ service_kit::both_backends! {
         ) -> StoreResult<StoredMessage> {
             let mut tx = self.pool.begin().await?;
             Backend::bump_revision(&mut tx, client_id, now).await?;
-            let window = &fields.targeting.window;
-            sqlx::query(
+            Backend::bind_message(
                 "INSERT INTO messages (id, client_id, title, text, kind, audience, roles, dismissible, \
                  valid_from, valid_to, created_at, updated_at) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)",
+                id,
+                client_id,
+                fields,
+                now,
             )
-            .bind(DbUuid(id))
-            .bind(client_id)
-            .bind(&fields.title)
-            .bind(&fields.text)
-            .bind(fields.kind.as_str())
-            .bind(fields.targeting.audience.name())
-            .bind(roles_json(fields))
-            .bind(fields.dismissible)
-            .bind(window.from().map(DbInstant))
-            .bind(window.to().map(DbInstant))
-            .bind(DbInstant(now))
             .execute(&mut *tx)
             .await
             .context("cannot insert the message")?;
@@ -105,27 +122,16 @@ service_kit::both_backends! {
         ) -> StoreResult<Option<StoredMessage>> {
             let mut tx = self.pool.begin().await?;
             Backend::bump_revision(&mut tx, client_id, now).await?;
-            let window = &fields.targeting.window;
-            let row = sqlx::query(&format!(
+            let sql = format!(
                 "UPDATE messages SET title = $3, text = $4, kind = $5, audience = $6, roles = $7, \
                  dismissible = $8, valid_from = $9, valid_to = $10, updated_at = $11 \
-                 WHERE client_id = $1 AND id = $2 RETURNING {}",
+                 WHERE id = $1 AND client_id = $2 RETURNING {}",
                 COLUMNS.replace("m.", "")
-            ))
-            .bind(client_id)
-            .bind(DbUuid(id))
-            .bind(&fields.title)
-            .bind(&fields.text)
-            .bind(fields.kind.as_str())
-            .bind(fields.targeting.audience.name())
-            .bind(roles_json(fields))
-            .bind(fields.dismissible)
-            .bind(window.from().map(DbInstant))
-            .bind(window.to().map(DbInstant))
-            .bind(DbInstant(now))
-            .fetch_optional(&mut *tx)
-            .await
-            .context("cannot update the message")?;
+            );
+            let row = Backend::bind_message(&sql, id, client_id, fields, now)
+                .fetch_optional(&mut *tx)
+                .await
+                .context("cannot update the message")?;
             let Some(row) = row else {
                 // Nothing changed: roll the revision increment back with the transaction.
                 return Ok(None);
