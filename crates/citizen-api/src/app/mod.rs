@@ -6,7 +6,9 @@
 //! Layering (checked by `scripts/check-layering.sh`): routes → app → store → domain; nothing
 //! here knows HTTP.
 
+pub mod categories;
 pub mod duplicates;
 pub mod filing;
 pub mod news;
+pub mod news_categories;
 pub mod workflow;

@@ -277,15 +277,8 @@ pub trait AdminStore: Send + Sync + 'static {
     /// One category.
     async fn category(&self, id: Uuid) -> StoreResult<Option<Category>>;
 
-    /// Changes a category (a taken name is a `Conflict`).
-    async fn update_category(
-        &self,
-        id: Uuid,
-        change: &CategoryChange,
-    ) -> Result<Category, CategoryError>;
-
-    /// Deletes a category no issue was ever placed in (and its officer assignments).
-    async fn delete_category(&self, id: Uuid) -> Result<(), CategoryError>;
+    /// Starts a change of categories (`app::categories` runs it).
+    async fn begin_category_change(&self) -> StoreResult<Box<dyn CategoryTx>>;
 
     /// The officers (token subjects) of a category, sorted.
     async fn category_officers(&self, id: Uuid) -> StoreResult<Vec<String>>;
@@ -298,4 +291,35 @@ pub trait AdminStore: Send + Sync + 'static {
 /// before another event (the sort is stable).
 pub(crate) fn sort_audit(entries: &mut [AuditEntry]) {
     entries.sort_by_key(|e| e.at);
+}
+
+/// A change of report categories in one transaction (`app::categories`): the rows it reads are
+/// locked until it commits (PostgreSQL: `FOR UPDATE`; SQLite: the write lock of `BEGIN
+/// IMMEDIATE`, taken when it starts).
+#[async_trait]
+pub trait CategoryTx: Send {
+    /// Locks the default category's row.
+    async fn lock_default(&mut self) -> StoreResult<()>;
+
+    /// The category, locked; `None` when there is none.
+    async fn lock_category(&mut self, id: Uuid) -> StoreResult<Option<Category>>;
+
+    /// Makes no category the default.
+    async fn clear_default(&mut self) -> StoreResult<()>;
+
+    /// Writes the change with the deadline it leaves (`deadline`), and reads the category back.
+    async fn write_category(
+        &mut self,
+        id: Uuid,
+        change: &CategoryChange,
+        deadline: Option<u32>,
+    ) -> StoreResult<Category>;
+
+    /// Whether an issue was ever placed in the category.
+    async fn category_used(&mut self, id: Uuid) -> StoreResult<bool>;
+
+    /// Deletes the category and its officer assignments.
+    async fn delete_category(&mut self, id: Uuid) -> StoreResult<()>;
+
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }

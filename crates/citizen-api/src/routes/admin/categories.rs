@@ -17,6 +17,7 @@ use uuid::Uuid;
 use super::super::AppState;
 use super::model::{AdminCategories, AdminCategory};
 use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
+use crate::app;
 use crate::store::admin::{AdminEvent, CategoryChange, CategoryError};
 use crate::store::NewCategory;
 
@@ -178,10 +179,7 @@ pub async fn create(
             is_default: Some(true),
             ..CategoryChange::default()
         };
-        created = state
-            .stores
-            .admin
-            .update_category(created.id, &change)
+        created = app::categories::update(state.stores.admin.as_ref(), created.id, &change)
             .await
             .map_err(category_error)?;
     }
@@ -234,10 +232,7 @@ pub async fn update(
             .map(check_deadline)
             .transpose()?,
     };
-    let updated = state
-        .stores
-        .admin
-        .update_category(id, &change)
+    let updated = app::categories::update(state.stores.admin.as_ref(), id, &change)
         .await
         .map_err(category_error)?;
     let detail = serde_json::json!({"category_id": id, "name": change.name,
@@ -271,10 +266,7 @@ pub async fn delete(
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let id = category_id(&path)?;
-    state
-        .stores
-        .admin
-        .delete_category(id)
+    app::categories::delete(state.stores.admin.as_ref(), id)
         .await
         .map_err(category_error)?;
     record(

@@ -51,6 +51,9 @@ impl PgStore {
         }
     }
 
+    /// Locks the rows a writing transaction reads, until it ends.
+    pub(in crate::store) const FOR_UPDATE: &'static str = " FOR UPDATE";
+
     /// A transaction that writes (`BEGIN`: rows are locked as statements reach them).
     pub(in crate::store) async fn begin_write(
         &self,

@@ -15,7 +15,7 @@ use super::reading::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
 use crate::store::admin::{
     sort_audit, Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
-    CategoryChange, CategoryError, DuplicateSubject, MediaPlace, NewSuggestion, Opened, Suggestion,
+    CategoryTx, DuplicateSubject, MediaPlace, NewSuggestion, Opened, Suggestion,
 };
 use crate::store::records::{
     admin_issue, AdminIssueRecord, CategoryRecord, ADMIN_ISSUE_COLUMNS, CATEGORY_COLUMNS,
@@ -397,16 +397,8 @@ both_backends! {
             Ok(row.map(Category::try_from).transpose()?)
         }
 
-        async fn update_category(
-            &self,
-            id: Uuid,
-            change: &CategoryChange,
-        ) -> Result<Category, CategoryError> {
-            self.change_category(id, change).await
-        }
-
-        async fn delete_category(&self, id: Uuid) -> Result<(), CategoryError> {
-            self.remove_category(id).await
+        async fn begin_category_change(&self) -> StoreResult<Box<dyn CategoryTx>> {
+            self.begin_category_change_tx().await
         }
 
         async fn category_officers(&self, id: Uuid) -> StoreResult<Vec<String>> {

@@ -1,10 +1,13 @@
-//! Report categories and the officers who work in them.
+//! Report categories and the officers who work in them; a change of categories as the
+//! primitives `app::categories` runs in one transaction (`Backend::FOR_UPDATE`: PostgreSQL's row
+//! locks; SQLite holds its write lock from `BEGIN IMMEDIATE` on).
 
 use anyhow::Context as _;
 use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
+use crate::store::admin::{CategoryChange, CategoryTx};
 use crate::store::records::{CategoryRecord, CATEGORY_COLUMNS as COLUMNS};
 use crate::store::{Category, CategoryStore, Instant, NewCategory, StoreResult};
 
@@ -19,6 +22,96 @@ fn categories(rows: Vec<CategoryRecord>) -> StoreResult<Vec<Category>> {
 }
 
 both_backends! {
+    impl Backend {
+        /// A change of report categories: a writing transaction (`app::categories`).
+        pub(in crate::store) async fn begin_category_change_tx(
+            &self,
+        ) -> StoreResult<Box<dyn CategoryTx>> {
+            Ok(Box::new(ChangeTx(self.begin_write().await?)))
+        }
+    }
+
+    /// A change of report categories: a writing transaction.
+    struct ChangeTx(Tx<'static>);
+
+    #[async_trait]
+    impl CategoryTx for ChangeTx {
+        async fn lock_default(&mut self) -> StoreResult<()> {
+            sqlx::query(&format!(
+                "SELECT id FROM report_categories WHERE is_default{}",
+                Backend::FOR_UPDATE
+            ))
+            .fetch_all(&mut *self.0)
+            .await?;
+            Ok(())
+        }
+
+        async fn lock_category(&mut self, id: Uuid) -> StoreResult<Option<Category>> {
+            let row: Option<CategoryRecord> = sqlx::query_as(&format!(
+                "SELECT {COLUMNS} FROM report_categories c WHERE c.id = $1{}",
+                Backend::FOR_UPDATE
+            ))
+            .bind(DbUuid(id))
+            .fetch_optional(&mut *self.0)
+            .await?;
+            Ok(row.map(Category::try_from).transpose()?)
+        }
+
+        async fn clear_default(&mut self) -> StoreResult<()> {
+            sqlx::query("UPDATE report_categories SET is_default = FALSE WHERE is_default")
+                .execute(&mut *self.0)
+                .await?;
+            Ok(())
+        }
+
+        async fn write_category(
+            &mut self,
+            id: Uuid,
+            change: &CategoryChange,
+            deadline: Option<u32>,
+        ) -> StoreResult<Category> {
+            let row: CategoryRecord = sqlx::query_as(
+                "UPDATE report_categories SET name = COALESCE($2, name), \
+                 is_default = COALESCE($3, is_default), statement_deadline_days = $4 \
+                 WHERE id = $1 RETURNING id, name, is_default, statement_deadline_days",
+            )
+            .bind(DbUuid(id))
+            .bind(change.name.as_deref())
+            .bind(change.is_default)
+            .bind(deadline.map(i64::from))
+            .fetch_one(&mut *self.0)
+            .await?;
+            Ok(Category::try_from(row)?)
+        }
+
+        async fn category_used(&mut self, id: Uuid) -> StoreResult<bool> {
+            let used: Option<i32> =
+                sqlx::query_scalar("SELECT 1 FROM issues WHERE category_id = $1 LIMIT 1")
+                    .bind(DbUuid(id))
+                    .fetch_optional(&mut *self.0)
+                    .await?;
+            Ok(used.is_some())
+        }
+
+        async fn delete_category(&mut self, id: Uuid) -> StoreResult<()> {
+            for sql in [
+                "DELETE FROM category_officers WHERE category_id = $1",
+                "DELETE FROM report_categories WHERE id = $1",
+            ] {
+                sqlx::query(sql)
+                    .bind(DbUuid(id))
+                    .execute(&mut *self.0)
+                    .await?;
+            }
+            Ok(())
+        }
+
+        async fn commit(self: Box<Self>) -> StoreResult<()> {
+            self.0.commit().await?;
+            Ok(())
+        }
+    }
+
     #[async_trait]
     impl CategoryStore for Backend {
         async fn categories(&self) -> StoreResult<Vec<Category>> {

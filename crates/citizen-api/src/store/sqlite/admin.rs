@@ -1,7 +1,6 @@
 //! The officers' side (SQLite): the admin list's statement, candidates near an issue and
 //! category changes (`admin/`). `store::sql::admin` serves the rest of `AdminStore`.
 
-mod categories;
 mod duplicates;
 mod general;
 mod one_category;

@@ -35,6 +35,9 @@ impl SqliteStore {
         Self { pool }
     }
 
+    /// No row locks: a writing transaction holds the database's write lock (`begin_write`).
+    pub(in crate::store) const FOR_UPDATE: &'static str = "";
+
     /// A transaction that writes: `BEGIN IMMEDIATE` takes the database's write lock up front, so
     /// a transaction that reads before it writes waits for another writer instead of failing
     /// when it tries to upgrade its lock.
