@@ -115,18 +115,17 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<bo
     }
     let mut ids: Vec<Uuid> = Vec::new();
     for (name, description, parent) in CATEGORIES {
-        let created = stores
-            .news
-            .create_news_category(
-                &NewNewsCategory {
-                    name: name.to_owned(),
-                    description: Some(description.to_owned()),
-                    parent_id: parent.and_then(|i| ids.get(i).copied()),
-                },
-                now,
-            )
-            .await
-            .map_err(|err| anyhow::anyhow!("demo news category {name}: {err}"))?;
+        let created = crate::app::news_categories::create(
+            stores.news.as_ref(),
+            &NewNewsCategory {
+                name: name.to_owned(),
+                description: Some(description.to_owned()),
+                parent_id: parent.and_then(|i| ids.get(i).copied()),
+            },
+            now,
+        )
+        .await
+        .map_err(|err| anyhow::anyhow!("demo news category {name}: {err}"))?;
         ids.push(created.id);
     }
     for (title, description, categories, at, hours_ago) in NEWS {

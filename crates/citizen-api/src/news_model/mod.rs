@@ -12,6 +12,7 @@ mod model;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,7 +25,7 @@ use uuid::Uuid;
 pub use model::NewsModel;
 
 use crate::store::news::{
-    CategoryError, NewNewsCategory, NewsCategory, NewsCategoryChange, NewsDraft, NewsError,
+    NewNewsCategory, NewsCategory, NewsCategoryChange, NewsCategoryTx, NewsDraft, NewsError,
     NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
 };
 use crate::store::{Instant, StoreResult};
@@ -145,28 +146,11 @@ impl NewsStore for CachedNews {
         }
     }
 
-    async fn create_news_category(
-        &self,
-        new: &NewNewsCategory,
-        now: Instant,
-    ) -> Result<NewsCategory, CategoryError> {
-        let outcome = self.inner.create_news_category(new, now).await;
-        self.written(outcome).await
-    }
-
-    async fn update_news_category(
-        &self,
-        id: Uuid,
-        change: &NewsCategoryChange,
-        now: Instant,
-    ) -> Result<NewsCategory, CategoryError> {
-        let outcome = self.inner.update_news_category(id, change, now).await;
-        self.written(outcome).await
-    }
-
-    async fn delete_news_category(&self, id: Uuid) -> Result<(), CategoryError> {
-        let outcome = self.inner.delete_news_category(id).await;
-        self.written(outcome).await
+    async fn begin_news_category_write(&self) -> StoreResult<Box<dyn NewsCategoryTx>> {
+        Ok(Box::new(WrittenCategories {
+            inner: self.inner.begin_news_category_write().await?,
+            model: self.model.clone(),
+        }))
     }
 
     async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
@@ -226,5 +210,46 @@ impl NewsStore for CachedNews {
 
     async fn news_snapshot(&self) -> StoreResult<NewsSnapshot> {
         self.inner.news_snapshot().await
+    }
+}
+
+/// A category write through the cache: the model is dropped once the write committed.
+struct WrittenCategories {
+    inner: Box<dyn NewsCategoryTx>,
+    model: ReadModel<NewsSource>,
+}
+
+#[async_trait]
+impl NewsCategoryTx for WrittenCategories {
+    async fn tree(&mut self) -> StoreResult<HashMap<Uuid, Option<Uuid>>> {
+        self.inner.tree().await
+    }
+
+    async fn insert_category(
+        &mut self,
+        id: Uuid,
+        new: &NewNewsCategory,
+        now: Instant,
+    ) -> StoreResult<NewsCategory> {
+        self.inner.insert_category(id, new, now).await
+    }
+
+    async fn update_category(
+        &mut self,
+        id: Uuid,
+        change: &NewsCategoryChange,
+        now: Instant,
+    ) -> StoreResult<NewsCategory> {
+        self.inner.update_category(id, change, now).await
+    }
+
+    async fn delete_category(&mut self, id: Uuid) -> StoreResult<()> {
+        self.inner.delete_category(id).await
+    }
+
+    async fn commit(self: Box<Self>) -> StoreResult<()> {
+        self.inner.commit().await?;
+        self.model.written().await;
+        Ok(())
     }
 }

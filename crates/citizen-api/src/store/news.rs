@@ -181,25 +181,8 @@ pub trait NewsStore: Send + Sync + 'static {
     /// Every category, by name then id.
     async fn news_categories(&self) -> StoreResult<Vec<NewsCategory>>;
 
-    /// Creates a category under an existing parent (checked in the same transaction).
-    async fn create_news_category(
-        &self,
-        new: &NewNewsCategory,
-        now: Instant,
-    ) -> Result<NewsCategory, CategoryError>;
-
-    /// Changes a category; a new parent must exist and must not be the category or one of its
-    /// descendants (checked while category writes wait).
-    async fn update_news_category(
-        &self,
-        id: Uuid,
-        change: &NewsCategoryChange,
-        now: Instant,
-    ) -> Result<NewsCategory, CategoryError>;
-
-    /// Deletes a category without children: its links to news items and the subscriptions to
-    /// it go with it.
-    async fn delete_news_category(&self, id: Uuid) -> Result<(), CategoryError>;
+    /// Starts a category write (`app::news_categories` runs it).
+    async fn begin_news_category_write(&self) -> StoreResult<Box<dyn NewsCategoryTx>>;
 
     /// A page of the news list (see `domain::news` for the orders).
     async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>>;
@@ -243,4 +226,31 @@ pub trait NewsStore: Send + Sync + 'static {
         subject: &str,
         changes: &[(Uuid, bool)],
     ) -> Result<u32, SubscriptionError>;
+}
+
+/// A write of news categories in one transaction (`app::news_categories`): no other category
+/// write runs until it ends, so the tree it reads is the tree it changes.
+#[async_trait]
+pub trait NewsCategoryTx: Send {
+    /// Every category's parent (id → parent id).
+    async fn tree(&mut self) -> StoreResult<HashMap<Uuid, Option<Uuid>>>;
+
+    async fn insert_category(
+        &mut self,
+        id: Uuid,
+        new: &NewNewsCategory,
+        now: Instant,
+    ) -> StoreResult<NewsCategory>;
+
+    async fn update_category(
+        &mut self,
+        id: Uuid,
+        change: &NewsCategoryChange,
+        now: Instant,
+    ) -> StoreResult<NewsCategory>;
+
+    /// Deletes the category: its links to news items and the subscriptions to it go with it.
+    async fn delete_category(&mut self, id: Uuid) -> StoreResult<()>;
+
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }

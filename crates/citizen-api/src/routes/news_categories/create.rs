@@ -11,6 +11,7 @@ use uuid::Uuid;
 use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, check_fields, NewsCategoryBody};
+use crate::app;
 use crate::store::news::NewNewsCategory;
 
 /// A new category.
@@ -52,18 +53,16 @@ pub async fn create(
 ) -> Result<Json<NewsCategoryBody>, ApiError> {
     let input = body.0;
     check_fields(Some(&input.name), input.description.as_deref())?;
-    let created = state
-        .stores
-        .news
-        .create_news_category(
-            &NewNewsCategory {
-                name: input.name.trim().to_owned(),
-                description: input.description,
-                parent_id: input.parent_id,
-            },
-            state.clock.now(),
-        )
-        .await
-        .map_err(category_error)?;
+    let created = app::news_categories::create(
+        state.stores.news.as_ref(),
+        &NewNewsCategory {
+            name: input.name.trim().to_owned(),
+            description: input.description,
+            parent_id: input.parent_id,
+        },
+        state.clock.now(),
+    )
+    .await
+    .map_err(category_error)?;
     Ok(Json(created.into()))
 }

@@ -8,6 +8,7 @@ use service_kit::ApiError;
 use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, category_id};
+use crate::app;
 
 /// Delete a news category.
 ///
@@ -33,10 +34,7 @@ pub async fn delete(
     _editor: CategoryEditor,
 ) -> Result<HttpResponse, ApiError> {
     let id = category_id(&path)?;
-    state
-        .stores
-        .news
-        .delete_news_category(id)
+    app::news_categories::delete(state.stores.news.as_ref(), id)
         .await
         .map_err(category_error)?;
     Ok(HttpResponse::Ok().finish())

@@ -14,6 +14,7 @@ use uuid::Uuid;
 use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, category_id, check_fields, present, NewsCategoryBody};
+use crate::app;
 use crate::store::news::NewsCategoryChange;
 
 /// A change of a category: absent fields stay as they are.
@@ -65,19 +66,17 @@ pub async fn update(
         input.name.as_deref(),
         input.description.as_ref().and_then(Option::as_deref),
     )?;
-    let updated = state
-        .stores
-        .news
-        .update_news_category(
-            id,
-            &NewsCategoryChange {
-                name: input.name.map(|n| n.trim().to_owned()),
-                description: input.description,
-                parent_id: input.parent_id,
-            },
-            state.clock.now(),
-        )
-        .await
-        .map_err(category_error)?;
+    let updated = app::news_categories::update(
+        state.stores.news.as_ref(),
+        id,
+        &NewsCategoryChange {
+            name: input.name.map(|n| n.trim().to_owned()),
+            description: input.description,
+            parent_id: input.parent_id,
+        },
+        state.clock.now(),
+    )
+    .await
+    .map_err(category_error)?;
     Ok(Json(updated.into()))
 }

@@ -1,6 +1,7 @@
 //! News categories and subscriptions, and the news store's items through each backend's own
-//! statements (`news.rs`: PostGIS, text search). A category write first takes each backend's lock
-//! on the tree (`begin_category_write`), so the parent check sees a tree nobody else is changing.
+//! statements (`news.rs`: PostGIS, text search). A category write (`app::news_categories`
+//! decides) first takes each backend's lock on the tree (`begin_category_write`), so the tree it
+//! reads is one nobody else is changing.
 
 use std::collections::HashMap;
 
@@ -9,35 +10,84 @@ use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
 use crate::store::news::{
-    CategoryError, NewNewsCategory, NewsCategory, NewsCategoryChange, NewsDraft, NewsError,
+    NewNewsCategory, NewsCategory, NewsCategoryChange, NewsCategoryTx, NewsDraft, NewsError,
     NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
 };
 use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as COLUMNS};
 use crate::store::{Instant, StoreResult};
 
-fn check_parent(
-    id: Uuid,
-    parent: Option<Uuid>,
-    tree: &HashMap<Uuid, Option<Uuid>>,
-) -> Result<(), CategoryError> {
-    match parent {
-        Some(parent) => domain::news::check_parent(id, parent, tree).map_err(CategoryError::Parent),
-        None => Ok(()),
-    }
-}
-
 both_backends! {
-    impl Backend {
-        /// Every category's parent, as the category write's transaction sees them.
-        async fn read_tree(tx: &mut Tx<'_>) -> StoreResult<HashMap<Uuid, Option<Uuid>>> {
+    /// A write of news categories: the tree is locked (`begin_category_write`).
+    struct CategoryWriteTx(Tx<'static>);
+
+    #[async_trait]
+    impl NewsCategoryTx for CategoryWriteTx {
+        async fn tree(&mut self) -> StoreResult<HashMap<Uuid, Option<Uuid>>> {
             let rows: Vec<(DbUuid, Option<DbUuid>)> =
                 sqlx::query_as("SELECT id, parent_id FROM news_categories")
-                    .fetch_all(&mut **tx)
+                    .fetch_all(&mut *self.0)
                     .await?;
             Ok(rows
                 .into_iter()
                 .map(|(id, parent)| (id.0, parent.map(|p| p.0)))
                 .collect())
+        }
+
+        async fn insert_category(
+            &mut self,
+            id: Uuid,
+            new: &NewNewsCategory,
+            now: Instant,
+        ) -> StoreResult<NewsCategory> {
+            let row: NewsCategoryRecord = sqlx::query_as(&format!(
+                "INSERT INTO news_categories (id, name, description, parent_id, created_at, \
+                 updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING {COLUMNS}"
+            ))
+            .bind(DbUuid(id))
+            .bind(&new.name)
+            .bind(&new.description)
+            .bind(new.parent_id.map(DbUuid))
+            .bind(DbInstant(now))
+            .fetch_one(&mut *self.0)
+            .await?;
+            Ok(row.into())
+        }
+
+        async fn update_category(
+            &mut self,
+            id: Uuid,
+            change: &NewsCategoryChange,
+            now: Instant,
+        ) -> StoreResult<NewsCategory> {
+            let row: NewsCategoryRecord = sqlx::query_as(&format!(
+                "UPDATE news_categories SET name = coalesce($2, name), \
+                 description = CASE WHEN $3 THEN $4 ELSE description END, \
+                 parent_id = CASE WHEN $5 THEN $6 ELSE parent_id END, updated_at = $7 \
+                 WHERE id = $1 RETURNING {COLUMNS}"
+            ))
+            .bind(DbUuid(id))
+            .bind(&change.name)
+            .bind(change.description.is_some())
+            .bind(change.description.clone().flatten())
+            .bind(change.parent_id.is_some())
+            .bind(change.parent_id.flatten().map(DbUuid))
+            .bind(DbInstant(now))
+            .fetch_one(&mut *self.0)
+            .await?;
+            Ok(row.into())
+        }
+
+        async fn delete_category(&mut self, id: Uuid) -> StoreResult<()> {
+            sqlx::query("DELETE FROM news_categories WHERE id = $1")
+                .bind(DbUuid(id))
+                .execute(&mut *self.0)
+                .await?;
+            Ok(())
+        }
+
+        async fn commit(self: Box<Self>) -> StoreResult<()> {
+            self.0.commit().await?;
+            Ok(())
         }
     }
 
@@ -52,78 +102,8 @@ both_backends! {
             Ok(rows.into_iter().map(NewsCategory::from).collect())
         }
 
-        async fn create_news_category(
-            &self,
-            new: &NewNewsCategory,
-            now: Instant,
-        ) -> Result<NewsCategory, CategoryError> {
-            let mut tx = self.begin_category_write().await?;
-            let tree = Self::read_tree(&mut tx).await?;
-            let id = Uuid::now_v7();
-            check_parent(id, new.parent_id, &tree)?;
-            let row: NewsCategoryRecord = sqlx::query_as(&format!(
-                "INSERT INTO news_categories (id, name, description, parent_id, created_at, \
-                 updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING {COLUMNS}"
-            ))
-            .bind(DbUuid(id))
-            .bind(&new.name)
-            .bind(&new.description)
-            .bind(new.parent_id.map(DbUuid))
-            .bind(DbInstant(now))
-            .fetch_one(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            Ok(row.into())
-        }
-
-        async fn update_news_category(
-            &self,
-            id: Uuid,
-            change: &NewsCategoryChange,
-            now: Instant,
-        ) -> Result<NewsCategory, CategoryError> {
-            let mut tx = self.begin_category_write().await?;
-            let tree = Self::read_tree(&mut tx).await?;
-            if !tree.contains_key(&id) {
-                return Err(CategoryError::NotFound);
-            }
-            if let Some(parent) = change.parent_id {
-                check_parent(id, parent, &tree)?;
-            }
-            let row: NewsCategoryRecord = sqlx::query_as(&format!(
-                "UPDATE news_categories SET name = coalesce($2, name), \
-                 description = CASE WHEN $3 THEN $4 ELSE description END, \
-                 parent_id = CASE WHEN $5 THEN $6 ELSE parent_id END, updated_at = $7 \
-                 WHERE id = $1 RETURNING {COLUMNS}"
-            ))
-            .bind(DbUuid(id))
-            .bind(&change.name)
-            .bind(change.description.is_some())
-            .bind(change.description.clone().flatten())
-            .bind(change.parent_id.is_some())
-            .bind(change.parent_id.flatten().map(DbUuid))
-            .bind(DbInstant(now))
-            .fetch_one(&mut *tx)
-            .await?;
-            tx.commit().await?;
-            Ok(row.into())
-        }
-
-        async fn delete_news_category(&self, id: Uuid) -> Result<(), CategoryError> {
-            let mut tx = self.begin_category_write().await?;
-            let tree = Self::read_tree(&mut tx).await?;
-            if !tree.contains_key(&id) {
-                return Err(CategoryError::NotFound);
-            }
-            if tree.values().any(|parent| *parent == Some(id)) {
-                return Err(CategoryError::HasChildren);
-            }
-            sqlx::query("DELETE FROM news_categories WHERE id = $1")
-                .bind(DbUuid(id))
-                .execute(&mut *tx)
-                .await?;
-            tx.commit().await?;
-            Ok(())
+        async fn begin_news_category_write(&self) -> StoreResult<Box<dyn NewsCategoryTx>> {
+            Ok(Box::new(CategoryWriteTx(self.begin_category_write().await?)))
         }
 
         async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {
