@@ -8,6 +8,7 @@ pub mod model;
 pub mod news;
 pub mod news_categories;
 mod notifications;
+mod paging;
 pub mod params;
 pub mod projects;
 mod reports;
