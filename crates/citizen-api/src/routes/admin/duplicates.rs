@@ -19,7 +19,7 @@ use super::{
     accessible_issue, issue_not_found, require_any, workflow_error, MANAGE_SCOPE, READ_SCOPE,
 };
 use crate::app;
-use crate::store::admin::{AdminIssue, Opened};
+use crate::store::admin::Opened;
 
 /// Looks for possible duplicates of a just opened issue. Suggestions are advisory: a failure is
 /// logged and the request that opened the issue still succeeds.
@@ -96,10 +96,7 @@ pub async fn mark_duplicate(
     )
     .await
     .map_err(workflow_error)?;
-    Ok(Json(AdminIssueItem::from(&AdminIssue {
-        issue: updated,
-        ..item
-    })))
+    Ok(Json(AdminIssueItem::changed(item, updated)))
 }
 
 /// The possible duplicates of an issue.
@@ -170,8 +167,5 @@ pub async fn dismiss(
         .dismiss_duplicates(item.issue.id, &auth.0.subject, state.clock.now())
         .await?;
     let updated = updated.ok_or_else(issue_not_found)?;
-    Ok(Json(AdminIssueItem::from(&AdminIssue {
-        issue: updated,
-        ..item
-    })))
+    Ok(Json(AdminIssueItem::changed(item, updated)))
 }

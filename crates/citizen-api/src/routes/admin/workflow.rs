@@ -18,7 +18,7 @@ use uuid::Uuid;
 use super::super::AppState;
 use super::model::AdminIssueItem;
 use super::{accessible_issue, category_not_found, issue_not_found, workflow_error, MANAGE_SCOPE};
-use crate::store::admin::{AdminIssue, Opened};
+use crate::store::admin::Opened;
 
 async fn step(
     state: &AppState,
@@ -37,10 +37,7 @@ async fn step(
     )
     .await
     .map_err(workflow_error)?;
-    Ok(Json(AdminIssueItem::from(&AdminIssue {
-        issue: updated,
-        ..item
-    })))
+    Ok(Json(AdminIssueItem::changed(item, updated)))
 }
 
 /// Accept an issue (open → accepted).
