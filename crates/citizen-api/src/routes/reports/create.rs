@@ -28,8 +28,9 @@ use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::model::{Report, View};
+use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
-use crate::store::{Media, NewReport};
+use crate::store::NewReport;
 
 /// What has been read of the form so far.
 #[derive(Default)]
@@ -38,9 +39,7 @@ struct Form {
     description: Option<String>,
     location: Option<LocationParam>,
     captcha_verified: bool,
-    media: Vec<Media>,
-    /// Bytes of the files so far, as uploaded.
-    uploaded: u64,
+    files: StoredFiles,
 }
 
 /// Checks a `location` value: readable, and inside the city.
@@ -104,13 +103,13 @@ pub async fn create(
             .rate_limiter
             .check_request(&req, std::time::Instant::now())?;
     }
-    let spec = MultipartSpec::new(state.form_limits)
-        .required_text("title")
-        .required_text("description")
-        .text("location")
-        .text("captchaToken")
-        .files("media")
-        .total_too_large_code(ErrorCode::TotalMediaSizeTooLarge);
+    let spec = with_media(
+        MultipartSpec::new(state.form_limits)
+            .required_text("title")
+            .required_text("description")
+            .text("location")
+            .text("captchaToken"),
+    );
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
     let mut form = Form {
         captcha_verified: author.is_some(),
@@ -124,10 +123,7 @@ pub async fn create(
     match filed {
         Ok(report) => Ok(HttpResponse::Created().json(report)),
         Err(err) => {
-            let stored: Vec<Uuid> = form.media.iter().map(|m| m.id).collect();
-            state.media.discard(&stored).await;
-            // A client that sends the whole form before reading gets this answer too.
-            reader.discard_rest().await;
+            form.files.discard(&state, &mut reader).await;
             Err(err)
         }
     }
@@ -157,24 +153,7 @@ async fn read_form(
                 }
                 _ => {}
             },
-            Part::File(mut file) => {
-                let stored = state.media.store_upload(&mut file).await?;
-                form.media.push(Media {
-                    id: stored.media_id,
-                    filename: stored.filename,
-                    media_type: stored.media_type.mime().to_owned(),
-                    size_bytes: stored.size,
-                });
-                // Counted after it is recorded, so a refusal removes this file too.
-                form.uploaded += file.bytes_read();
-                if form.uploaded > state.max_media_total {
-                    return Err(ApiError::new(
-                        ErrorCode::TotalMediaSizeTooLarge,
-                        Message::new("multipart-total-too-large")
-                            .arg("limit", state.max_media_total),
-                    ));
-                }
-            }
+            Part::File(mut file) => form.files.store(state, &mut file).await?,
         }
     }
     if !form.captcha_verified {
@@ -202,7 +181,7 @@ async fn file(
         title,
         description,
         location: form.location,
-        media: form.media.clone(),
+        media: form.files.media.clone(),
     };
     let report = crate::app::filing::file_report(
         state.stores.issues.as_ref(),
