@@ -12,6 +12,7 @@ mod paging;
 pub mod params;
 pub mod projects;
 mod reports;
+pub mod responses;
 mod uploads;
 mod vote_list;
 mod votes;

@@ -19,6 +19,7 @@ use super::{
     accessible_issue, issue_not_found, require_any, workflow_error, MANAGE_SCOPE, READ_SCOPE,
 };
 use crate::app;
+use crate::routes::responses::{IssueNotFound, ManageForbidden, ReadForbidden};
 use crate::store::admin::Opened;
 
 /// Looks for possible duplicates of a just opened issue. Suggestions are advisory: a failure is
@@ -64,7 +65,7 @@ pub struct DuplicateRequest {
         (status = 200, description = "The duplicate", body = AdminIssueItem),
         InvalidJsonBody,
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ManageForbidden,
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved, is its own parent, or the parent is moved or a duplicate", body = service_kit::ErrorBody),
         PayloadTooLarge,
@@ -115,8 +116,8 @@ pub async fn mark_duplicate(
     responses(
         (status = 200, description = "The suggestions", body = Suggestions),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        ReadForbidden,
+        IssueNotFound,
         ServiceUnavailable,
     )
 )]
@@ -148,8 +149,8 @@ pub async fn suggestions(
     responses(
         (status = 200, description = "The issue, its flag cleared", body = AdminIssueItem),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        ManageForbidden,
+        IssueNotFound,
         ServiceUnavailable,
     )
 )]

@@ -14,6 +14,7 @@ use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use super::model::AdminStatement;
 use super::{accessible_issue, workflow_error, MANAGE_SCOPE};
+use crate::routes::responses::{FileTooLarge, IssueNotFound, ManageForbidden, NotMultipart};
 
 #[derive(Default)]
 struct Form {
@@ -41,10 +42,10 @@ struct Form {
         (status = 201, description = "The statement", body = AdminStatement),
         (status = 400, description = "`VALIDATION_ERROR` (text missing, empty or too long; final not true/false; an unknown or repeated field), `NO_MEDIA` (an empty file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
+        ManageForbidden,
+        IssueNotFound,
+        FileTooLarge,
+        NotMultipart,
         ServiceUnavailable,
     )
 )]

@@ -13,6 +13,7 @@ use uuid::Uuid;
 use super::super::editor::MediaEditor;
 use super::super::uploads::{media_only, StoredFiles};
 use super::super::AppState;
+use crate::routes::responses::{FileTooLarge, NotMultipart};
 
 /// A stored file.
 #[derive(Debug, Serialize, ToSchema)]
@@ -55,8 +56,8 @@ pub struct UploadForm {
         (status = 400, description = "`VALIDATION_ERROR` (no file, an unknown field, too many files), `NO_MEDIA` (an empty or broken file), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither scope", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
+        FileTooLarge,
+        NotMultipart,
     )
 )]
 #[tracing::instrument(name = "upload_media", skip_all)]

@@ -30,6 +30,7 @@ use uuid::Uuid;
 use super::super::model::{Report, View};
 use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
+use crate::routes::responses::FileTooLarge;
 use crate::store::NewReport;
 
 /// What has been read of the form so far.
@@ -80,7 +81,7 @@ fn check_location(state: &AppState, raw: &str) -> Result<LocationParam, ApiError
         (status = 400, description = "`VALIDATION_ERROR` (a field missing, empty, too long, unknown or repeated; too many files), `NO_MEDIA` (an empty or unreadable file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`, `REPORT_INVALID_LOCATION`, `REPORT_OUTSIDE_CITY`", body = service_kit::ErrorBody),
         InvalidToken,
         (status = 403, description = "`CAPTCHA_VERIFICATION_FAILED`: anonymous filing without a valid CAPTCHA token", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
+        FileTooLarge,
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
         (status = 429, description = "`TOO_MANY_REQUESTS`: anonymous filings from this address over the limit", body = service_kit::ErrorBody),
         ServiceUnavailable,
