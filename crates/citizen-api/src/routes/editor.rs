@@ -35,7 +35,7 @@ pub fn require_any(principal: &Principal, scopes: &[&str]) -> Result<(), ApiErro
 }
 
 macro_rules! scoped {
-    ($(#[$doc:meta])* $name:ident, $($scope:expr),+) => {
+    ($(#[$doc:meta])* $name:ident, |$principal:ident| $check:block) => {
         $(#[$doc])*
         #[derive(Debug, Clone)]
         pub struct $name(pub Principal);
@@ -48,11 +48,19 @@ macro_rules! scoped {
                 let auth = Auth::from_request(req, payload);
                 Box::pin(async move {
                     let Auth(principal) = auth.await.map_err(ApiError::from)?;
-                    require_any(&principal, &[$($scope),+])?;
+                    let $principal = &principal;
+                    let checked: Result<(), ApiError> = $check;
+                    checked?;
                     Ok($name(principal))
                 })
             }
         }
+    };
+    ($(#[$doc:meta])* $name:ident, $($scope:expr),+) => {
+        scoped!(
+            $(#[$doc])* $name,
+            |principal| { require_any(principal, &[$($scope),+]) }
+        );
     };
 }
 
@@ -79,22 +87,15 @@ scoped!(
     MANAGE_SCOPE
 );
 
-/// Holds `cityuser:news:manage` or `cityuser:projects:manage` (uploads of their pictures).
-#[derive(Debug, Clone)]
-pub struct MediaEditor(pub Principal);
-
-impl FromRequest for MediaEditor {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let auth = Auth::from_request(req, payload);
-        Box::pin(async move {
-            let Auth(principal) = auth.await.map_err(ApiError::from)?;
-            if !principal.has_scope(NEWS_MANAGE_SCOPE) {
-                principal.require_scope(PROJECTS_MANAGE_SCOPE)?;
-            }
-            Ok(MediaEditor(principal))
-        })
+scoped!(
+    /// Holds `cityuser:news:manage` or `cityuser:projects:manage` (uploads of their pictures);
+    /// without either, the 403 names `cityuser:projects:manage`.
+    MediaEditor,
+    |principal| {
+        if principal.has_scope(NEWS_MANAGE_SCOPE) {
+            Ok(())
+        } else {
+            principal.require_scope(PROJECTS_MANAGE_SCOPE)
+        }
     }
-}
+);

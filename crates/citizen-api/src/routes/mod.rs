@@ -8,9 +8,12 @@ pub mod model;
 pub mod news;
 pub mod news_categories;
 mod notifications;
+mod paging;
 pub mod params;
 pub mod projects;
 mod reports;
+pub mod responses;
+mod uploads;
 mod vote_list;
 mod votes;
 

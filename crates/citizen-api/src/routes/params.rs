@@ -72,18 +72,7 @@ impl ListParams {
             near.is_some(),
         )?;
         let q = limits::parse_q(self.q.as_deref())?.map(domain::text::fold);
-        let categories = self
-            .category
-            .iter()
-            .map(|c| {
-                c.trim().parse::<Uuid>().map_err(|_| {
-                    LimitError::new(
-                        "category",
-                        Message::new("category-id-invalid").arg("value", format!("{c:?}")),
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let categories = category_ids(&self.category)?;
         let statuses = parse_statuses(&self.status)?;
         let date_from = date("dateFrom", self.date_from.as_deref())?;
         let date_to = date("dateTo", self.date_to.as_deref())?;
@@ -108,8 +97,23 @@ impl ListParams {
     }
 }
 
+/// `category`, repeated: category ids.
+pub fn category_ids(values: &[String]) -> Result<Vec<Uuid>, LimitError> {
+    values
+        .iter()
+        .map(|value| {
+            value.trim().parse::<Uuid>().map_err(|_| {
+                LimitError::new(
+                    "category",
+                    Message::new("category-id-invalid").arg("value", format!("{value:?}")),
+                )
+            })
+        })
+        .collect()
+}
+
 /// `location`: `longitude,latitude[,radius_m]`.
-fn location(raw: &str) -> Result<LocationParam, LimitError> {
+pub fn location(raw: &str) -> Result<LocationParam, LimitError> {
     parse_location(raw).map_err(|_| {
         LimitError::new(
             "location",

@@ -9,7 +9,7 @@
 use actix_web::web;
 use chrono::{DateTime, SecondsFormat, Utc};
 use domain::i18n::Message;
-use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use domain::limits::LimitError;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
 use service_kit::docs::responses::Unauthorized;
@@ -18,6 +18,7 @@ use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::paging::{next_cursor, page_limit};
 use super::votes::Token;
 use super::AppState;
 
@@ -68,8 +69,7 @@ fn filter_name(active: Option<bool>) -> &'static str {
 impl VoteListParams {
     /// Checks the values and the cursor against the `active` filter.
     fn into_selection(self) -> Result<Selection, LimitError> {
-        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
-            .unwrap_or(LIMIT_DEFAULT);
+        let limit = page_limit(self.limit.as_deref())?;
         let active = match self.active.as_deref() {
             None => None,
             Some("true") => Some(true),
@@ -141,17 +141,14 @@ pub async fn list(
             state.clock.now(),
         )
         .await?;
-    let more = tokens.len() > params.limit as usize;
-    tokens.truncate(params.limit as usize);
-    let next_cursor = match (more, tokens.last()) {
-        (true, Some(last)) => Some([
+    let next_cursor = next_cursor(&mut tokens, params.limit, |last| {
+        [
             last.inserted_at
                 .to_rfc3339_opts(SecondsFormat::Micros, true),
             last.id.to_string(),
             filter_name(params.active).to_owned(),
-        ]),
-        _ => None,
-    };
+        ]
+    });
     Ok(Json(TokenPage {
         tokens: tokens.into_iter().map(Token::from).collect(),
         next_cursor,

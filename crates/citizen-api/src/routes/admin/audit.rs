@@ -10,6 +10,7 @@ use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::model::{AuditItem, AuditTrail};
 use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
+use crate::routes::responses::{ReadForbidden, ReportNotFound};
 
 /// The audit trail of a report.
 ///
@@ -28,8 +29,8 @@ use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
     responses(
         (status = 200, description = "The entries", body = AuditTrail),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
+        ReadForbidden,
+        ReportNotFound,
         ServiceUnavailable,
     )
 )]

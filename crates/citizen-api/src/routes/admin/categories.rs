@@ -18,6 +18,7 @@ use super::super::AppState;
 use super::model::{AdminCategories, AdminCategory};
 use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
 use crate::app;
+use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
 use crate::store::admin::{AdminEvent, CategoryChange, CategoryError};
 use crate::store::NewCategory;
 
@@ -149,7 +150,7 @@ pub async fn list(
         (status = 201, description = "The category", body = AdminCategory),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (name empty or too long, deadline out of range)", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
+        CategoriesForbidden,
         (status = 409, description = "`CONFLICT`: the name is taken", body = service_kit::ErrorBody),
         PayloadTooLarge,
         NotJson,
@@ -206,8 +207,8 @@ fn category_id(raw: &str) -> Result<Uuid, ApiError> {
         (status = 200, description = "The category", body = AdminCategory),
         InvalidJsonBody,
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoriesForbidden,
+        CategoryNotFound,
         (status = 409, description = "`CONFLICT`: the name is taken, or `is_default: false` on the default category", body = service_kit::ErrorBody),
         PayloadTooLarge,
         NotJson,
@@ -252,8 +253,8 @@ pub async fn update(
     responses(
         (status = 204, description = "Deleted"),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoriesForbidden,
+        CategoryNotFound,
         (status = 409, description = "`CATEGORY_IN_USE` (issues were placed in it), `CONFLICT` (it is the default category)", body = service_kit::ErrorBody),
         ServiceUnavailable,
     )

@@ -19,7 +19,8 @@ use super::{
     accessible_issue, issue_not_found, require_any, workflow_error, MANAGE_SCOPE, READ_SCOPE,
 };
 use crate::app;
-use crate::store::admin::{AdminIssue, Opened};
+use crate::routes::responses::{IssueNotFound, ManageForbidden, ReadForbidden};
+use crate::store::admin::Opened;
 
 /// Looks for possible duplicates of a just opened issue. Suggestions are advisory: a failure is
 /// logged and the request that opened the issue still succeeds.
@@ -64,7 +65,7 @@ pub struct DuplicateRequest {
         (status = 200, description = "The duplicate", body = AdminIssueItem),
         InvalidJsonBody,
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ManageForbidden,
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved, is its own parent, or the parent is moved or a duplicate", body = service_kit::ErrorBody),
         PayloadTooLarge,
@@ -96,10 +97,7 @@ pub async fn mark_duplicate(
     )
     .await
     .map_err(workflow_error)?;
-    Ok(Json(AdminIssueItem::from(&AdminIssue {
-        issue: updated,
-        ..item
-    })))
+    Ok(Json(AdminIssueItem::changed(item, updated)))
 }
 
 /// The possible duplicates of an issue.
@@ -118,8 +116,8 @@ pub async fn mark_duplicate(
     responses(
         (status = 200, description = "The suggestions", body = Suggestions),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        ReadForbidden,
+        IssueNotFound,
         ServiceUnavailable,
     )
 )]
@@ -151,8 +149,8 @@ pub async fn suggestions(
     responses(
         (status = 200, description = "The issue, its flag cleared", body = AdminIssueItem),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        ManageForbidden,
+        IssueNotFound,
         ServiceUnavailable,
     )
 )]
@@ -170,8 +168,5 @@ pub async fn dismiss(
         .dismiss_duplicates(item.issue.id, &auth.0.subject, state.clock.now())
         .await?;
     let updated = updated.ok_or_else(issue_not_found)?;
-    Ok(Json(AdminIssueItem::from(&AdminIssue {
-        issue: updated,
-        ..item
-    })))
+    Ok(Json(AdminIssueItem::changed(item, updated)))
 }

@@ -13,6 +13,7 @@ use utoipa::ToSchema;
 use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::{access, from_object, JsonObject, MANAGE_SCOPE};
+use crate::routes::responses::ManageForbidden;
 use crate::store::admin::{Access, AdminEvent};
 
 /// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
@@ -40,7 +41,7 @@ pub struct Explicit {
         (status = 200, description = "The flag as set", body = Explicit),
         InvalidJsonBody,
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ManageForbidden,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues in the caller's categories", body = service_kit::ErrorBody),
         PayloadTooLarge,
         NotJson,

@@ -12,6 +12,7 @@ use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminStatement, IssueDetail, IssueDetails};
 use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
+use crate::routes::responses::{ManageForbidden, ReadForbidden};
 use crate::store::admin::Access;
 
 /// The issues of a report the caller may see.
@@ -30,7 +31,7 @@ use crate::store::admin::Access;
     responses(
         (status = 200, description = "The issues", body = IssueDetails),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ReadForbidden,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues is in the caller's categories", body = service_kit::ErrorBody),
         ServiceUnavailable,
     )
@@ -91,7 +92,7 @@ pub struct OpenIssueRequest {
         (status = 201, description = "The new open issue", body = AdminIssueItem),
         InvalidJsonBody,
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ManageForbidden,
         (status = 404, description = "`REPORT_NOT_FOUND` (no such report, or none of its issues in the caller's categories), `CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the report already has an issue in that category", body = service_kit::ErrorBody),
         PayloadTooLarge,

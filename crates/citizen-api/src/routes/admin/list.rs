@@ -15,6 +15,7 @@ use super::super::AppState;
 use super::access;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
 use crate::routes::editor::ReportReader;
+use crate::routes::responses::ReadForbidden;
 use crate::store::admin::AdminFilter;
 use crate::store::ReportFilter;
 
@@ -108,7 +109,7 @@ impl AdminListParams {
         (status = 200, description = "A page of reports", body = AdminReportList),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token has neither `cityuser:reports:read` nor `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ReadForbidden,
         ServiceUnavailable,
     )
 )]

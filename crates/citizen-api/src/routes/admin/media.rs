@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use super::super::AppState;
 use super::{access, MANAGE_SCOPE};
+use crate::routes::responses::ManageForbidden;
 
 fn media_not_found() -> ApiError {
     ApiError::new(ErrorCode::MediaNotFound, Message::new("media-not-found"))
@@ -36,7 +37,7 @@ fn media_not_found() -> ApiError {
     responses(
         (status = 204, description = "Deleted"),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ManageForbidden,
         (status = 404, description = "`MEDIA_NOT_FOUND`: no such file on this report or its statements, or not in the caller's categories", body = service_kit::ErrorBody),
         ServiceUnavailable,
     )

@@ -45,6 +45,13 @@ impl From<&AdminIssue> for AdminIssueItem {
     }
 }
 
+impl AdminIssueItem {
+    /// `item` after a workflow step that answered its issue as `issue`.
+    pub fn changed(item: AdminIssue, issue: store::Issue) -> Self {
+        Self::from(&AdminIssue { issue, ..item })
+    }
+}
+
 /// A row of the admin list (spec 2.1): one report with the issues the officer may see.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AdminReport {

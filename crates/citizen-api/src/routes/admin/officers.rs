@@ -13,6 +13,7 @@ use super::super::AppState;
 use super::categories::record;
 use super::model::Officers;
 use super::{category_not_found, CATEGORIES_SCOPE};
+use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
 
 /// Most characters of a token subject.
 const SUBJECT_MAX_CHARS: usize = 255;
@@ -46,8 +47,8 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
     responses(
         (status = 200, description = "The officers", body = Officers),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoriesForbidden,
+        CategoryNotFound,
         ServiceUnavailable,
     )
 )]
@@ -80,8 +81,8 @@ pub async fn list(
         (status = 204, description = "Assigned"),
         (status = 400, description = "`VALIDATION_ERROR`: the subject is blank or too long", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoriesForbidden,
+        CategoryNotFound,
         ServiceUnavailable,
     )
 )]
@@ -115,8 +116,8 @@ pub async fn add(
     responses(
         (status = 204, description = "Not assigned (any more)"),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:report-categories:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoriesForbidden,
+        CategoryNotFound,
         ServiceUnavailable,
     )
 )]

@@ -2,7 +2,6 @@
 //! (multipart/form-data: `text`, `final`, `media` files).
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use domain::reports::check_statement;
 use service_kit::auth::Auth;
@@ -10,19 +9,18 @@ use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
-use uuid::Uuid;
 
+use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use super::model::AdminStatement;
 use super::{accessible_issue, workflow_error, MANAGE_SCOPE};
-use crate::store::Media;
+use crate::routes::responses::{FileTooLarge, IssueNotFound, ManageForbidden, NotMultipart};
 
 #[derive(Default)]
 struct Form {
     text: Option<String>,
     final_: bool,
-    media: Vec<Media>,
-    uploaded: u64,
+    files: StoredFiles,
 }
 
 /// Add a statement to an issue.
@@ -44,10 +42,10 @@ struct Form {
         (status = 201, description = "The statement", body = AdminStatement),
         (status = 400, description = "`VALIDATION_ERROR` (text missing, empty or too long; final not true/false; an unknown or repeated field), `NO_MEDIA` (an empty file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
+        ManageForbidden,
+        IssueNotFound,
+        FileTooLarge,
+        NotMultipart,
         ServiceUnavailable,
     )
 )]
@@ -61,11 +59,11 @@ pub async fn add(
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(MANAGE_SCOPE)?;
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
-    let spec = MultipartSpec::new(state.form_limits)
-        .required_text("text")
-        .text("final")
-        .files("media")
-        .total_too_large_code(ErrorCode::TotalMediaSizeTooLarge);
+    let spec = with_media(
+        MultipartSpec::new(state.form_limits)
+            .required_text("text")
+            .text("final"),
+    );
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
     let mut form = Form::default();
     let read = read_form(&state, &mut reader, &mut form).await;
@@ -75,7 +73,7 @@ pub async fn add(
             item.issue.id,
             &text,
             form.final_,
-            &form.media,
+            &form.files.media,
             &auth.0.subject,
             state.clock.now(),
         )
@@ -91,9 +89,7 @@ pub async fn add(
             Ok(HttpResponse::Created().json(AdminStatement::from_store(&statement, &state.media)))
         }
         Err(err) => {
-            let stored: Vec<Uuid> = form.media.iter().map(|m| m.id).collect();
-            state.media.discard(&stored).await;
-            reader.discard_rest().await;
+            form.files.discard(&state, &mut reader).await;
             Err(err)
         }
     }
@@ -124,23 +120,7 @@ async fn read_form(
                 }
                 _ => {}
             },
-            Part::File(mut file) => {
-                let stored = state.media.store_upload(&mut file).await?;
-                form.media.push(Media {
-                    id: stored.media_id,
-                    filename: stored.filename,
-                    media_type: stored.media_type.mime().to_owned(),
-                    size_bytes: stored.size,
-                });
-                form.uploaded += file.bytes_read();
-                if form.uploaded > state.max_media_total {
-                    return Err(ApiError::new(
-                        ErrorCode::TotalMediaSizeTooLarge,
-                        Message::new("multipart-total-too-large")
-                            .arg("limit", state.max_media_total),
-                    ));
-                }
-            }
+            Part::File(mut file) => form.files.store(state, &mut file).await?,
         }
     }
     Ok(())

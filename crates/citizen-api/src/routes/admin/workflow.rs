@@ -18,7 +18,8 @@ use uuid::Uuid;
 use super::super::AppState;
 use super::model::AdminIssueItem;
 use super::{accessible_issue, category_not_found, issue_not_found, workflow_error, MANAGE_SCOPE};
-use crate::store::admin::{AdminIssue, Opened};
+use crate::routes::responses::{IssueNotFound, ManageForbidden};
+use crate::store::admin::Opened;
 
 async fn step(
     state: &AppState,
@@ -37,10 +38,7 @@ async fn step(
     )
     .await
     .map_err(workflow_error)?;
-    Ok(Json(AdminIssueItem::from(&AdminIssue {
-        issue: updated,
-        ..item
-    })))
+    Ok(Json(AdminIssueItem::changed(item, updated)))
 }
 
 /// Accept an issue (open → accepted).
@@ -57,8 +55,8 @@ async fn step(
     responses(
         (status = 200, description = "The accepted issue", body = AdminIssueItem),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        ManageForbidden,
+        IssueNotFound,
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not open", body = service_kit::ErrorBody),
         ServiceUnavailable,
     )
@@ -85,8 +83,8 @@ pub async fn accept(
     responses(
         (status = 200, description = "The resolved issue", body = AdminIssueItem),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
-        (status = 404, description = "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories", body = service_kit::ErrorBody),
+        ManageForbidden,
+        IssueNotFound,
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not accepted", body = service_kit::ErrorBody),
         ServiceUnavailable,
     )
@@ -125,7 +123,7 @@ pub struct MoveRequest {
         (status = 200, description = "The new open issue in the target category", body = AdminIssueItem),
         InvalidJsonBody,
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks `cityuser:reports:manage`", body = service_kit::ErrorBody),
+        ManageForbidden,
         (status = 404, description = "`ISSUE_NOT_FOUND` (no such issue, or not in the caller's categories), `CATEGORY_NOT_FOUND` (no such target category)", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved or resolved", body = service_kit::ErrorBody),
         PayloadTooLarge,

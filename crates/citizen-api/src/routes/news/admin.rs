@@ -16,6 +16,7 @@ use super::super::editor::NewsEditor;
 use super::super::AppState;
 use super::{news_id, news_item_not_found, NewsItemBody};
 pub use crate::app::news::{NewsItemInput, PointInput};
+use crate::routes::responses::{NewsItemNotFound, OverEditorLimit, ScopeForbidden};
 use crate::store::news::NewsError;
 
 /// A store refusal as an answer.
@@ -49,8 +50,8 @@ fn editor_input(input: &NewsItemInput) -> Result<(), ApiError> {
         (status = 201, description = "The published item", body = NewsItemBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field empty, too long or malformed; an unknown category)", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks the scope", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
+        ScopeForbidden,
+        OverEditorLimit,
         NotApplicationJson,
     )
 )]
@@ -85,8 +86,8 @@ pub async fn create(
         InvalidJsonBody,
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
+        NewsItemNotFound,
+        OverEditorLimit,
         UnsupportedMediaType,
     )
 )]
@@ -121,7 +122,7 @@ pub async fn update(
         (status = 200, description = "Deleted (no body)"),
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
+        NewsItemNotFound,
     )
 )]
 #[tracing::instrument(name = "delete_news_item", skip(state, _editor))]

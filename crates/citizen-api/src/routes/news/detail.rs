@@ -7,6 +7,7 @@ use service_kit::ApiError;
 
 use super::super::AppState;
 use super::{news_id, news_item_not_found, NewsItemBody};
+use crate::routes::responses::NewsItemNotFound;
 
 /// A news item.
 #[utoipa::path(
@@ -14,7 +15,7 @@ use super::{news_id, news_item_not_found, NewsItemBody};
     params(("newId" = String, Path, description = "The news item id (a UUID)")),
     responses(
         (status = 200, description = "The news item", body = NewsItemBody),
-        (status = 404, description = "`NEWS_ITEM_NOT_FOUND`", body = service_kit::ErrorBody),
+        NewsItemNotFound,
         ServiceUnavailable,
     )
 )]

@@ -11,9 +11,8 @@ use std::collections::HashMap;
 
 use actix_web::web;
 use chrono::{DateTime, SecondsFormat, Utc};
-use domain::geo::{parse_location, LocationParam};
-use domain::i18n::Message;
-use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use domain::geo::LocationParam;
+use domain::limits::LimitError;
 use domain::news::{news_cursor_strings, parse_news_cursor, with_descendants, NewsCursor};
 use serde::{Deserialize, Serialize};
 use service_kit::docs::responses::ServiceUnavailable;
@@ -22,6 +21,8 @@ use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::super::paging::{next_cursor, page_limit};
+use super::super::params::{category_ids, location};
 use super::super::AppState;
 use super::NewsItemBody;
 use crate::store::news::{NewsItem, NewsQuery};
@@ -67,31 +68,9 @@ struct Selection {
 impl NewsListParams {
     /// Checks `limit`, `location` and `category`.
     fn into_selection(self) -> Result<Selection, LimitError> {
-        let categories = self
-            .category
-            .iter()
-            .map(|value| {
-                value.trim().parse::<Uuid>().map_err(|_| {
-                    LimitError::new(
-                        "category",
-                        Message::new("category-id-invalid").arg("value", format!("{value:?}")),
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
-            .unwrap_or(LIMIT_DEFAULT);
-        let near = self
-            .location
-            .map(|raw| {
-                parse_location(&raw).map_err(|_| {
-                    LimitError::new(
-                        "location",
-                        Message::new("location-invalid").arg("value", format!("{raw:?}")),
-                    )
-                })
-            })
-            .transpose()?;
+        let categories = category_ids(&self.category)?;
+        let limit = page_limit(self.limit.as_deref())?;
+        let near = self.location.as_deref().map(location).transpose()?;
         Ok(Selection {
             limit,
             near,
@@ -177,12 +156,9 @@ pub async fn list(
             limit: params.limit + 1,
         })
         .await?;
-    let more = items.len() > params.limit as usize;
-    items.truncate(params.limit as usize);
-    let next_cursor = match (more, items.last()) {
-        (true, Some(last)) => Some(position(last, with_location)),
-        _ => None,
-    };
+    let next_cursor = next_cursor(&mut items, params.limit, |last| {
+        position(last, with_location)
+    });
     Ok(Json(NewsPage {
         news: items.into_iter().map(NewsItemBody::from).collect(),
         next_cursor,

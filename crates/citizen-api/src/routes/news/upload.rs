@@ -2,17 +2,18 @@
 //! links their `public_url` (a news item's `image`, a project's `media`).
 
 use actix_web::{web, HttpRequest, HttpResponse};
-use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::Serialize;
 use service_kit::docs::responses::Unauthorized;
-use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
+use service_kit::multipart::{MultipartReader, Part};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::super::editor::MediaEditor;
+use super::super::uploads::{media_only, StoredFiles};
 use super::super::AppState;
+use crate::routes::responses::{FileTooLarge, NotMultipart};
 
 /// A stored file.
 #[derive(Debug, Serialize, ToSchema)]
@@ -55,8 +56,8 @@ pub struct UploadForm {
         (status = 400, description = "`VALIDATION_ERROR` (no file, an unknown field, too many files), `NO_MEDIA` (an empty or broken file), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither scope", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
-        (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
+        FileTooLarge,
+        NotMultipart,
     )
 )]
 #[tracing::instrument(name = "upload_media", skip_all)]
@@ -66,23 +67,28 @@ pub async fn upload(
     state: web::Data<AppState>,
     _editor: MediaEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let spec = MultipartSpec::new(state.form_limits)
-        .files("media")
-        .total_too_large_code(ErrorCode::TotalMediaSizeTooLarge);
+    let spec = media_only(state.form_limits);
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
-    let mut stored = Vec::new();
-    let read = read(&state, &mut reader, &mut stored).await;
+    let mut files = StoredFiles::default();
+    let read = read(&state, &mut reader, &mut files).await;
     match read {
-        Ok(()) if !stored.is_empty() => {
-            Ok(HttpResponse::Created().json(Uploaded { media: stored }))
-        }
+        Ok(()) if !files.media.is_empty() => Ok(HttpResponse::Created().json(Uploaded {
+            media: files
+                .media
+                .into_iter()
+                .map(|m| UploadedFile {
+                    public_url: state.media.public_url(m.id),
+                    media_id: m.id,
+                    filename: m.filename,
+                    media_type: m.media_type,
+                })
+                .collect(),
+        })),
         Ok(()) => Err(ApiError::validation(
             Message::new("multipart-missing-field").arg("field", "media"),
         )),
         Err(err) => {
-            let ids: Vec<Uuid> = stored.iter().map(|m| m.media_id).collect();
-            state.media.discard(&ids).await;
-            reader.discard_rest().await;
+            files.discard(&state, &mut reader).await;
             Err(err)
         }
     }
@@ -91,25 +97,11 @@ pub async fn upload(
 async fn read(
     state: &AppState,
     reader: &mut MultipartReader,
-    stored: &mut Vec<UploadedFile>,
+    files: &mut StoredFiles,
 ) -> Result<(), ApiError> {
-    let mut uploaded = 0u64;
     while let Some(part) = reader.next().await? {
         if let Part::File(mut file) = part {
-            let media = state.media.store_upload(&mut file).await?;
-            stored.push(UploadedFile {
-                media_id: media.media_id,
-                public_url: state.media.public_url(media.media_id),
-                filename: media.filename,
-                media_type: media.media_type.mime().to_owned(),
-            });
-            uploaded += file.bytes_read();
-            if uploaded > state.max_media_total {
-                return Err(ApiError::new(
-                    ErrorCode::TotalMediaSizeTooLarge,
-                    Message::new("multipart-total-too-large").arg("limit", state.max_media_total),
-                ));
-            }
+            files.store(state, &mut file).await?;
         }
     }
     Ok(())

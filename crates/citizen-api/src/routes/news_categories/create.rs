@@ -12,6 +12,7 @@ use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, check_fields, NewsCategoryBody};
 use crate::app;
+use crate::routes::responses::ScopeForbidden;
 use crate::store::news::NewNewsCategory;
 
 /// A new category.
@@ -40,7 +41,7 @@ pub struct NewCategoryInput {
         (status = 200, description = "The created category", body = NewsCategoryBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent)", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks the scope", body = service_kit::ErrorBody),
+        ScopeForbidden,
         PayloadTooLarge,
         UnsupportedMediaType,
     )

@@ -9,6 +9,7 @@ use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, category_id};
 use crate::app;
+use crate::routes::responses::CategoryNotFound;
 
 /// Delete a news category.
 ///
@@ -23,7 +24,7 @@ use crate::app;
         (status = 200, description = "Deleted (no body)"),
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoryNotFound,
         (status = 409, description = "`CATEGORY_HAS_CHILDREN`", body = service_kit::ErrorBody),
     )
 )]

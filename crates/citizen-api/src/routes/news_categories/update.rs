@@ -15,6 +15,7 @@ use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, category_id, check_fields, present, NewsCategoryBody};
 use crate::app;
+use crate::routes::responses::CategoryNotFound;
 use crate::store::news::NewsCategoryChange;
 
 /// A change of a category: absent fields stay as they are.
@@ -48,7 +49,7 @@ pub struct CategoryChangeInput {
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent, a parent that would make the category its own ancestor)", body = service_kit::ErrorBody),
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
+        CategoryNotFound,
         PayloadTooLarge,
         UnsupportedMediaType,
     )

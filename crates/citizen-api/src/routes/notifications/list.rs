@@ -7,7 +7,7 @@
 use actix_web::web;
 use chrono::{DateTime, Utc};
 use domain::i18n::Message;
-use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use domain::limits::LimitError;
 use serde::Deserialize;
 use service_kit::auth::Auth;
 use service_kit::docs::responses::Unauthorized;
@@ -16,6 +16,7 @@ use service_kit::ApiError;
 use utoipa::IntoParams;
 
 use super::model::{NotificationItem, NotificationPage};
+use crate::routes::paging::{keep_page, page_limit};
 use crate::routes::AppState;
 
 /// The query parameters of `GET /me/notifications`, as sent.
@@ -46,8 +47,7 @@ fn instant(raw: &str) -> Result<DateTime<Utc>, LimitError> {
 impl NotificationListParams {
     /// The page size and the position to continue after.
     fn into_selection(self) -> Result<Selection, LimitError> {
-        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
-            .unwrap_or(LIMIT_DEFAULT);
+        let limit = page_limit(self.limit.as_deref())?;
         let after = match self.pagecursor.as_slice() {
             [] => None,
             [sent, inserted] => Some((instant(sent)?, instant(inserted)?)),
@@ -87,8 +87,7 @@ pub async fn list(
         .notifications
         .notifications(&auth.0.subject, params.after, params.limit + 1)
         .await?;
-    let has_next_offset = page.len() > params.limit as usize;
-    page.truncate(params.limit as usize);
+    let has_next_offset = keep_page(&mut page, params.limit);
     Ok(Json(NotificationPage {
         notifications: page.into_iter().map(NotificationItem::from).collect(),
         has_next_offset,

@@ -17,6 +17,7 @@ use super::super::editor::ProjectEditor;
 use super::super::AppState;
 use super::{project_id, project_not_found, ProjectBody};
 use crate::app::news::check_url;
+use crate::routes::responses::{OverEditorLimit, ProjectNotFound, ScopeForbidden};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 
 /// A file of a project, addressed by URL (for example the `public_url` of an uploaded file).
@@ -111,8 +112,8 @@ impl ProjectInput {
         (status = 201, description = "The created project", body = ProjectBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field empty, too long or malformed)", body = service_kit::ErrorBody),
         Unauthorized,
-        (status = 403, description = "`FORBIDDEN`: the token lacks the scope", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
+        ScopeForbidden,
+        OverEditorLimit,
         UnsupportedMediaType,
     )
 )]
@@ -140,8 +141,8 @@ pub async fn create(
         InvalidJsonBody,
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: the body is over 1 MiB", body = service_kit::ErrorBody),
+        ProjectNotFound,
+        OverEditorLimit,
         UnsupportedMediaType,
     )
 )]
@@ -175,7 +176,7 @@ pub async fn update(
         (status = 200, description = "Deleted (no body)"),
         Unauthorized,
         Forbidden,
-        (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
+        ProjectNotFound,
     )
 )]
 #[tracing::instrument(name = "delete_project", skip(state, _editor))]

@@ -7,6 +7,7 @@ use service_kit::ApiError;
 
 use super::super::AppState;
 use super::{project_id, project_not_found, ProjectBody};
+use crate::routes::responses::ProjectNotFound;
 
 /// A project with its media.
 #[utoipa::path(
@@ -14,7 +15,7 @@ use super::{project_id, project_not_found, ProjectBody};
     params(("projectId" = String, Path, description = "The project id (a UUID)")),
     responses(
         (status = 200, description = "The project", body = ProjectBody),
-        (status = 404, description = "`PROJECT_NOT_FOUND`", body = service_kit::ErrorBody),
+        ProjectNotFound,
         ServiceUnavailable,
     )
 )]

@@ -6,7 +6,7 @@
 use actix_web::web;
 use chrono::{DateTime, SecondsFormat, Utc};
 use domain::i18n::Message;
-use domain::limits::{parse_int_in, LimitError, LIMIT_DEFAULT, LIMIT_MAX, LIMIT_MIN};
+use domain::limits::LimitError;
 use serde::{Deserialize, Serialize};
 use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Query};
@@ -14,6 +14,7 @@ use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::super::paging::{next_cursor, page_limit};
 use super::super::AppState;
 use super::ProjectListItem;
 
@@ -45,8 +46,7 @@ pub struct ProjectListParams {
 impl ProjectListParams {
     /// The page size and the position to continue after.
     fn into_page(self) -> Result<(u32, Option<Position>), LimitError> {
-        let limit = parse_int_in("limit", self.limit.as_deref(), LIMIT_MIN, LIMIT_MAX)?
-            .unwrap_or(LIMIT_DEFAULT);
+        let limit = page_limit(self.limit.as_deref())?;
         let bad = || LimitError::new("pagecursor", Message::new("project-cursor-invalid"));
         let after = match self.pagecursor.as_slice() {
             [] => None,
@@ -82,15 +82,12 @@ pub async fn list(
 ) -> Result<Json<ProjectPage>, ApiError> {
     let (limit, after) = params.into_page()?;
     let mut projects = state.stores.projects.projects(after, limit + 1).await?;
-    let more = projects.len() > limit as usize;
-    projects.truncate(limit as usize);
-    let next_cursor = match (more, projects.last()) {
-        (true, Some(last)) => Some([
+    let next_cursor = next_cursor(&mut projects, limit, |last| {
+        [
             last.open_from.to_rfc3339_opts(SecondsFormat::Micros, true),
             last.id.to_string(),
-        ]),
-        _ => None,
-    };
+        ]
+    });
     Ok(Json(ProjectPage {
         projects: projects
             .into_iter()

@@ -28,8 +28,10 @@ use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::model::{Report, View};
+use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
-use crate::store::{Media, NewReport};
+use crate::routes::responses::FileTooLarge;
+use crate::store::NewReport;
 
 /// What has been read of the form so far.
 #[derive(Default)]
@@ -38,9 +40,7 @@ struct Form {
     description: Option<String>,
     location: Option<LocationParam>,
     captcha_verified: bool,
-    media: Vec<Media>,
-    /// Bytes of the files so far, as uploaded.
-    uploaded: u64,
+    files: StoredFiles,
 }
 
 /// Checks a `location` value: readable, and inside the city.
@@ -81,7 +81,7 @@ fn check_location(state: &AppState, raw: &str) -> Result<LocationParam, ApiError
         (status = 400, description = "`VALIDATION_ERROR` (a field missing, empty, too long, unknown or repeated; too many files), `NO_MEDIA` (an empty or unreadable file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`, `REPORT_INVALID_LOCATION`, `REPORT_OUTSIDE_CITY`", body = service_kit::ErrorBody),
         InvalidToken,
         (status = 403, description = "`CAPTCHA_VERIFICATION_FAILED`: anonymous filing without a valid CAPTCHA token", body = service_kit::ErrorBody),
-        (status = 413, description = "`PAYLOAD_TOO_LARGE`: a file over the per-file limit", body = service_kit::ErrorBody),
+        FileTooLarge,
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
         (status = 429, description = "`TOO_MANY_REQUESTS`: anonymous filings from this address over the limit", body = service_kit::ErrorBody),
         ServiceUnavailable,
@@ -104,13 +104,13 @@ pub async fn create(
             .rate_limiter
             .check_request(&req, std::time::Instant::now())?;
     }
-    let spec = MultipartSpec::new(state.form_limits)
-        .required_text("title")
-        .required_text("description")
-        .text("location")
-        .text("captchaToken")
-        .files("media")
-        .total_too_large_code(ErrorCode::TotalMediaSizeTooLarge);
+    let spec = with_media(
+        MultipartSpec::new(state.form_limits)
+            .required_text("title")
+            .required_text("description")
+            .text("location")
+            .text("captchaToken"),
+    );
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
     let mut form = Form {
         captcha_verified: author.is_some(),
@@ -124,10 +124,7 @@ pub async fn create(
     match filed {
         Ok(report) => Ok(HttpResponse::Created().json(report)),
         Err(err) => {
-            let stored: Vec<Uuid> = form.media.iter().map(|m| m.id).collect();
-            state.media.discard(&stored).await;
-            // A client that sends the whole form before reading gets this answer too.
-            reader.discard_rest().await;
+            form.files.discard(&state, &mut reader).await;
             Err(err)
         }
     }
@@ -157,24 +154,7 @@ async fn read_form(
                 }
                 _ => {}
             },
-            Part::File(mut file) => {
-                let stored = state.media.store_upload(&mut file).await?;
-                form.media.push(Media {
-                    id: stored.media_id,
-                    filename: stored.filename,
-                    media_type: stored.media_type.mime().to_owned(),
-                    size_bytes: stored.size,
-                });
-                // Counted after it is recorded, so a refusal removes this file too.
-                form.uploaded += file.bytes_read();
-                if form.uploaded > state.max_media_total {
-                    return Err(ApiError::new(
-                        ErrorCode::TotalMediaSizeTooLarge,
-                        Message::new("multipart-total-too-large")
-                            .arg("limit", state.max_media_total),
-                    ));
-                }
-            }
+            Part::File(mut file) => form.files.store(state, &mut file).await?,
         }
     }
     if !form.captcha_verified {
@@ -202,7 +182,7 @@ async fn file(
         title,
         description,
         location: form.location,
-        media: form.media.clone(),
+        media: form.files.media.clone(),
     };
     let report = crate::app::filing::file_report(
         state.stores.issues.as_ref(),

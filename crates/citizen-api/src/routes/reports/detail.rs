@@ -9,6 +9,7 @@ use service_kit::ApiError;
 use super::super::model::{Report, View};
 use super::super::AppState;
 use super::{report_id, report_not_found};
+use crate::routes::responses::ReportNotFound;
 
 /// A report.
 ///
@@ -26,7 +27,7 @@ use super::{report_id, report_not_found};
     responses(
         (status = 200, description = "The report", body = Report),
         InvalidToken,
-        (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
+        ReportNotFound,
         ServiceUnavailable,
     )
 )]

@@ -10,6 +10,7 @@ use service_kit::ApiError;
 use super::super::model::{Statement, StatusStep, StatusSteps};
 use super::super::AppState;
 use super::{report_id, report_not_found};
+use crate::routes::responses::ReportNotFound;
 
 /// The public timeline of a report.
 ///
@@ -28,7 +29,7 @@ use super::{report_id, report_not_found};
     responses(
         (status = 200, description = "The steps", body = StatusSteps),
         InvalidToken,
-        (status = 404, description = "`REPORT_NOT_FOUND`", body = service_kit::ErrorBody),
+        ReportNotFound,
         ServiceUnavailable,
     )
 )]
