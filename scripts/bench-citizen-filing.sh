@@ -6,7 +6,8 @@
 # growth against the goal "less than 2 x concurrency x 5 MB" (uploads are streamed, not held
 # whole), and /healthz of the same server in the same run as the trivial baseline.
 # Results: bench-results/citizen-filing.md (and stdout). Knobs: BENCH_DURATION (s, default 8),
-# BENCH_FILING_CONNECTIONS, BENCH_FILING_BYTES (default 5000000).
+# BENCH_FILING_CONNECTIONS, BENCH_FILING_BYTES (default 5000000), BENCH_CITIZEN_BIN_DIR (a prebuilt
+# release citizen-api instead of building).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION="${BENCH_DURATION:-8}"
@@ -14,9 +15,13 @@ CONNECTIONS="${BENCH_FILING_CONNECTIONS:-4 16}"
 BYTES="${BENCH_FILING_BYTES:-5000000}"
 PORT=18283
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-cargo build --release --locked -p citizen-api -q
-TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-BIN="$TARGET_DIR/release/citizen-api"
+if [ -n "${BENCH_CITIZEN_BIN_DIR:-}" ]; then
+  BIN="$BENCH_CITIZEN_BIN_DIR/citizen-api" # a prebuilt release binary (to compare two builds)
+else
+  cargo build --release --locked -p citizen-api -q
+  TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
+  BIN="$TARGET_DIR/release/citizen-api"
+fi
 work=$(mktemp -d)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
