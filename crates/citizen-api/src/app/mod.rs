@@ -11,4 +11,5 @@ pub mod duplicates;
 pub mod filing;
 pub mod news;
 pub mod news_categories;
+pub mod notifications;
 pub mod workflow;

@@ -37,11 +37,13 @@ impl Worker {
         };
         let mut total = 0;
         loop {
-            let done = self
-                .stores
-                .notifications
-                .drain_outbox(BATCH, &render, now)
-                .await?;
+            let done = crate::app::notifications::drain_outbox(
+                self.stores.notifications.as_ref(),
+                BATCH,
+                &render,
+                now,
+            )
+            .await?;
             total += done;
             if done < BATCH as usize {
                 return Ok(total);

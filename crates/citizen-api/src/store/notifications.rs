@@ -142,16 +142,8 @@ pub trait NotificationStore: Send + Sync + 'static {
     /// Ends the subject's e-mails; `false` when there were none.
     async fn remove_email(&self, subject: &str) -> StoreResult<bool>;
 
-    /// Claims up to `limit` pending outbox events (oldest first; rows another worker holds are
-    /// skipped), writes one feed entry per recipient (the report's author and its voters; at
-    /// most one per event and recipient, ever) and marks them processed, in one transaction.
-    /// Returns how many events were processed.
-    async fn drain_outbox(
-        &self,
-        limit: u32,
-        render: Render<'_>,
-        now: Instant,
-    ) -> StoreResult<usize>;
+    /// Starts draining the outbox (`app::notifications::drain_outbox` runs it).
+    async fn begin_drain(&self) -> StoreResult<Box<dyn OutboxTx>>;
 }
 
 /// A browser's push subscription (keys as sent, base64url).
@@ -246,6 +238,35 @@ pub struct OutboxEvent {
     pub kind: EventKind,
     pub title: String,
     pub occurred_at: Instant,
+}
+
+/// A claimed outbox event: its kind (`None`: not readable any more) and the title of its report
+/// or news item (`None`: deleted since).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingEvent {
+    pub id: Uuid,
+    pub kind: Option<EventKind>,
+    pub title: Option<String>,
+    pub occurred_at: Instant,
+}
+
+/// Draining the outbox in one transaction.
+#[async_trait]
+pub trait OutboxTx: Send {
+    /// Claims up to `limit` pending events, oldest first; rows another worker holds are skipped
+    /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: its write lock and the lease).
+    async fn claim_events(&mut self, limit: u32, now: Instant) -> StoreResult<Vec<PendingEvent>>;
+
+    /// Who is told about `kind`, with their stored locale.
+    async fn recipients(&mut self, kind: &EventKind) -> StoreResult<Vec<(String, Option<String>)>>;
+
+    /// Writes a feed entry and its deliveries; nothing when the event already has one for the
+    /// recipient (a repeated drain adds nothing).
+    async fn insert_entry(&mut self, new: &NewNotification, now: Instant) -> StoreResult<()>;
+
+    async fn mark_processed(&mut self, event_id: Uuid, now: Instant) -> StoreResult<()>;
+
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }
 
 /// A feed entry's texts: title and body.

@@ -7,12 +7,16 @@ use crate::store::records::{NotificationRecord, NOTIFICATION_COLUMNS};
 use crate::store::{Instant, StoreResult};
 
 impl PgStore {
-    /// Inserts a feed entry; `None` when the event already has one for the account.
-    pub(in crate::store) async fn insert_notification(
-        &self,
+    /// Inserts a feed entry (in a transaction or on the pool); `None` when the event already has
+    /// one for the account.
+    pub(in crate::store) async fn insert_notification<'c, E>(
+        executor: E,
         new: &NewNotification,
         now: Instant,
-    ) -> StoreResult<Option<NotificationRecord>> {
+    ) -> StoreResult<Option<NotificationRecord>>
+    where
+        E: sqlx::Executor<'c, Database = sqlx::Postgres>,
+    {
         Ok(sqlx::query_as(&format!(
             "INSERT INTO notifications \
                (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
@@ -30,7 +34,7 @@ impl PgStore {
         .bind(&new.icon)
         .bind(new.sent_at)
         .bind(now)
-        .fetch_optional(&self.pool)
+        .fetch_optional(executor)
         .await?)
     }
 }

@@ -32,7 +32,7 @@ mod duplicates;
 mod issues;
 mod news_categories;
 mod notifications;
-mod outbox;
+pub(in crate::store) mod outbox;
 mod projects;
 mod reading;
 mod reports;

@@ -8,7 +8,7 @@ use domain::notifications::Interval;
 use super::DbInstant;
 use crate::store::notifications::{
     newest_first, retry_taken_instant, EmailSubscription, Marked, NewNotification, Notification,
-    NotificationStore, PushSubscription, Render, Settings,
+    NotificationStore, OutboxTx, PushSubscription, Settings,
 };
 use crate::store::records::{NotificationRecord, NOTIFICATION_COLUMNS as COLUMNS};
 use crate::store::{Instant, StoreResult};
@@ -21,7 +21,7 @@ both_backends! {
             new: &NewNotification,
             now: Instant,
         ) -> StoreResult<Option<Notification>> {
-            let row = retry_taken_instant(|| self.insert_notification(new, now)).await?;
+            let row = retry_taken_instant(|| Backend::insert_notification(&self.pool, new, now)).await?;
             Ok(row.map(Notification::from))
         }
 
@@ -230,13 +230,8 @@ both_backends! {
             Ok(removed > 0)
         }
 
-        async fn drain_outbox(
-            &self,
-            limit: u32,
-            render: Render<'_>,
-            now: Instant,
-        ) -> StoreResult<usize> {
-            self.drain(limit, render, now).await
+        async fn begin_drain(&self) -> StoreResult<Box<dyn OutboxTx>> {
+            self.drain_tx().await
         }
     }
 }

@@ -1,15 +1,102 @@
-//! The notification outbox: what both backends write and read the same way (the event in the
-//! change's transaction; who is told). Draining it is each backend's (`outbox.rs`): PostgreSQL
-//! claims rows with `FOR UPDATE SKIP LOCKED`, SQLite under its write lock with a lease.
+//! The notification outbox on both backends: the event in the change's transaction, and the
+//! primitives `app::notifications::drain_outbox` runs in one transaction. Claiming rows is each
+//! backend's (`claim_outbox_rows`): PostgreSQL with `FOR UPDATE SKIP LOCKED`, SQLite under its
+//! write lock with a lease.
 
+use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::notifications::EventKind;
+use crate::store::notifications::{EventKind, NewNotification, OutboxTx, PendingEvent};
 use crate::store::{Instant, StoreResult};
 
+/// An outbox row as a drain claims it, with its report's or news item's title.
+#[derive(sqlx::FromRow)]
+pub(in crate::store) struct OutboxRecord {
+    id: DbUuid,
+    kind: String,
+    report_id: Option<DbUuid>,
+    news_id: Option<DbUuid>,
+    status: Option<String>,
+    occurred_at: DbInstant,
+    title: Option<String>,
+}
+
+impl From<OutboxRecord> for PendingEvent {
+    fn from(row: OutboxRecord) -> Self {
+        PendingEvent {
+            id: row.id.0,
+            kind: EventKind::from_columns(
+                &row.kind,
+                row.report_id.map(|r| r.0),
+                row.news_id.map(|n| n.0),
+                row.status,
+            ),
+            title: row.title,
+            occurred_at: row.occurred_at.0,
+        }
+    }
+}
+
+/// The outbox columns a drain reads (`notification_outbox o`, its report `r` or news item `n`).
+pub(in crate::store) const OUTBOX_COLUMNS: &str =
+    "o.id, o.kind, o.report_id, o.news_id, o.status, o.occurred_at, \
+     coalesce(r.title, n.title) AS title";
+
 both_backends! {
+    /// A drain of the outbox: a writing transaction.
+    struct DrainTx(Tx<'static>);
+
+    #[async_trait]
+    impl OutboxTx for DrainTx {
+        async fn claim_events(
+            &mut self,
+            limit: u32,
+            now: Instant,
+        ) -> StoreResult<Vec<PendingEvent>> {
+            let rows = Backend::claim_outbox_rows(&mut self.0, limit, now).await?;
+            Ok(rows.into_iter().map(PendingEvent::from).collect())
+        }
+
+        async fn recipients(
+            &mut self,
+            kind: &EventKind,
+        ) -> StoreResult<Vec<(String, Option<String>)>> {
+            Backend::recipients(&mut self.0, kind).await
+        }
+
+        async fn insert_entry(&mut self, new: &NewNotification, now: Instant) -> StoreResult<()> {
+            // Only a new entry is delivered.
+            if Backend::insert_notification(&mut *self.0, new, now).await?.is_some() {
+                Backend::add_deliveries(&mut self.0, &new.tag(), &new.subject, now).await?;
+            }
+            Ok(())
+        }
+
+        async fn mark_processed(&mut self, event_id: Uuid, now: Instant) -> StoreResult<()> {
+            sqlx::query(
+                "UPDATE notification_outbox SET processed_at = $2, attempts = attempts + 1 \
+                 WHERE id = $1",
+            )
+            .bind(DbUuid(event_id))
+            .bind(DbInstant(now))
+            .execute(&mut *self.0)
+            .await?;
+            Ok(())
+        }
+
+        async fn commit(self: Box<Self>) -> StoreResult<()> {
+            self.0.commit().await?;
+            Ok(())
+        }
+    }
+
     impl Backend {
+        /// Starts a drain of the outbox.
+        pub(in crate::store) async fn drain_tx(&self) -> StoreResult<Box<dyn OutboxTx>> {
+            Ok(Box::new(DrainTx(self.begin_write().await?)))
+        }
+
         /// Records `event` in the outbox (call it in the transaction of the change, before
         /// commit).
         pub(in crate::store) async fn record_event(

@@ -77,12 +77,3 @@ pub(super) fn get_uuid(row: &SqliteRow, column: &str) -> StoreResult<Uuid> {
     let text: String = row.try_get(column)?;
     Ok(text.parse::<Uuid>().context("stored id is not a UUID")?)
 }
-
-/// A nullable UUID column.
-pub(super) fn get_opt_uuid(row: &SqliteRow, column: &str) -> StoreResult<Option<Uuid>> {
-    let text: Option<String> = row.try_get(column)?;
-    Ok(text
-        .map(|t| t.parse::<Uuid>())
-        .transpose()
-        .context("stored id is not a UUID")?)
-}

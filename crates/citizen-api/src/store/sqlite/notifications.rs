@@ -7,12 +7,16 @@ use crate::store::records::{NotificationRecord, NOTIFICATION_COLUMNS};
 use crate::store::{Instant, StoreResult};
 
 impl SqliteStore {
-    /// Inserts a feed entry; `None` when the event already has one for the account.
-    pub(in crate::store) async fn insert_notification(
-        &self,
+    /// Inserts a feed entry (in a transaction or on the pool); `None` when the event already has
+    /// one for the account.
+    pub(in crate::store) async fn insert_notification<'c, E>(
+        executor: E,
         new: &NewNotification,
         now: Instant,
-    ) -> StoreResult<Option<NotificationRecord>> {
+    ) -> StoreResult<Option<NotificationRecord>>
+    where
+        E: sqlx::Executor<'c, Database = sqlx::Sqlite>,
+    {
         // `WHERE true`: SQLite reads `ON CONFLICT` after a bare `SELECT` as the join's.
         Ok(sqlx::query_as(&format!(
             "INSERT INTO notifications \
@@ -30,7 +34,7 @@ impl SqliteStore {
         .bind(&new.icon)
         .bind(micros(new.sent_at))
         .bind(micros(now))
-        .fetch_optional(&self.pool)
+        .fetch_optional(executor)
         .await?)
     }
 }

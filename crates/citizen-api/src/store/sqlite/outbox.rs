@@ -1,112 +1,28 @@
-//! The notification outbox (SQLite): events written in the workflow's transaction, drained in
-//! a `BEGIN IMMEDIATE` transaction (the database's write lock is the claim).
+//! Claiming outbox rows (SQLite): the drain's `BEGIN IMMEDIATE` transaction holds the database's
+//! write lock, which is the claim (`store::sql::outbox` has the rest of a drain).
 
-use sqlx::{Row, Sqlite, Transaction};
-
-use super::{get_instant, get_opt_uuid, get_uuid, micros, SqliteStore};
-use crate::store::notifications::{EventKind, NewNotification, OutboxEvent, Render};
+use super::{micros, SqliteStore};
+use crate::store::sql::outbox::{OutboxRecord, OUTBOX_COLUMNS};
 use crate::store::{Instant, StoreResult};
 
 impl SqliteStore {
-    pub(in crate::store) async fn drain(
-        &self,
+    /// Up to `limit` pending rows whose lease is not held, oldest first.
+    pub(in crate::store) async fn claim_outbox_rows(
+        tx: &mut sqlx::Transaction<'_, sqlx::Sqlite>,
         limit: u32,
-        render: Render<'_>,
         now: Instant,
-    ) -> StoreResult<usize> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let rows = sqlx::query(
-            "SELECT o.id, o.kind, o.report_id, o.news_id, o.status, o.occurred_at, \
-             coalesce(r.title, n.title) AS title \
+    ) -> StoreResult<Vec<OutboxRecord>> {
+        Ok(sqlx::query_as(&format!(
+            "SELECT {OUTBOX_COLUMNS} \
              FROM notification_outbox o LEFT JOIN reports r ON r.id = o.report_id \
              LEFT JOIN news_items n ON n.id = o.news_id \
              WHERE o.processed_at IS NULL \
              AND (o.claimed_until IS NULL OR o.claimed_until < ?2) \
-             ORDER BY o.occurred_at, o.id LIMIT ?1",
-        )
+             ORDER BY o.occurred_at, o.id LIMIT ?1"
+        ))
         .bind(i64::from(limit))
         .bind(micros(now))
-        .fetch_all(&mut *tx)
-        .await?;
-        let mut done = 0;
-        for row in &rows {
-            let id = get_uuid(row, "id")?;
-            let kind: String = row.try_get("kind")?;
-            let title: Option<String> = row.try_get("title")?;
-            let kind = EventKind::from_columns(
-                &kind,
-                get_opt_uuid(row, "report_id")?,
-                get_opt_uuid(row, "news_id")?,
-                row.try_get("status")?,
-            );
-            // A report or news item deleted since: nobody is told.
-            if let Some((kind, title)) = kind.zip(title) {
-                let recipients = Self::recipients(&mut tx, &kind).await?;
-                let event = OutboxEvent {
-                    id,
-                    kind,
-                    title,
-                    occurred_at: get_instant(row, "occurred_at")?,
-                };
-                for (subject, locale) in recipients {
-                    let (title, body) = render(&event, locale.as_deref());
-                    let new = NewNotification {
-                        subject,
-                        event_id: Some(event.id),
-                        title,
-                        body,
-                        url: None,
-                        icon: None,
-                        sent_at: event.occurred_at,
-                    };
-                    insert_entry(&mut tx, &new, now).await?;
-                }
-            }
-            sqlx::query(
-                "UPDATE notification_outbox SET processed_at = ?2, attempts = attempts + 1 \
-                 WHERE id = ?1",
-            )
-            .bind(id.to_string())
-            .bind(micros(now))
-            .execute(&mut *tx)
-            .await?;
-            done += 1;
-        }
-        tx.commit().await?;
-        Ok(done)
+        .fetch_all(&mut **tx)
+        .await?)
     }
-}
-
-/// A feed entry inside the drain's transaction (none when the event already has one for the
-/// recipient).
-async fn insert_entry(
-    tx: &mut Transaction<'_, Sqlite>,
-    new: &NewNotification,
-    now: Instant,
-) -> StoreResult<()> {
-    let tag = new.tag();
-    let inserted = sqlx::query(
-        "INSERT INTO notifications \
-           (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
-         SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, max(?9, coalesce(( \
-           SELECT max(inserted_at) + 1 FROM notifications WHERE subject = ?2), ?9)) \
-         WHERE true ON CONFLICT (event_id, subject) DO NOTHING",
-    )
-    .bind(&tag)
-    .bind(&new.subject)
-    .bind(new.event_id.map(|e| e.to_string()))
-    .bind(&new.title)
-    .bind(&new.body)
-    .bind(&new.url)
-    .bind(&new.icon)
-    .bind(micros(new.sent_at))
-    .bind(micros(now))
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    // Only a new entry is delivered (a repeat of the drain adds nothing).
-    if inserted == 1 {
-        super::SqliteStore::add_deliveries(tx, &tag, &new.subject, now).await?;
-    }
-    Ok(())
 }
