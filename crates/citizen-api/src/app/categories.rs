@@ -1,18 +1,43 @@
-//! Changing and deleting report categories: there is always exactly one default category
-//! (making another the default moves it; the default can be neither unmarked nor deleted), and a
-//! category that ever held an issue stays. Each runs in one transaction of the store in which the
-//! rows it reads are locked, so two officers' changes cannot both pass a check and break it.
+//! Report categories and their officers: there is always exactly one default category (making
+//! another the default moves it; the default can be neither unmarked nor deleted), a category
+//! that ever held an issue stays, and every change is in the audit trail. Each runs in one
+//! transaction of the store in which the rows it reads are locked, so two officers' changes
+//! cannot both pass a check and break it, and a change is never without its audit entry.
 
+use serde_json::json;
 use uuid::Uuid;
 
-use crate::store::admin::{AdminStore, CategoryChange, CategoryError};
-use crate::store::Category;
+use crate::store::admin::{AdminEvent, AdminStore, CategoryChange, CategoryError, CategoryTx};
+use crate::store::{Category, Instant, NewCategory};
+
+/// Creates a category; `new.is_default` makes it the default (the former one stops being it).
+/// A taken name is a `Conflict`.
+pub async fn create(
+    admin: &dyn AdminStore,
+    new: &NewCategory,
+    actor: &str,
+    now: Instant,
+) -> Result<Category, CategoryError> {
+    let mut tx = admin.begin_category_change().await?;
+    if new.is_default {
+        tx.lock_default().await?;
+        tx.clear_default().await?;
+    }
+    let created = tx.insert_category(Uuid::now_v7(), new, now).await?;
+    let detail = json!({"category_id": created.id, "name": created.name,
+        "is_default": created.is_default, "statement_deadline_days": created.statement_deadline_days});
+    record(tx.as_mut(), "category_created", detail, actor, now).await?;
+    tx.commit().await?;
+    Ok(created)
+}
 
 /// Changes a category (a taken name is a `Conflict`).
 pub async fn update(
     admin: &dyn AdminStore,
     id: Uuid,
     change: &CategoryChange,
+    actor: &str,
+    now: Instant,
 ) -> Result<Category, CategoryError> {
     let mut tx = admin.begin_category_change().await?;
     // The default's row first: two requests making two categories the default serialise here.
@@ -27,12 +52,20 @@ pub async fn update(
         .statement_deadline_days
         .unwrap_or(current.statement_deadline_days);
     let updated = tx.write_category(id, change, deadline).await?;
+    let detail = json!({"category_id": id, "name": change.name,
+        "is_default": change.is_default, "statement_deadline_days": change.statement_deadline_days});
+    record(tx.as_mut(), "category_updated", detail, actor, now).await?;
     tx.commit().await?;
     Ok(updated)
 }
 
 /// Deletes a category no issue was ever placed in, with its officer assignments.
-pub async fn delete(admin: &dyn AdminStore, id: Uuid) -> Result<(), CategoryError> {
+pub async fn delete(
+    admin: &dyn AdminStore,
+    id: Uuid,
+    actor: &str,
+    now: Instant,
+) -> Result<(), CategoryError> {
     let mut tx = admin.begin_category_change().await?;
     let current = tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
     if current.is_default {
@@ -42,6 +75,68 @@ pub async fn delete(admin: &dyn AdminStore, id: Uuid) -> Result<(), CategoryErro
         return Err(CategoryError::InUse);
     }
     tx.delete_category(id).await?;
+    record(
+        tx.as_mut(),
+        "category_deleted",
+        json!({"category_id": id}),
+        actor,
+        now,
+    )
+    .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// Lets an officer (a token subject) work in a category (idempotent: an assignment that exists
+/// is not recorded again).
+pub async fn assign_officer(
+    admin: &dyn AdminStore,
+    id: Uuid,
+    subject: &str,
+    actor: &str,
+    now: Instant,
+) -> Result<(), CategoryError> {
+    let mut tx = admin.begin_category_change().await?;
+    tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
+    tx.assign_officer(subject, id).await?;
+    let detail = json!({"category_id": id, "officer": subject});
+    record(tx.as_mut(), "officer_assigned", detail, actor, now).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Takes an officer off a category (idempotent: recorded only when they were assigned).
+pub async fn remove_officer(
+    admin: &dyn AdminStore,
+    id: Uuid,
+    subject: &str,
+    actor: &str,
+    now: Instant,
+) -> Result<(), CategoryError> {
+    let mut tx = admin.begin_category_change().await?;
+    tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
+    if tx.remove_officer(subject, id).await? {
+        let detail = json!({"category_id": id, "officer": subject});
+        record(tx.as_mut(), "officer_removed", detail, actor, now).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn record(
+    tx: &mut dyn CategoryTx,
+    action: &'static str,
+    detail: serde_json::Value,
+    actor: &str,
+    now: Instant,
+) -> Result<(), CategoryError> {
+    let event = AdminEvent {
+        report_id: None,
+        issue_id: None,
+        action,
+        actor: actor.to_owned(),
+        detail,
+        at: now,
+    };
+    Ok(tx.record_event(&event).await?)
 }

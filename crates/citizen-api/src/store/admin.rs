@@ -8,7 +8,9 @@ use domain::reports::OrderBy;
 use uuid::Uuid;
 
 use super::StoreResult;
-use super::{Category, Instant, Issue, ListPage, Report, ReportFilter, Statement, StoreError};
+use super::{
+    Category, Instant, Issue, ListPage, NewCategory, Report, ReportFilter, Statement, StoreError,
+};
 
 /// Which issues an officer may see and work.
 #[derive(Debug, Clone, PartialEq)]
@@ -282,9 +284,6 @@ pub trait AdminStore: Send + Sync + 'static {
 
     /// The officers (token subjects) of a category, sorted.
     async fn category_officers(&self, id: Uuid) -> StoreResult<Vec<String>>;
-
-    /// Takes an officer off a category; `false` when they were not assigned.
-    async fn remove_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<bool>;
 }
 
 /// The audit trail's order: by time; at the same instant a status change before a statement
@@ -320,6 +319,23 @@ pub trait CategoryTx: Send {
 
     /// Deletes the category and its officer assignments.
     async fn delete_category(&mut self, id: Uuid) -> StoreResult<()>;
+
+    /// Inserts a category (a taken name is a `Conflict`).
+    async fn insert_category(
+        &mut self,
+        id: Uuid,
+        new: &NewCategory,
+        now: Instant,
+    ) -> StoreResult<Category>;
+
+    /// Assigns an officer to the category (nothing when assigned already).
+    async fn assign_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<()>;
+
+    /// Takes an officer off the category; `false` when they were not assigned.
+    async fn remove_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<bool>;
+
+    /// Records the change in the audit trail.
+    async fn record_event(&mut self, event: &AdminEvent) -> StoreResult<()>;
 
     async fn commit(self: Box<Self>) -> StoreResult<()>;
 }

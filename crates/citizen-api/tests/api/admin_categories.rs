@@ -2,6 +2,7 @@
 
 use reqwest::Method;
 use serde_json::{json, Value};
+use service_kit::db::{Database, DatabaseSettings};
 use test_support::on_both_backends;
 use uuid::Uuid;
 
@@ -12,6 +13,7 @@ on_both_backends!(crate::helpers::spawn_app;
     categories_are_created_changed_and_deleted,
     the_default_moves_but_never_disappears,
     officers_are_assigned_and_taken_off,
+    every_category_change_is_in_the_audit_trail,
     the_description_groups_the_admin_routes,
 );
 
@@ -241,6 +243,90 @@ async fn officers_are_assigned_and_taken_off(app: TestApp) {
     assert_error(status, &body, 404, "CATEGORY_NOT_FOUND");
     let (status, body) = app.get_as(&path, Some(&app.officer("o-2"))).await;
     assert_error(status, &body, 403, "FORBIDDEN");
+}
+
+/// The actions of the audit entries without a report (categories and assignments), by actor.
+async fn category_actions(app: &TestApp) -> Vec<(String, String)> {
+    let settings = DatabaseSettings {
+        max_connections: 1,
+        ..app.settings.database.clone()
+    };
+    let sql = "SELECT actor, action FROM admin_events WHERE report_id IS NULL ORDER BY id";
+    match Database::connect(&settings, citizen_api::store::SCHEMA)
+        .await
+        .unwrap()
+    {
+        Database::Postgres(pool) => sqlx::query_as(sql).fetch_all(&pool).await.unwrap(),
+        Database::Sqlite(pool) => sqlx::query_as(sql).fetch_all(&pool).await.unwrap(),
+    }
+}
+
+/// Each change of a category or an assignment is recorded with its actor, in the change's own
+/// transaction; a refused change and a removal of nobody record nothing.
+async fn every_category_change_is_in_the_audit_trail(app: TestApp) {
+    let boss = app.boss();
+    let roads = app.admin_category("Roads", None).await;
+    let (status, body) = app
+        .send_json(
+            Method::PATCH,
+            &format!("/admin/report-categories/{roads}"),
+            &boss,
+            &json!({"is_default": true}),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let officers = format!("/admin/report-categories/{roads}/officers");
+    app.assign("o-1", roads).await;
+    for expected in [204, 204] {
+        let (status, _) = app
+            .request(
+                Method::DELETE,
+                &format!("{officers}/o-1"),
+                Some(&boss),
+                None,
+            )
+            .await;
+        assert_eq!(status, expected);
+    }
+    // Refused: the default cannot be deleted.
+    let (status, body) = app
+        .request(
+            Method::DELETE,
+            &format!("/admin/report-categories/{roads}"),
+            Some(&boss),
+            None,
+        )
+        .await;
+    assert_error(status, &body, 409, "CONFLICT");
+    let parks = app.admin_category("Parks", None).await;
+    let (status, _) = app
+        .request(
+            Method::DELETE,
+            &format!("/admin/report-categories/{parks}"),
+            Some(&boss),
+            None,
+        )
+        .await;
+    assert_eq!(status, 204);
+    let actions: Vec<String> = category_actions(&app)
+        .await
+        .into_iter()
+        .map(|(actor, action)| {
+            assert_eq!(actor, "boss");
+            action
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            "category_created",
+            "category_updated",
+            "officer_assigned",
+            "officer_removed",
+            "category_created",
+            "category_deleted",
+        ]
+    );
 }
 
 async fn the_description_groups_the_admin_routes(app: TestApp) {

@@ -5,7 +5,7 @@ use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
-use service_kit::auth::{Auth, Principal};
+use service_kit::auth::Auth;
 use service_kit::docs::responses::{
     InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
 };
@@ -19,7 +19,7 @@ use super::model::{AdminCategories, AdminCategory};
 use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
 use crate::app;
 use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
-use crate::store::admin::{AdminEvent, CategoryChange, CategoryError};
+use crate::store::admin::{CategoryChange, CategoryError};
 use crate::store::NewCategory;
 
 /// Most characters of a category name.
@@ -93,23 +93,6 @@ pub(super) fn category_error(err: CategoryError) -> ApiError {
     }
 }
 
-pub(super) async fn record(
-    state: &AppState,
-    principal: &Principal,
-    action: &'static str,
-    detail: serde_json::Value,
-) -> Result<(), ApiError> {
-    let event = AdminEvent {
-        report_id: None,
-        issue_id: None,
-        action,
-        actor: principal.subject.clone(),
-        detail,
-        at: state.clock.now(),
-    };
-    Ok(state.stores.admin.record_event(&event).await?)
-}
-
 /// Every report category with its statement deadline.
 ///
 /// By name, the default category last. Readable with any of the officers' scopes.
@@ -167,26 +150,17 @@ pub async fn create(
     let body: NewCategoryRequest = super::from_object(body)?;
     let new = NewCategory {
         name: check_name(&body.name)?,
-        is_default: false,
+        is_default: body.is_default,
         statement_deadline_days: check_deadline(body.statement_deadline_days)?,
     };
-    let mut created = state
-        .stores
-        .categories
-        .create_category(&new, state.clock.now())
-        .await?;
-    if body.is_default {
-        let change = CategoryChange {
-            is_default: Some(true),
-            ..CategoryChange::default()
-        };
-        created = app::categories::update(state.stores.admin.as_ref(), created.id, &change)
-            .await
-            .map_err(category_error)?;
-    }
-    let detail = serde_json::json!({"category_id": created.id, "name": created.name,
-        "is_default": created.is_default, "statement_deadline_days": created.statement_deadline_days});
-    record(&state, &auth.0, "category_created", detail).await?;
+    let created = app::categories::create(
+        state.stores.admin.as_ref(),
+        &new,
+        &auth.0.subject,
+        state.clock.now(),
+    )
+    .await
+    .map_err(category_error)?;
     Ok(HttpResponse::Created().json(AdminCategory::from(created)))
 }
 
@@ -233,12 +207,15 @@ pub async fn update(
             .map(check_deadline)
             .transpose()?,
     };
-    let updated = app::categories::update(state.stores.admin.as_ref(), id, &change)
-        .await
-        .map_err(category_error)?;
-    let detail = serde_json::json!({"category_id": id, "name": change.name,
-        "is_default": change.is_default, "statement_deadline_days": change.statement_deadline_days});
-    record(&state, &auth.0, "category_updated", detail).await?;
+    let updated = app::categories::update(
+        state.stores.admin.as_ref(),
+        id,
+        &change,
+        &auth.0.subject,
+        state.clock.now(),
+    )
+    .await
+    .map_err(category_error)?;
     Ok(Json(AdminCategory::from(updated)))
 }
 
@@ -267,15 +244,13 @@ pub async fn delete(
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let id = category_id(&path)?;
-    app::categories::delete(state.stores.admin.as_ref(), id)
-        .await
-        .map_err(category_error)?;
-    record(
-        &state,
-        &auth.0,
-        "category_deleted",
-        serde_json::json!({"category_id": id}),
+    app::categories::delete(
+        state.stores.admin.as_ref(),
+        id,
+        &auth.0.subject,
+        state.clock.now(),
     )
-    .await?;
+    .await
+    .map_err(category_error)?;
     Ok(HttpResponse::NoContent().finish())
 }

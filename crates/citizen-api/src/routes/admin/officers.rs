@@ -10,9 +10,10 @@ use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::AppState;
-use super::categories::record;
+use super::categories::category_error;
 use super::model::Officers;
 use super::{category_not_found, CATEGORIES_SCOPE};
+use crate::app;
 use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
 
 /// Most characters of a token subject.
@@ -96,9 +97,15 @@ pub async fn add(
     let (category, subject) = path.into_inner();
     let id = existing(&state, &category).await?;
     check_subject(&subject)?;
-    state.stores.categories.assign_officer(&subject, id).await?;
-    let detail = serde_json::json!({"category_id": id, "officer": subject});
-    record(&state, &auth.0, "officer_assigned", detail).await?;
+    app::categories::assign_officer(
+        state.stores.admin.as_ref(),
+        id,
+        &subject,
+        &auth.0.subject,
+        state.clock.now(),
+    )
+    .await
+    .map_err(category_error)?;
     Ok(HttpResponse::NoContent().finish())
 }
 
@@ -130,9 +137,14 @@ pub async fn remove(
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let (category, subject) = path.into_inner();
     let id = existing(&state, &category).await?;
-    if state.stores.admin.remove_officer(&subject, id).await? {
-        let detail = serde_json::json!({"category_id": id, "officer": subject});
-        record(&state, &auth.0, "officer_removed", detail).await?;
-    }
+    app::categories::remove_officer(
+        state.stores.admin.as_ref(),
+        id,
+        &subject,
+        &auth.0.subject,
+        state.clock.now(),
+    )
+    .await
+    .map_err(category_error)?;
     Ok(HttpResponse::NoContent().finish())
 }

@@ -409,16 +409,5 @@ both_backends! {
             .fetch_all(&self.pool)
             .await?)
         }
-
-        async fn remove_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<bool> {
-            let done = sqlx::query(
-                "DELETE FROM category_officers WHERE subject = $1 AND category_id = $2",
-            )
-            .bind(subject)
-            .bind(DbUuid(category_id))
-            .execute(&self.pool)
-            .await?;
-            Ok(done.rows_affected() == 1)
-        }
     }
 }

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::admin::{CategoryChange, CategoryTx};
+use crate::store::admin::{AdminEvent, CategoryChange, CategoryTx};
 use crate::store::records::{CategoryRecord, CATEGORY_COLUMNS as COLUMNS};
 use crate::store::{Category, CategoryStore, Instant, NewCategory, StoreResult};
 
@@ -106,8 +106,83 @@ both_backends! {
             Ok(())
         }
 
+        async fn insert_category(
+            &mut self,
+            id: Uuid,
+            new: &NewCategory,
+            now: Instant,
+        ) -> StoreResult<Category> {
+            Backend::insert_category(&mut *self.0, id, new, now).await
+        }
+
+        async fn assign_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<()> {
+            Backend::insert_officer(&mut *self.0, subject, id).await
+        }
+
+        async fn remove_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<bool> {
+            let done =
+                sqlx::query("DELETE FROM category_officers WHERE subject = $1 AND category_id = $2")
+                    .bind(subject)
+                    .bind(DbUuid(id))
+                    .execute(&mut *self.0)
+                    .await?;
+            Ok(done.rows_affected() == 1)
+        }
+
+        async fn record_event(&mut self, event: &AdminEvent) -> StoreResult<()> {
+            Backend::insert_event(&mut *self.0, event).await
+        }
+
         async fn commit(self: Box<Self>) -> StoreResult<()> {
             self.0.commit().await?;
+            Ok(())
+        }
+    }
+
+    impl Backend {
+        /// Inserts a category (in a transaction or on the pool).
+        async fn insert_category<'c, E>(
+            executor: E,
+            id: Uuid,
+            new: &NewCategory,
+            now: Instant,
+        ) -> StoreResult<Category>
+        where
+            E: sqlx::Executor<'c, Database = Db>,
+        {
+            let days = new
+                .statement_deadline_days
+                .map(i32::try_from)
+                .transpose()
+                .context("deadline out of range")?;
+            let row: CategoryRecord = sqlx::query_as(
+                "INSERT INTO report_categories (id, name, is_default, \
+                 statement_deadline_days, created_at) VALUES ($1, $2, $3, $4, $5) \
+                 RETURNING id, name, is_default, statement_deadline_days",
+            )
+            .bind(DbUuid(id))
+            .bind(&new.name)
+            .bind(new.is_default)
+            .bind(days)
+            .bind(DbInstant(now))
+            .fetch_one(executor)
+            .await?;
+            Ok(row.try_into()?)
+        }
+
+        /// Assigns an officer (in a transaction or on the pool; nothing when assigned already).
+        async fn insert_officer<'c, E>(executor: E, subject: &str, id: Uuid) -> StoreResult<()>
+        where
+            E: sqlx::Executor<'c, Database = Db>,
+        {
+            sqlx::query(
+                "INSERT INTO category_officers (subject, category_id) VALUES ($1, $2) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(subject)
+            .bind(DbUuid(id))
+            .execute(executor)
+            .await?;
             Ok(())
         }
     }
@@ -135,24 +210,7 @@ both_backends! {
         }
 
         async fn create_category(&self, new: &NewCategory, now: Instant) -> StoreResult<Category> {
-            let days = new
-                .statement_deadline_days
-                .map(i32::try_from)
-                .transpose()
-                .context("deadline out of range")?;
-            let row: CategoryRecord = sqlx::query_as(
-                "INSERT INTO report_categories (id, name, is_default, \
-                 statement_deadline_days, created_at) VALUES ($1, $2, $3, $4, $5) \
-                 RETURNING id, name, is_default, statement_deadline_days",
-            )
-            .bind(DbUuid(Uuid::now_v7()))
-            .bind(&new.name)
-            .bind(new.is_default)
-            .bind(days)
-            .bind(DbInstant(now))
-            .fetch_one(&self.pool)
-            .await?;
-            Ok(row.try_into()?)
+            Backend::insert_category(&self.pool, Uuid::now_v7(), new, now).await
         }
 
         async fn ensure_default_category(&self, name: &str, now: Instant) -> StoreResult<Category> {
@@ -178,15 +236,7 @@ both_backends! {
         }
 
         async fn assign_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<()> {
-            sqlx::query(
-                "INSERT INTO category_officers (subject, category_id) VALUES ($1, $2) \
-                 ON CONFLICT DO NOTHING",
-            )
-            .bind(subject)
-            .bind(DbUuid(category_id))
-            .execute(&self.pool)
-            .await?;
-            Ok(())
+            Backend::insert_officer(&self.pool, subject, category_id).await
         }
     }
 }
