@@ -6,11 +6,11 @@ use std::future::Future;
 use std::sync::Arc;
 
 use service_kit::auth::Authenticator;
-use service_kit::clock::{Clock, SystemClock};
-use service_kit::db::Database;
+use service_kit::clock::Clock;
 use service_kit::http::cache::HttpCache;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
+pub use service_kit::startup::BuildOptions;
 use service_kit::startup::{self, HttpApp};
 
 use crate::captcha::CaptchaVerifier;
@@ -27,17 +27,9 @@ use crate::stores::{self, Stores};
 /// each, with room to spare (a longer one is refused by its character count, not cut here).
 const FORM_TEXT_BYTES: u64 = 16 * 1024;
 
-/// Options for tests and benchmarks.
-#[derive(Default)]
-pub struct BuildOptions {
-    /// A clock to use instead of the system clock.
-    pub clock: Option<Arc<dyn Clock>>,
-}
-
 /// A built, bound, not yet serving citizen-api.
 pub struct Application {
     http: HttpApp,
-    db: Database,
     stores: Stores,
 }
 
@@ -59,7 +51,7 @@ impl Application {
                 synchronous_vote_commit: settings.votes.synchronous_commit,
             },
         );
-        let clock: Arc<dyn Clock> = options.clock.unwrap_or_else(|| Arc::new(SystemClock));
+        let clock: Arc<dyn Clock> = options.clock_or_system();
         if !schema.is_behind() {
             let default = stores
                 .categories
@@ -144,8 +136,8 @@ impl Application {
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
         };
-        let http = HttpApp::bind(parts, &settings.http)?;
-        Ok(Self { http, db, stores })
+        let http = HttpApp::bind(parts, &settings.http)?.closing(db);
+        Ok(Self { http, stores })
     }
 
     /// The bound port (useful with port 0).
@@ -158,13 +150,11 @@ impl Application {
         self.stores.clone()
     }
 
-    /// Serves until `shutdown` resolves, then drains within the grace period.
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let result = self.http.run_until(shutdown).await;
-        self.db.close().await;
-        Ok(result?)
+        Ok(self.http.run_until(shutdown).await?)
     }
 }

@@ -11,9 +11,10 @@ use service_kit::auth::Authenticator;
 use service_kit::db::Database;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
+pub use service_kit::startup::BuildOptions;
 use service_kit::startup::{self, HttpApp};
 
-use crate::clock::{Clock, SystemClock};
+use crate::clock::Clock;
 use crate::notify::{self, EmbeddedBroker, Notifier};
 use crate::routes::{self, AppState};
 use crate::scheduler::Scheduler;
@@ -22,14 +23,6 @@ use crate::store::{self, ClientCache};
 
 /// How long start-up waits for the embedded broker to accept the service's connection.
 const EMBEDDED_BROKER_START: Duration = Duration::from_secs(10);
-
-/// Options for tests and benchmarks.
-#[derive(Default)]
-pub struct BuildOptions {
-    /// A clock to use instead of the system clock. With it, the scheduler's sleeping loop is not
-    /// started: the caller drives [`Scheduler::run_due`] itself.
-    pub clock: Option<Arc<dyn Clock>>,
-}
 
 /// A built, bound, not yet serving platform-messages.
 pub struct Application {
@@ -119,13 +112,14 @@ impl Application {
         Self::build_with(settings, BuildOptions::default()).await
     }
 
-    /// [`Application::build`] with test/benchmark options.
+    /// [`Application::build`] with test/benchmark options. With `options.clock`, the scheduler's
+    /// sleeping loop is not started: the caller drives [`Scheduler::run_due`] itself.
     pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
         let store = store::for_database(&db);
         let scheduler_loop = options.clock.is_none();
-        let clock: Arc<dyn Clock> = options.clock.unwrap_or_else(|| Arc::new(SystemClock));
+        let clock: Arc<dyn Clock> = options.clock_or_system();
         let (notifier, embedded_broker) =
             start_notifier(settings, store.clone(), clock.clone()).await?;
         let scheduler = Arc::new(Scheduler::new(

@@ -17,11 +17,26 @@ pub use binary::{main, Binary};
 use std::future::Future;
 use std::sync::Arc;
 
+use crate::clock::{Clock, SystemClock};
 use crate::db::{Backend, Database, DatabaseSettings, Migrations};
 use crate::health::Readiness;
 use crate::http::{self, AppParts};
 use crate::schema::{self, SchemaCheck, SchemaGate, SchemaStatus};
 use crate::settings::HttpSettings;
+
+/// What tests and benchmarks may change in a service's `Application::build_with`.
+#[derive(Default)]
+pub struct BuildOptions {
+    /// A clock to use instead of the system clock.
+    pub clock: Option<Arc<dyn Clock>>,
+}
+
+impl BuildOptions {
+    /// The clock given, else the system clock.
+    pub fn clock_or_system(&self) -> Arc<dyn Clock> {
+        self.clock.clone().unwrap_or_else(|| Arc::new(SystemClock))
+    }
+}
 
 /// Steps 2 and 3: opens the pool, migrates SQLite (always) and PostgreSQL (when
 /// `database.migrate_on_start`), and compares the schema with the binary. A database migrated by
@@ -73,11 +88,13 @@ pub fn readiness(db: &Database, migrations: Migrations<'static>, gate: &SchemaGa
         }))
 }
 
-/// Steps 6 and 7: a bound listener with the application it will serve.
+/// Steps 6 and 7: a bound listener with the application it will serve (and the pool to close
+/// once it has served, see [`HttpApp::closing`]).
 pub struct HttpApp {
     listener: std::net::TcpListener,
     parts: AppParts,
     http: HttpSettings,
+    pool: Option<Database>,
 }
 
 impl HttpApp {
@@ -87,7 +104,17 @@ impl HttpApp {
             listener: http::bind(http)?,
             parts,
             http: http.clone(),
+            pool: None,
         })
+    }
+
+    /// Closes `db` once served, after the grace period: the pool of a service that stops
+    /// nothing else in between.
+    pub fn closing(self, db: Database) -> Self {
+        Self {
+            pool: Some(db),
+            ..self
+        }
     }
 
     /// The bound port (useful with port 0).
@@ -95,7 +122,8 @@ impl HttpApp {
         self.listener.local_addr().map_or(0, |a| a.port())
     }
 
-    /// Serves until `shutdown` resolves, then drains within the grace period.
+    /// Serves until `shutdown` resolves, then drains within the grace period (and closes the pool
+    /// given to [`HttpApp::closing`]).
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
@@ -105,6 +133,10 @@ impl HttpApp {
             port = self.port(),
             "listening"
         );
-        http::serve(self.listener, self.parts, &self.http, shutdown).await
+        let served = http::serve(self.listener, self.parts, &self.http, shutdown).await;
+        if let Some(db) = self.pool {
+            db.close().await;
+        }
+        served
     }
 }

@@ -2,7 +2,6 @@
 //! migrate, readiness, app, bind, run. The library owns it so tests run the real application on
 //! port 0.
 
-use service_kit::db::Database;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 use service_kit::startup::{self, HttpApp};
@@ -16,7 +15,6 @@ use crate::store::{self, StreetStore};
 /// A built, bound, not yet serving streets-api.
 pub struct Application {
     http: HttpApp,
-    db: Database,
     store: Arc<dyn StreetStore>,
     model: Arc<store::ReadModelStreets>,
 }
@@ -70,13 +68,8 @@ impl Application {
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
         };
-        let http = HttpApp::bind(parts, &settings.http)?;
-        Ok(Self {
-            http,
-            db,
-            store,
-            model,
-        })
+        let http = HttpApp::bind(parts, &settings.http)?.closing(db);
+        Ok(Self { http, store, model })
     }
 
     /// The bound port (useful with port 0).
@@ -94,13 +87,11 @@ impl Application {
         self.model.clone()
     }
 
-    /// Serves until `shutdown` resolves, then drains within the grace period.
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
     pub async fn run_until(
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        let result = self.http.run_until(shutdown).await;
-        self.db.close().await;
-        Ok(result?)
+        Ok(self.http.run_until(shutdown).await?)
     }
 }
