@@ -14,6 +14,7 @@ use citizen_api::{Application, BuildOptions, Settings, SPEC};
 use domain::geo::{LocationParam, LonLat};
 use domain::issues::Transition;
 use secrecy::SecretString;
+use serde::Serialize;
 use serde_json::Value;
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
@@ -311,33 +312,19 @@ impl TestApp {
         test_support::http::status_and_json(response).await
     }
 
-    /// POST /me/vote-tokens: places `count` tokens of `token`'s holder on `target`.
-    pub async fn vote(
-        &self,
-        token: &str,
-        target: impl serde::Serialize,
-        count: impl serde::Serialize,
-    ) -> (u16, Value) {
-        let body = serde_json::json!({"target": target, "count": count});
+    /// POST /me/vote-tokens: places `n` tokens of `token`'s holder on `target`.
+    pub async fn vote(&self, token: &str, target: impl Serialize, n: u64) -> (u16, Value) {
+        let body = serde_json::json!({"target": target, "count": n});
         self.send_json(reqwest::Method::POST, "/me/vote-tokens", token, &body)
             .await
     }
 
-    /// PATCH /me/vote-token-revoke: revokes `count` tokens of `token`'s holder on `target`.
-    pub async fn revoke_votes(
-        &self,
-        token: &str,
-        target: impl serde::Serialize,
-        count: impl serde::Serialize,
-    ) -> (u16, Value) {
-        let body = serde_json::json!({"target": target, "count": count});
-        self.send_json(
-            reqwest::Method::PATCH,
-            "/me/vote-token-revoke",
-            token,
-            &body,
-        )
-        .await
+    /// PATCH /me/vote-token-revoke: revokes `n` tokens of `token`'s holder on `target`.
+    pub async fn revoke_votes(&self, token: &str, target: impl Serialize, n: u64) -> (u16, Value) {
+        let body = serde_json::json!({"target": target, "count": n});
+        let path = "/me/vote-token-revoke";
+        self.send_json(reqwest::Method::PATCH, path, token, &body)
+            .await
     }
 
     /// GET that must answer 200.

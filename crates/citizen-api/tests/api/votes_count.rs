@@ -12,7 +12,7 @@ on_both_backends!(crate::votes::spawn_votes;
 );
 
 async fn place(app: &TestApp, token: &str, target: &str, count: u32) {
-    let (status, body) = app.vote(token, &target, count).await;
+    let (status, body) = app.vote(token, target, count.into()).await;
     assert_eq!(status, 200, "{body}");
 }
 
