@@ -29,6 +29,11 @@ pub async fn status_and_json(response: reqwest::Response) -> (u16, Value) {
     (status, response.json().await.unwrap_or(Value::Null))
 }
 
+/// GET `url` and its JSON body (the test fails when there is no JSON body).
+pub async fn get_json(http: &reqwest::Client, url: &str) -> Value {
+    http.get(url).send().await.unwrap().json().await.unwrap()
+}
+
 /// The text of `{root}/metrics`.
 pub async fn metrics_text(http: &reqwest::Client, root: &str) -> String {
     http.get(format!("{root}/metrics"))

@@ -126,14 +126,7 @@ async fn categories_are_created_changed_and_deleted(app: TestApp) {
     assert_error(status, &body, 400, "VALIDATION_ERROR");
     // Deleting: an unused one goes; one that ever had an issue stays.
     let parks = app.admin_category("Parks", None).await;
-    let (status, _) = app
-        .request(
-            Method::DELETE,
-            &format!("/admin/report-categories/{parks}"),
-            Some(&boss),
-            None,
-        )
-        .await;
+    let (status, _) = app.delete_category(parks, &boss).await;
     assert_eq!(status, 204);
     let filed = app.file(Filing::new("Hole", 1)).await;
     let (_, moved) = app.move_to(filed.issue, roads, &boss).await;
@@ -141,14 +134,7 @@ async fn categories_are_created_changed_and_deleted(app: TestApp) {
     app.move_to(id(&moved, "issue_id"), greenery, &boss).await;
     let (status, body) = app.request(Method::DELETE, &path, Some(&boss), None).await;
     assert_error(status, &body, 409, "CATEGORY_IN_USE");
-    let (status, body) = app
-        .request(
-            Method::DELETE,
-            &format!("/admin/report-categories/{parks}"),
-            Some(&boss),
-            None,
-        )
-        .await;
+    let (status, body) = app.delete_category(parks, &boss).await;
     assert_error(status, &body, 404, "CATEGORY_NOT_FOUND");
 }
 
@@ -157,22 +143,10 @@ async fn the_default_moves_but_never_disappears(app: TestApp) {
     let (_, body) = app.get_as("/admin/report-categories", Some(&boss)).await;
     let old_default = id(&body["categories"][0], "category_id");
     let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            &format!("/admin/report-categories/{old_default}"),
-            &boss,
-            &json!({"is_default": false}),
-        )
+        .patch_category(old_default, &boss, &json!({"is_default": false}))
         .await;
     assert_error(status, &body, 409, "CONFLICT");
-    let (status, body) = app
-        .request(
-            Method::DELETE,
-            &format!("/admin/report-categories/{old_default}"),
-            Some(&boss),
-            None,
-        )
-        .await;
+    let (status, body) = app.delete_category(old_default, &boss).await;
     assert_error(status, &body, 409, "CONFLICT");
     // A new default: the former one stops being one, and new reports are placed there.
     let (status, body) = app
@@ -194,12 +168,7 @@ async fn the_default_moves_but_never_disappears(app: TestApp) {
     assert_eq!(issues["issues"][0]["category_name"], "Inbox");
     // And back.
     let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            &format!("/admin/report-categories/{old_default}"),
-            &boss,
-            &json!({"is_default": true}),
-        )
+        .patch_category(old_default, &boss, &json!({"is_default": true}))
         .await;
     assert_eq!(status, 200, "{body}");
     let (_, body) = app.get_as("/admin/report-categories", Some(&boss)).await;

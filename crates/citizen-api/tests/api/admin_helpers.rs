@@ -37,6 +37,18 @@ impl TestApp {
         body["category_id"].as_str().unwrap().parse().unwrap()
     }
 
+    /// PATCH /admin/report-categories/{category} as `token` with `body`.
+    pub async fn patch_category(&self, category: Uuid, token: &str, body: &Value) -> (u16, Value) {
+        let path = format!("/admin/report-categories/{category}");
+        self.send_json(Method::PATCH, &path, token, body).await
+    }
+
+    /// DELETE /admin/report-categories/{category} as `token`.
+    pub async fn delete_category(&self, category: Uuid, token: &str) -> (u16, Value) {
+        let path = format!("/admin/report-categories/{category}");
+        self.request(Method::DELETE, &path, Some(token), None).await
+    }
+
     /// Assigns `subject` to `category` through the admin API.
     pub async fn assign(&self, subject: &str, category: Uuid) {
         let (status, body) = self

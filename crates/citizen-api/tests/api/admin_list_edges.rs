@@ -1,7 +1,5 @@
 //! `GET /admin/reports`: votes and refused parameters.
 
-use reqwest::Method;
-use serde_json::json;
 use test_support::on_both_backends;
 
 use crate::admin_helpers::ids;
@@ -19,14 +17,7 @@ async fn votes_count_the_active_tokens_and_order_the_list(app: TestApp) {
     let boss = app.boss();
     let citizen = app.token("citizen-1", &[]);
     for (target, count) in [(c.a, 3), (c.c, 1)] {
-        let (status, body) = app
-            .send_json(
-                Method::POST,
-                "/me/vote-tokens",
-                &citizen,
-                &json!({"target": target.to_string(), "count": count}),
-            )
-            .await;
+        let (status, body) = app.vote(&citizen, &target.to_string(), count).await;
         assert_eq!(status, 200, "{body}");
     }
     let body = app.admin_list("orderBy=votes", &boss).await;
@@ -35,14 +26,7 @@ async fn votes_count_the_active_tokens_and_order_the_list(app: TestApp) {
         crate::helpers::column(&body, "votes_count"),
         ["3", "1", "0", "0"]
     );
-    let (status, _) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
-            &citizen,
-            &json!({"target": c.a.to_string(), "count": 3}),
-        )
-        .await;
+    let (status, _) = app.revoke_votes(&citizen, &c.a.to_string(), 3).await;
     assert_eq!(status, 200);
     let body = app.admin_list("orderBy=votes", &boss).await;
     assert_eq!(ids(&body), s(&[c.c, c.d, c.b, c.a]));

@@ -11,7 +11,6 @@ use citizen_api::notify::mail::Mailer;
 use citizen_api::notify::push_send::PushSender;
 use citizen_api::notify::worker::Worker;
 use citizen_api::notify::{DeliverySettings, EmailSettings};
-use domain::issues::Transition;
 use reqwest::Method;
 use secrecy::SecretString;
 use serde_json::{json, Value};
@@ -20,7 +19,7 @@ use uuid::Uuid;
 use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::helpers::{Filing, TestApp, OFFICER};
+use crate::helpers::{Filing, TestApp};
 use crate::notifications_helpers::{browser_keys, token_with};
 use crate::notifications_push::{decrypt, VAPID_PRIVATE};
 
@@ -72,6 +71,18 @@ pub fn deliverer(app: &TestApp, push: bool, mail: Option<&str>) -> Deliverer {
         mail.map(mailer),
         delivery_settings(),
     )
+}
+
+/// One round of a [`deliverer`] at the clock's now.
+pub async fn deliver_now(
+    app: &TestApp,
+    push: bool,
+    mail: Option<&str>,
+) -> citizen_api::notify::deliver::Round {
+    deliverer(app, push, mail)
+        .run_once(app.clock.now())
+        .await
+        .unwrap()
 }
 
 /// A stand-in push service answering `status` to every POST under `/push/`.
@@ -129,12 +140,7 @@ pub async fn subscribe_push(
 /// Sets `subject`'s settings with a token carrying `locale`.
 pub async fn set_settings(app: &TestApp, subject: &str, locale: &str, interval: Value) {
     let (status, body) = app
-        .send_json(
-            Method::PUT,
-            "/me/notifications/settings",
-            &token_with(subject, None, Some(locale)),
-            &json!({"enabled": true, "interval": interval}),
-        )
+        .save_settings(&token_with(subject, None, Some(locale)), true, interval)
         .await;
     assert_eq!(status, 200, "{body}");
 }
@@ -147,24 +153,11 @@ pub async fn accepted_report(app: &TestApp, author: &str, voters: &[&str], secon
         .await;
     for voter in voters {
         let (status, body) = app
-            .send_json(
-                Method::POST,
-                "/me/vote-tokens",
-                &app.token(voter, &[]),
-                &json!({"target": filed.report.to_string(), "count": 1}),
-            )
+            .vote(&app.token(voter, &[]), &filed.report.to_string(), 1)
             .await;
         assert_eq!(status, 200, "{body}");
     }
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        filed.issue,
-        Transition::Accept,
-        OFFICER,
-        app.clock.now(),
-    )
-    .await
-    .unwrap();
+    app.accept(filed.issue, app.clock.now()).await;
     drain(app).await;
     filed.issue
 }
@@ -190,9 +183,6 @@ pub async fn topics(server: &MockServer) -> Vec<String> {
 
 /// The tags of `subject`'s feed, newest first.
 pub async fn feed_tags(app: &TestApp, subject: &str) -> Vec<String> {
-    let (status, body) = app
-        .get_as("/me/notifications", Some(&app.token(subject, &[])))
-        .await;
-    assert_eq!(status, 200, "{body}");
+    let body = crate::notifications_helpers::feed(app, subject).await;
     crate::notifications_helpers::fields(&body, "tag")
 }

@@ -6,7 +6,7 @@ use domain::issues::Transition;
 use test_support::on_both_backends;
 use uuid::Uuid;
 
-use crate::helpers::{assert_error, Filing, TestApp, OFFICER};
+use crate::helpers::{assert_error, Filing, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     detail_derives_the_status_from_all_issues,
@@ -27,28 +27,12 @@ async fn detail_derives_the_status_from_all_issues(app: TestApp) {
     );
     assert!(body.get("issue_id").is_none() && body.get("distance").is_none());
     // Moved: the new open issue counts, the moved one does not.
-    let moved = citizen_api::app::workflow::move_issue(
-        app.stores.issues.as_ref(),
-        a.issue,
-        roads.id,
-        OFFICER,
-        app.time(5),
-    )
-    .await
-    .unwrap();
+    let moved = app.desk().move_to(a.issue, roads.id, app.time(5)).await;
     assert_eq!(
         app.get_ok(&format!("/reports/{}", a.report)).await["status"],
         "open"
     );
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        moved.id,
-        Transition::Accept,
-        OFFICER,
-        app.time(6),
-    )
-    .await
-    .unwrap();
+    app.accept(moved.id, app.time(6)).await;
     let body = app.get_ok(&format!("/reports/{}", a.report)).await;
     assert_eq!(body["status"], "accepted");
     assert_eq!(
@@ -56,43 +40,27 @@ async fn detail_derives_the_status_from_all_issues(app: TestApp) {
         app.time(5)
             .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
     );
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        moved.id,
-        Transition::Resolve,
-        OFFICER,
-        app.time(7),
-    )
-    .await
-    .unwrap();
+    app.desk()
+        .status(moved.id, Transition::Resolve, app.time(7))
+        .await;
     assert_eq!(
         app.get_ok(&format!("/reports/{}", a.report)).await["status"],
         "resolved"
     );
     // A duplicate of a resolved issue of another report.
     let b = app.file(Filing::new("B", 8)).await;
-    citizen_api::app::workflow::mark_duplicate(
-        app.stores.issues.as_ref(),
-        b.issue,
-        moved.id,
-        OFFICER,
-        app.time(9),
-    )
-    .await
-    .unwrap();
+    app.desk()
+        .duplicate_of(b.issue, moved.id, app.time(9))
+        .await;
     assert_eq!(
         app.get_ok(&format!("/reports/{}", b.report)).await["status"],
         "duplicate"
     );
     // Refused steps change nothing.
-    let err = citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        moved.id,
-        Transition::Accept,
-        OFFICER,
-        app.time(10),
-    )
-    .await;
+    let err = app
+        .desk()
+        .try_status(moved.id, Transition::Accept, app.time(10))
+        .await;
     assert!(
         matches!(err, Err(citizen_api::store::WorkflowError::Refused(_))),
         "{err:?}"

@@ -7,11 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
-use citizen_api::store::{self, Category, NewCategory, NewReport};
+use citizen_api::app::workflow;
+use citizen_api::store::{self, Category, Issue, NewCategory, NewReport, Statement, WorkflowError};
 use citizen_api::stores::{self, Stores};
 use citizen_api::{Application, BuildOptions, Settings, SPEC};
 use domain::geo::{LocationParam, LonLat};
+use domain::issues::Transition;
 use secrecy::SecretString;
+use serde::Serialize;
 use serde_json::Value;
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
@@ -309,6 +312,21 @@ impl TestApp {
         test_support::http::status_and_json(response).await
     }
 
+    /// POST /me/vote-tokens: places `n` tokens of `token`'s holder on `target`.
+    pub async fn vote(&self, token: &str, target: impl Serialize, n: u64) -> (u16, Value) {
+        let body = serde_json::json!({"target": target, "count": n});
+        self.send_json(reqwest::Method::POST, "/me/vote-tokens", token, &body)
+            .await
+    }
+
+    /// PATCH /me/vote-token-revoke: revokes `n` tokens of `token`'s holder on `target`.
+    pub async fn revoke_votes(&self, token: &str, target: impl Serialize, n: u64) -> (u16, Value) {
+        let body = serde_json::json!({"target": target, "count": n});
+        let path = "/me/vote-token-revoke";
+        self.send_json(reqwest::Method::PATCH, path, token, &body)
+            .await
+    }
+
     /// GET that must answer 200.
     pub async fn get_ok(&self, path: &str) -> Value {
         let (status, body) = self.get(path).await;
@@ -321,6 +339,74 @@ impl TestApp {
     pub async fn metric(&self, prefix: &str) -> f64 {
         let text = test_support::http::metrics_text(&self.http, &self.root).await;
         test_support::metric_value(&text, prefix).unwrap_or(0.0)
+    }
+}
+
+/// The officers' workflow through its use cases (below the API), always as [`OFFICER`]: for
+/// tests that need an issue in some state, not the admin routes.
+pub struct Desk<'a> {
+    issues: &'a dyn citizen_api::store::IssueStore,
+}
+
+impl TestApp {
+    pub fn desk(&self) -> Desk<'_> {
+        Desk {
+            issues: self.stores.issues.as_ref(),
+        }
+    }
+
+    /// Accepts `issue` at `at` (through the use case, as [`OFFICER`]).
+    pub async fn accept(&self, issue: Uuid, at: DateTime<Utc>) -> Issue {
+        self.desk().status(issue, Transition::Accept, at).await
+    }
+
+    /// Adds a non-final statement without media to `issue` at `at`.
+    pub async fn add_statement(&self, issue: Uuid, text: &str, at: DateTime<Utc>) -> Statement {
+        self.desk().statement(issue, text, false, at).await
+    }
+}
+
+impl Desk<'_> {
+    /// `transition` on `issue` at `at`, refused or not.
+    pub async fn try_status(
+        &self,
+        issue: Uuid,
+        transition: Transition,
+        at: DateTime<Utc>,
+    ) -> Result<Issue, WorkflowError> {
+        workflow::change_status(self.issues, issue, transition, OFFICER, at).await
+    }
+
+    /// `transition` on `issue` at `at`, which must be allowed.
+    pub async fn status(&self, issue: Uuid, transition: Transition, at: DateTime<Utc>) -> Issue {
+        self.try_status(issue, transition, at).await.unwrap()
+    }
+
+    /// Moves `issue` into `category`: the new issue.
+    pub async fn move_to(&self, issue: Uuid, category: Uuid, at: DateTime<Utc>) -> Issue {
+        workflow::move_issue(self.issues, issue, category, OFFICER, at)
+            .await
+            .unwrap()
+    }
+
+    /// A statement without media on `issue`.
+    pub async fn statement(
+        &self,
+        issue: Uuid,
+        text: &str,
+        final_: bool,
+        at: DateTime<Utc>,
+    ) -> Statement {
+        workflow::add_statement(self.issues, issue, text, final_, &[], OFFICER, at)
+            .await
+            .unwrap()
+    }
+
+    /// Marks `issue` a duplicate of `parent`.
+    pub async fn duplicate_of(&self, issue: Uuid, parent: Uuid, at: DateTime<Utc>) -> Issue {
+        workflow::mark_duplicate(self.issues, issue, parent, OFFICER, at)
+            .await
+            .unwrap()
     }
 }
 

@@ -5,8 +5,6 @@
 //! and errors are not marked public.
 
 use reqwest::header::{CACHE_CONTROL, ETAG, VARY};
-use reqwest::Method;
-use serde_json::json;
 use test_support::http::{header, send_if_none_match};
 use test_support::on_both_backends;
 
@@ -100,14 +98,7 @@ async fn a_matching_tag_answers_304_until_the_answer_changes(app: TestApp) {
     }
     // A vote changes the list and the detail: the old tag no longer matches.
     let list_tag = header(&get(&app, "/reports", None, None).await, ETAG).unwrap();
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &app.token("voter", &[]),
-            &json!({"target": filed.report, "count": 1}),
-        )
-        .await;
+    let (status, body) = app.vote(&app.token("voter", &[]), &filed.report, 1).await;
     assert_eq!(status, 200, "{body}");
     let changed = get(&app, "/reports", None, Some(&list_tag)).await;
     assert_eq!(changed.status(), 200);

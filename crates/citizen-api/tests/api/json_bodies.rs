@@ -79,15 +79,8 @@ fn all_scopes(doc: &Value) -> Vec<String> {
 }
 
 async fn an_array_in_place_of_an_object_is_refused_on_every_json_route(app: TestApp) {
-    let doc: Value = app
-        .http
-        .get(format!("{}/docs/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc =
+        test_support::http::get_json(&app.http, &format!("{}/docs/openapi.json", app.base)).await;
     let scopes = all_scopes(&doc);
     let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
     let token = app.token("array-sender", &scopes);

@@ -2,10 +2,9 @@
 
 use std::collections::HashSet;
 
-use domain::issues::Transition;
 use test_support::on_both_backends;
 
-use crate::helpers::{column, Filing, TestApp, OFFICER};
+use crate::helpers::{column, Filing, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     one_row_per_issue_newest_first_moved_left_out,
@@ -20,15 +19,7 @@ async fn one_row_per_issue_newest_first_moved_left_out(app: TestApp) {
     let roads = app.category("Roads", Some(14)).await;
     let a = app.file(Filing::new("First", 1)).await;
     let b = app.file(Filing::new("Second", 2)).await;
-    let moved = citizen_api::app::workflow::move_issue(
-        app.stores.issues.as_ref(),
-        a.issue,
-        roads.id,
-        OFFICER,
-        app.time(3),
-    )
-    .await
-    .unwrap();
+    let moved = app.desk().move_to(a.issue, roads.id, app.time(3)).await;
     let body = app.get_ok("/reports").await;
     assert_eq!(
         column(&body, "id"),
@@ -78,25 +69,9 @@ async fn category_and_status_filters_repeat_and_combine(app: TestApp) {
     .enumerate()
     {
         let f = app.file(Filing::new(&format!("R{i}"), i as i64)).await;
-        let issue = citizen_api::app::workflow::move_issue(
-            app.stores.issues.as_ref(),
-            f.issue,
-            category.id,
-            OFFICER,
-            app.time(10),
-        )
-        .await
-        .unwrap();
+        let issue = app.desk().move_to(f.issue, category.id, app.time(10)).await;
         if accept {
-            citizen_api::app::workflow::change_status(
-                app.stores.issues.as_ref(),
-                issue.id,
-                Transition::Accept,
-                OFFICER,
-                app.time(11),
-            )
-            .await
-            .unwrap();
+            app.accept(issue.id, app.time(11)).await;
         }
     }
     let untouched = app.file(Filing::new("Default", 20)).await;

@@ -7,8 +7,7 @@
 
 use chrono::SecondsFormat;
 use domain::geo::{distance_cm, LonLat};
-use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::Value;
 use service_kit::db::{Database, DatabaseSettings};
 use sqlx::Row;
 use test_support::on_both_backends;
@@ -332,12 +331,7 @@ async fn a_change_elsewhere_is_in_the_next_page(app: TestApp) {
     assert_eq!(column(&page, "issue_id"), [first.issue.to_string()]);
     // Votes placed through the other replica, then revoked by SQL alone.
     let (status, body) = other
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &other.token("voter", &[]),
-            &json!({"target": first.report, "count": 2}),
-        )
+        .vote(&other.token("voter", &[]), &first.report, 2)
         .await;
     assert_eq!(status, 200, "{body}");
     let page = app.get_ok("/reports?status=resolved").await;

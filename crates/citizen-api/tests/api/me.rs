@@ -1,6 +1,5 @@
 //! `/me/reports` and `/me/reports-categories`: a citizen sees only their own.
 
-use domain::issues::Transition;
 use test_support::on_both_backends;
 
 use crate::helpers::{assert_error, column, Filing, TestApp, ACCESS_ALL, OFFICER};
@@ -40,24 +39,8 @@ async fn own_rows_derive_status_and_accepted(app: TestApp) {
     let roads = app.category("Roads", None).await;
     let open = app.file(Filing::new("Open", 1).by("citizen-1")).await;
     let taken = app.file(Filing::new("Taken", 2).by("citizen-1")).await;
-    let moved = citizen_api::app::workflow::move_issue(
-        app.stores.issues.as_ref(),
-        taken.issue,
-        roads.id,
-        OFFICER,
-        app.time(3),
-    )
-    .await
-    .unwrap();
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        moved.id,
-        Transition::Accept,
-        OFFICER,
-        app.time(4),
-    )
-    .await
-    .unwrap();
+    let moved = app.desk().move_to(taken.issue, roads.id, app.time(3)).await;
+    app.accept(moved.id, app.time(4)).await;
     let token = app.token("citizen-1", &[]);
     let (_, body) = app.get_as("/me/reports", Some(&token)).await;
     assert_eq!(

@@ -6,7 +6,10 @@ use serde_json::{json, Value};
 use test_support::on_both_backends;
 
 use crate::helpers::{assert_error, TestApp};
-use crate::news_helpers::{call, category, editor, item, publish, CATEGORIES_SCOPE};
+use crate::news_helpers::{
+    call, category, delete_category, edit_category, editor, item, publish, set_subscriptions,
+    CATEGORIES_SCOPE,
+};
 
 on_both_backends!(crate::helpers::spawn_app;
     flat_and_tree_views,
@@ -69,27 +72,19 @@ async fn editors_create_change_and_delete(app: TestApp) {
     );
     let path = format!("/news-categories/{id}");
     // Absent fields stay; null clears description and parent.
-    let (status, body) = call(
-        &app,
-        Method::PUT,
-        &path,
-        Some(&token),
-        Some(&json!({"name": "Výluky"})),
-    )
-    .await;
+    let (status, body) = edit_category(&app, &token, &id, &json!({"name": "Výluky"})).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["description"], "Omezení provozu");
     assert_eq!(body["parent_id"], json!(parent));
-    let (_, body) = call(
+    let (_, body) = edit_category(
         &app,
-        Method::PUT,
-        &path,
-        Some(&token),
-        Some(&json!({"description": null, "parent_id": null})),
+        &token,
+        &id,
+        &json!({"description": null, "parent_id": null}),
     )
     .await;
     assert_eq!(body, json!({"category_id": id, "name": "Výluky"}));
-    let (_, body) = call(&app, Method::PUT, &path, Some(&token), Some(&json!({}))).await;
+    let (_, body) = edit_category(&app, &token, &id, &json!({})).await;
     assert_eq!(body, json!({"category_id": id, "name": "Výluky"}));
     // Bad fields.
     for bad in [
@@ -98,19 +93,12 @@ async fn editors_create_change_and_delete(app: TestApp) {
         json!({"colour": "red"}),
         json!({"name": 5}),
     ] {
-        let (status, body) = call(&app, Method::PUT, &path, Some(&token), Some(&bad)).await;
+        let (status, body) = edit_category(&app, &token, &id, &bad).await;
         assert_eq!(status, 400, "{bad}: {body}");
     }
-    let (status, _) = call(
-        &app,
-        Method::PUT,
-        &path,
-        Some(&token),
-        Some(&json!({"name": "x".repeat(100)})),
-    )
-    .await;
+    let (status, _) = edit_category(&app, &token, &id, &json!({"name": "x".repeat(100)})).await;
     assert_eq!(status, 200);
-    let (status, body) = call(&app, Method::DELETE, &path, Some(&token), None).await;
+    let (status, body) = delete_category(&app, &token, &id).await;
     assert_eq!(status, 200, "{body}");
     for method in [Method::DELETE, Method::PUT] {
         let (status, body) = call(&app, method, &path, Some(&token), Some(&json!({}))).await;
@@ -143,34 +131,13 @@ async fn the_tree_refuses_unknown_parents_and_cycles(app: TestApp) {
     .await;
     assert_error(status, &body, 400, "VALIDATION_ERROR");
     for (id, parent) in [(&a, &a), (&a, &b), (&a, &c), (&b, &c)] {
-        let (status, body) = call(
-            &app,
-            Method::PUT,
-            &format!("/news-categories/{id}"),
-            Some(&token),
-            Some(&json!({"parent_id": parent})),
-        )
-        .await;
+        let (status, body) = edit_category(&app, &token, id, &json!({"parent_id": parent})).await;
         assert_error(status, &body, 400, "VALIDATION_ERROR");
     }
     // Moving a subtree elsewhere is fine.
-    let (status, body) = call(
-        &app,
-        Method::PUT,
-        &format!("/news-categories/{c}"),
-        Some(&token),
-        Some(&json!({"parent_id": a})),
-    )
-    .await;
+    let (status, body) = edit_category(&app, &token, &c, &json!({"parent_id": a})).await;
     assert_eq!(status, 200, "{body}");
-    let (status, _) = call(
-        &app,
-        Method::PUT,
-        &format!("/news-categories/{a}"),
-        Some(&token),
-        Some(&json!({"parent_id": c})),
-    )
-    .await;
+    let (status, _) = edit_category(&app, &token, &a, &json!({"parent_id": c})).await;
     assert_eq!(status, 400);
 }
 
@@ -183,31 +150,15 @@ async fn deleting_a_category_with_children_or_items(app: TestApp) {
     news["categories"] = json!([child, other]);
     let id = publish(&app, news).await;
     let me = app.token("citizen-1", &[]);
-    call(
+    set_subscriptions(
         &app,
-        Method::PATCH,
-        "/me/news-categories",
-        Some(&me),
-        Some(&json!([{"category_id": child, "subscribed": true}])),
+        &me,
+        &json!([{"category_id": child, "subscribed": true}]),
     )
     .await;
-    let (status, body) = call(
-        &app,
-        Method::DELETE,
-        &format!("/news-categories/{parent}"),
-        Some(&token),
-        None,
-    )
-    .await;
+    let (status, body) = delete_category(&app, &token, &parent).await;
     assert_error(status, &body, 409, "CATEGORY_HAS_CHILDREN");
-    let (status, _) = call(
-        &app,
-        Method::DELETE,
-        &format!("/news-categories/{child}"),
-        Some(&token),
-        None,
-    )
-    .await;
+    let (status, _) = delete_category(&app, &token, &child).await;
     assert_eq!(status, 200);
     // The item stays with its other category; the subscription ended.
     let found = app.get_ok(&format!("/news/{id}")).await;
@@ -217,14 +168,7 @@ async fn deleting_a_category_with_children_or_items(app: TestApp) {
     );
     let (_, subs) = app.get_as("/me/news-categories", Some(&me)).await;
     assert_eq!(subs, json!({"subscriptions": []}));
-    let (status, _) = call(
-        &app,
-        Method::DELETE,
-        &format!("/news-categories/{parent}"),
-        Some(&token),
-        None,
-    )
-    .await;
+    let (status, _) = delete_category(&app, &token, &parent).await;
     assert_eq!(status, 200);
 }
 
@@ -248,14 +192,7 @@ async fn writes_need_the_scope(app: TestApp) {
         assert_error(status, &answer, 403, "FORBIDDEN");
     }
     let only = app.token("editor-2", &[CATEGORIES_SCOPE]);
-    let (status, _) = call(
-        &app,
-        Method::PUT,
-        &path,
-        Some(&only),
-        Some(&json!({"name": "Y"})),
-    )
-    .await;
+    let (status, _) = edit_category(&app, &only, &id, &json!({"name": "Y"})).await;
     assert_eq!(status, 200);
 }
 
@@ -320,14 +257,7 @@ async fn subscriptions_refuse_unknown_categories_and_change_nothing(app: TestApp
         json!([{"category_id": a, "subscribed": true, "x": 1}]),
         json!({"category_id": a, "subscribed": true}),
     ] {
-        let (status, body) = call(
-            &app,
-            Method::PATCH,
-            "/me/news-categories",
-            Some(&me),
-            Some(&bad),
-        )
-        .await;
+        let (status, body) = set_subscriptions(&app, &me, &bad).await;
         assert_eq!(status, 400, "{bad}: {body}");
         assert!(
             body["name"] == "VALIDATION_ERROR" || body["name"] == "INVALID_JSON",
@@ -338,22 +268,8 @@ async fn subscriptions_refuse_unknown_categories_and_change_nothing(app: TestApp
     assert_eq!(body, json!({"subscriptions": []}));
     // At most 500 entries.
     let entry = json!({"category_id": a, "subscribed": true});
-    let (status, body) = call(
-        &app,
-        Method::PATCH,
-        "/me/news-categories",
-        Some(&me),
-        Some(&json!(vec![entry.clone(); 501])),
-    )
-    .await;
+    let (status, body) = set_subscriptions(&app, &me, &json!(vec![entry.clone(); 501])).await;
     assert_error(status, &body, 400, "VALIDATION_ERROR");
-    let (status, body) = call(
-        &app,
-        Method::PATCH,
-        "/me/news-categories",
-        Some(&me),
-        Some(&json!(vec![entry; 500])),
-    )
-    .await;
+    let (status, body) = set_subscriptions(&app, &me, &json!(vec![entry; 500])).await;
     assert_eq!((status, body), (200, json!({"changes": 1})));
 }

@@ -11,7 +11,9 @@ use test_support::{on_both_backends, Backend};
 use uuid::Uuid;
 
 use crate::helpers::TestApp;
-use crate::news_helpers::{call, category, editor, item, point, publish};
+use crate::news_helpers::{
+    call, category, delete_category, edit_category, editor, item, point, publish, set_subscriptions,
+};
 
 on_both_backends!(crate::helpers::spawn_app;
     every_news_write_moves_the_generation,
@@ -46,15 +48,7 @@ async fn every_news_write_moves_the_generation(app: TestApp) {
     g = moved(&app, g, "category created", 200).await;
     let cat = category(&app, "Uzavírky", Some(&parent)).await;
     g = moved(&app, g, "child category created", 200).await;
-    let path = format!("/news-categories/{cat}");
-    let (status, _) = call(
-        &app,
-        Method::PUT,
-        &path,
-        Some(&token),
-        Some(&json!({"name": "Výluky"})),
-    )
-    .await;
+    let (status, _) = edit_category(&app, &token, &cat, &json!({"name": "Výluky"})).await;
     g = moved(&app, g, "category renamed", status).await;
 
     let mut news = item(&app, "Výluka", 1);
@@ -69,7 +63,7 @@ async fn every_news_write_moves_the_generation(app: TestApp) {
     let (status, _) = call(&app, Method::DELETE, &news_path, Some(&token), None).await;
     g = moved(&app, g, "item deleted", status).await;
 
-    let (status, _) = call(&app, Method::DELETE, &path, Some(&token), None).await;
+    let (status, _) = delete_category(&app, &token, &cat).await;
     g = moved(&app, g, "category deleted", status).await;
     // A refused write is rolled back, its trigger's move with it; reads never move it.
     let unknown = format!("/news/{}", Uuid::now_v7());
@@ -136,14 +130,7 @@ async fn subscriptions_do_not_move_it(app: TestApp) {
         json!([{"category_id": a, "subscribed": true}, {"category_id": b, "subscribed": true}]),
         json!([{"category_id": a, "subscribed": false}]),
     ] {
-        let (status, answer) = call(
-            &app,
-            Method::PATCH,
-            "/me/news-categories",
-            Some(&me),
-            Some(&body),
-        )
-        .await;
+        let (status, answer) = set_subscriptions(&app, &me, &body).await;
         assert_eq!(status, 200, "{answer}");
         assert_eq!(generation(&app).await, g, "{body}");
     }

@@ -42,6 +42,30 @@ pub async fn category(app: &TestApp, name: &str, parent: Option<&str>) -> String
     body["category_id"].as_str().unwrap().to_owned()
 }
 
+/// PUT /news-categories/{id} as `token` with `body`: (status, JSON body).
+pub async fn edit_category(app: &TestApp, token: &str, id: &str, body: &Value) -> (u16, Value) {
+    let path = format!("/news-categories/{id}");
+    call(app, Method::PUT, &path, Some(token), Some(body)).await
+}
+
+/// DELETE /news-categories/{id} as `token`: (status, JSON body).
+pub async fn delete_category(app: &TestApp, token: &str, id: &str) -> (u16, Value) {
+    let path = format!("/news-categories/{id}");
+    call(app, Method::DELETE, &path, Some(token), None).await
+}
+
+/// PATCH /me/news-categories (the subscriptions) as `token` with `body`: (status, JSON body).
+pub async fn set_subscriptions(app: &TestApp, token: &str, body: &Value) -> (u16, Value) {
+    call(
+        app,
+        Method::PATCH,
+        "/me/news-categories",
+        Some(token),
+        Some(body),
+    )
+    .await
+}
+
 /// Publishes a news item through the API; its id.
 pub async fn publish(app: &TestApp, item: Value) -> String {
     let token = editor(app);

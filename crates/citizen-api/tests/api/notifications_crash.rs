@@ -12,7 +12,7 @@ use test_support::on_both_backends;
 use crate::delivery_helpers::{
     accepted_report, deliverer, drain, feed_tags, stand_in, subscribe_push, topics,
 };
-use crate::helpers::{TestApp, OFFICER};
+use crate::helpers::TestApp;
 use crate::notifications_helpers::token_with;
 use crate::smtp_catcher::{header, SmtpCatcher};
 use citizen_api::notify::push_send::topic;
@@ -99,17 +99,8 @@ async fn two_workers_never_send_a_row_twice(app: TestApp) {
     let issue = accepted_report(&app, "author-1", &[], 1).await;
     let statements = 30;
     for i in 0..statements {
-        citizen_api::app::workflow::add_statement(
-            app.stores.issues.as_ref(),
-            issue,
-            &format!("Update {i}"),
-            false,
-            &[],
-            OFFICER,
-            app.clock.now(),
-        )
-        .await
-        .unwrap();
+        app.add_statement(issue, &format!("Update {i}"), app.clock.now())
+            .await;
     }
     drain(&app).await;
     let rows = browsers * (statements + 1);

@@ -9,8 +9,8 @@ use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
 use crate::delivery_helpers::{
-    accepted_report, deliverer, delivery_settings, feed_tags, push_sender, set_settings, stand_in,
-    subscribe_push, topics,
+    accepted_report, deliver_now, deliverer, delivery_settings, feed_tags, push_sender,
+    set_settings, stand_in, subscribe_push, topics,
 };
 use crate::helpers::TestApp;
 use crate::notifications_push::verify_vapid;
@@ -34,10 +34,7 @@ async fn a_push_reaches_each_browser_in_the_recipients_language(app: TestApp) {
     set_settings(&app, "voter-1", "cs", serde_json::Value::Null).await;
     accepted_report(&app, "author-1", &["voter-1"], 1).await;
 
-    let round = deliverer(&app, true, None)
-        .run_once(app.clock.now())
-        .await
-        .unwrap();
+    let round = deliver_now(&app, true, None).await;
     assert_eq!(
         round,
         Round {
@@ -84,10 +81,7 @@ async fn gone_removes_the_subscription(app: TestApp) {
         let subject = format!("author-{status}");
         let browser = subscribe_push(&app, &subject, &server, None).await;
         accepted_report(&app, &subject, &[], i64::from(status)).await;
-        let round = deliverer(&app, true, None)
-            .run_once(app.clock.now())
-            .await
-            .unwrap();
+        let round = deliver_now(&app, true, None).await;
         assert_eq!(round.gone, 1, "{status}");
         let path = format!(
             "/me/notifications/webpush?endpoint={}",
@@ -137,21 +131,13 @@ async fn digests_and_disabled_settings_get_no_push(app: TestApp) {
     set_settings(&app, "daily-1", "en", json!("daily")).await;
     subscribe_push(&app, "off-1", &server, None).await;
     let (status, _) = app
-        .send_json(
-            reqwest::Method::PUT,
-            "/me/notifications/settings",
-            &app.token("off-1", &[]),
-            &json!({"enabled": false, "interval": null}),
-        )
+        .save_settings(&app.token("off-1", &[]), false, serde_json::Value::Null)
         .await;
     assert_eq!(status, 200);
     accepted_report(&app, "daily-1", &["off-1"], 1).await;
     // Both have their feed entry, neither a push.
     assert_eq!(feed_tags(&app, "daily-1").await.len(), 1);
-    let round = deliverer(&app, true, None)
-        .run_once(app.clock.now())
-        .await
-        .unwrap();
+    let round = deliver_now(&app, true, None).await;
     assert_eq!(round, Round::default());
     assert!(server.received_requests().await.unwrap().is_empty());
 }

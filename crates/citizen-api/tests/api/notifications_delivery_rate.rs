@@ -8,7 +8,6 @@ use service_kit::clock::Clock;
 use crate::delivery_helpers::{
     accepted_report, deliverer, drain, spawn_delivery, stand_in, subscribe_push,
 };
-use crate::helpers::OFFICER;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: cargo test -p citizen-api --test api -- --ignored delivery_rate --nocapture"]
@@ -21,17 +20,8 @@ async fn delivery_rate() {
     }
     let issue = accepted_report(&app, "author-1", &[], 1).await;
     for i in 0..99 {
-        citizen_api::app::workflow::add_statement(
-            app.stores.issues.as_ref(),
-            issue,
-            &format!("Update {i}"),
-            false,
-            &[],
-            OFFICER,
-            app.clock.now(),
-        )
-        .await
-        .unwrap();
+        app.add_statement(issue, &format!("Update {i}"), app.clock.now())
+            .await;
     }
     drain(&app).await;
     let d = deliverer(&app, true, None);

@@ -8,7 +8,7 @@ use serde_json::json;
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
-use crate::delivery_helpers::{accepted_report, deliverer, feed_tags, set_settings};
+use crate::delivery_helpers::{accepted_report, deliver_now, deliverer, feed_tags, set_settings};
 use crate::helpers::{assert_error, TestApp};
 use crate::notifications_helpers::token_with;
 use crate::smtp_catcher::{header, SmtpCatcher};
@@ -54,10 +54,7 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
     subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
     set_settings(&app, "voter-1", "cs", serde_json::Value::Null).await;
     accepted_report(&app, "author-1", &["voter-1"], 1).await;
-    let round = deliverer(&app, false, Some(&smtp.url()))
-        .run_once(app.clock.now())
-        .await
-        .unwrap();
+    let round = deliver_now(&app, false, Some(&smtp.url())).await;
     assert_eq!(round.delivered, 1, "{round:?}");
     let messages = smtp.messages();
     assert_eq!(messages.len(), 1);
@@ -115,10 +112,7 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
     assert_error(status, &body, 400, "VALIDATION_ERROR");
     // A new event reaches nobody by e-mail now.
     accepted_report(&app, "author-2", &["voter-1"], 2).await;
-    let round = deliverer(&app, false, Some(&smtp.url()))
-        .run_once(app.clock.now())
-        .await
-        .unwrap();
+    let round = deliver_now(&app, false, Some(&smtp.url())).await;
     assert_eq!(round, Round::default());
     assert_eq!(smtp.messages().len(), 1);
 }
@@ -160,10 +154,7 @@ async fn the_link_opens_a_page_and_only_its_button_unsubscribes(app: TestApp) {
     let smtp = SmtpCatcher::start().await;
     subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
     accepted_report(&app, "author-1", &["voter-1"], 1).await;
-    let round = deliverer(&app, false, Some(&smtp.url()))
-        .run_once(app.clock.now())
-        .await
-        .unwrap();
+    let round = deliver_now(&app, false, Some(&smtp.url())).await;
     assert_eq!(round.delivered, 1, "{round:?}");
     let token = caught_token(&smtp);
     let url = format!("{}/notifications/email/unsubscribe?token={token}", app.base);

@@ -3,13 +3,12 @@
 
 use citizen_api::notify::worker::Worker;
 use domain::issues::Transition;
-use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::Value;
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
-use crate::helpers::{form, Filing, TestApp, OFFICER};
-use crate::notifications_helpers::{fields, token_with};
+use crate::helpers::{form, Filing, TestApp};
+use crate::notifications_helpers::{feed, fields, token_with, worker};
 
 on_both_backends!(crate::notifications_events::spawn_without_worker;
     status_changes_and_statements_reach_author_and_voters_once,
@@ -23,64 +22,24 @@ pub async fn spawn_without_worker(backend: test_support::Backend) -> Option<Test
     Some(crate::helpers::spawn_on(db, |s| s.notifications.worker.enabled = false).await)
 }
 
-fn worker(app: &TestApp) -> Worker {
-    Worker::new(app.stores.clone(), i18n::Locale::En)
-}
-
-async fn feed(app: &TestApp, subject: &str) -> Value {
-    let (status, body) = app
-        .get_as("/me/notifications", Some(&app.token(subject, &[])))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    body
-}
-
 async fn status_changes_and_statements_reach_author_and_voters_once(app: TestApp) {
     let filed = app.file(Filing::new("Broken lamp", 1).by("author-1")).await;
     let other = app.file(Filing::new("Pothole", 2).by("author-2")).await;
     for (voter, target) in [("voter-1", filed.report), ("voter-2", other.report)] {
         let (status, body) = app
-            .send_json(
-                Method::POST,
-                "/me/vote-tokens",
-                &app.token(voter, &[]),
-                &json!({"target": target.to_string(), "count": 1}),
-            )
+            .vote(&app.token(voter, &[]), &target.to_string(), 1)
             .await;
         assert_eq!(status, 200, "{body}");
     }
     // voter-1 reads Czech (the token's locale claim, stored with the settings).
     let (status, _) = app
-        .send_json(
-            Method::PUT,
-            "/me/notifications/settings",
-            &token_with("voter-1", None, Some("cs")),
-            &json!({"enabled": true, "interval": null}),
-        )
+        .save_settings(&token_with("voter-1", None, Some("cs")), true, Value::Null)
         .await;
     assert_eq!(status, 200);
 
     let now = app.clock.now();
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        filed.issue,
-        Transition::Accept,
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
-    citizen_api::app::workflow::add_statement(
-        app.stores.issues.as_ref(),
-        filed.issue,
-        "We are on it.",
-        false,
-        &[],
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
+    app.accept(filed.issue, now).await;
+    app.add_statement(filed.issue, "We are on it.", now).await;
     // Nothing in the feed until the worker runs.
     assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
     assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 2);
@@ -135,14 +94,10 @@ async fn status_changes_and_statements_reach_author_and_voters_once(app: TestApp
 async fn a_refused_step_writes_no_event(app: TestApp) {
     let filed = app.file(Filing::new("Bench", 1).by("author-1")).await;
     // Resolving an open issue is refused: the transaction rolls back with its event.
-    let refused = citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        filed.issue,
-        Transition::Resolve,
-        OFFICER,
-        app.clock.now(),
-    )
-    .await;
+    let refused = app
+        .desk()
+        .try_status(filed.issue, Transition::Resolve, app.clock.now())
+        .await;
     assert!(refused.is_err());
     assert_eq!(worker(&app).run_once(app.clock.now()).await.unwrap(), 0);
     assert_eq!(fields(&feed(&app, "author-1").await, "tag").len(), 0);
@@ -174,25 +129,12 @@ async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are
         .id;
     for (voter, locale) in [("voter-en", Some("en")), ("voter-plain", None)] {
         let (status, body) = app
-            .send_json(
-                Method::POST,
-                "/me/vote-tokens",
-                &token_with(voter, None, locale),
-                &json!({"target": report.to_string(), "count": 1}),
-            )
+            .vote(&token_with(voter, None, locale), &report.to_string(), 1)
             .await;
         assert_eq!(status, 200, "{body}");
     }
     let now = app.clock.now();
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        issue,
-        Transition::Accept,
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
+    app.accept(issue, now).await;
     assert_eq!(czech_city.run_once(now).await.unwrap(), 1);
     let accepted_en = "“Broken lamp” is now accepted.";
     let accepted_cs = "„Broken lamp“ je nyní přijato.";
@@ -209,43 +151,26 @@ async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are
     // The settings saved with a Czech token choose Czech; a later vote with an English token
     // does not undo that choice.
     let (status, _) = app
-        .send_json(
-            Method::PUT,
-            "/me/notifications/settings",
-            &token_with("voter-en", None, Some("cs")),
-            &json!({"enabled": true, "interval": null}),
-        )
+        .save_settings(&token_with("voter-en", None, Some("cs")), true, Value::Null)
         .await;
     assert_eq!(status, 200);
     let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
+        .revoke_votes(
             &token_with("voter-en", None, Some("en")),
-            &json!({"target": report.to_string(), "count": 1}),
+            &report.to_string(),
+            1,
         )
         .await;
     assert_eq!(status, 200, "{body}");
     let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
+        .vote(
             &token_with("voter-en", None, Some("en")),
-            &json!({"target": report.to_string(), "count": 1}),
+            &report.to_string(),
+            1,
         )
         .await;
     assert_eq!(status, 200, "{body}");
-    citizen_api::app::workflow::add_statement(
-        app.stores.issues.as_ref(),
-        issue,
-        "We are on it.",
-        false,
-        &[],
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
+    app.add_statement(issue, "We are on it.", now).await;
     assert_eq!(czech_city.run_once(now).await.unwrap(), 1);
     assert_eq!(
         fields(&feed(&app, "voter-en").await, "body"),

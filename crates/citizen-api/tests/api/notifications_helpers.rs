@@ -1,6 +1,7 @@
 //! Helpers of the notification suites: feed entries written straight into the store.
 
 use chrono::{DateTime, Utc};
+use citizen_api::notify::worker::Worker;
 use citizen_api::store::notifications::NewNotification;
 use serde_json::Value;
 use service_kit::clock::Clock;
@@ -33,6 +34,39 @@ impl TestApp {
             .unwrap()
             .map(|n| n.tag)
     }
+}
+
+impl TestApp {
+    /// PUT /me/notifications/settings as `token`: (status, JSON body).
+    pub async fn save_settings(
+        &self,
+        token: &str,
+        enabled: bool,
+        interval: impl serde::Serialize,
+    ) -> (u16, Value) {
+        let body = serde_json::json!({"enabled": enabled, "interval": interval});
+        self.send_json(
+            reqwest::Method::PUT,
+            "/me/notifications/settings",
+            token,
+            &body,
+        )
+        .await
+    }
+}
+
+/// The outbox worker in English over the app's stores, for tests that drive it.
+pub fn worker(app: &TestApp) -> Worker {
+    Worker::new(app.stores.clone(), i18n::Locale::En)
+}
+
+/// `subject`'s feed (GET /me/notifications), which must answer 200.
+pub async fn feed(app: &TestApp, subject: &str) -> Value {
+    let (status, body) = app
+        .get_as("/me/notifications", Some(&app.token(subject, &[])))
+        .await;
+    assert_eq!(status, 200, "{body}");
+    body
 }
 
 /// The `field` of each notification of a page.

@@ -2,15 +2,14 @@
 //! subscribers included), once, in their language; an edit tells nobody again, and an item
 //! deleted before the worker ran tells nobody.
 
-use citizen_api::notify::worker::Worker;
 use reqwest::Method;
 use serde_json::{json, Value};
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
 use crate::helpers::TestApp;
-use crate::news_helpers::{call, category, editor, item, publish};
-use crate::notifications_helpers::{fields, token_with};
+use crate::news_helpers::{call, category, editor, item, publish, set_subscriptions};
+use crate::notifications_helpers::{feed, fields, token_with, worker};
 
 on_both_backends!(crate::notifications_events::spawn_without_worker;
     a_published_item_reaches_the_subscribers_of_its_categories_and_their_parents_once,
@@ -18,27 +17,9 @@ on_both_backends!(crate::notifications_events::spawn_without_worker;
 );
 
 async fn subscribe(app: &TestApp, subject: &str, category: &str) {
-    let (status, body) = call(
-        app,
-        Method::PATCH,
-        "/me/news-categories",
-        Some(&app.token(subject, &[])),
-        Some(&json!([{"category_id": category, "subscribed": true}])),
-    )
-    .await;
+    let body = json!([{"category_id": category, "subscribed": true}]);
+    let (status, body) = set_subscriptions(app, &app.token(subject, &[]), &body).await;
     assert_eq!(status, 200, "{body}");
-}
-
-async fn feed(app: &TestApp, subject: &str) -> Value {
-    let (status, body) = app
-        .get_as("/me/notifications", Some(&app.token(subject, &[])))
-        .await;
-    assert_eq!(status, 200, "{body}");
-    body
-}
-
-fn worker(app: &TestApp) -> Worker {
-    Worker::new(app.stores.clone(), i18n::Locale::En)
 }
 
 async fn a_published_item_reaches_the_subscribers_of_its_categories_and_their_parents_once(
@@ -54,11 +35,10 @@ async fn a_published_item_reaches_the_subscribers_of_its_categories_and_their_pa
     subscribe(&app, "culture-fan", &culture).await;
     // parent-fan reads Czech.
     let (status, _) = app
-        .send_json(
-            Method::PUT,
-            "/me/notifications/settings",
+        .save_settings(
             &token_with("parent-fan", None, Some("cs")),
-            &json!({"enabled": true, "interval": null}),
+            true,
+            Value::Null,
         )
         .await;
     assert_eq!(status, 200);

@@ -79,12 +79,7 @@ async fn stand_in(status: u16) -> MockServer {
 async fn a_push_carries_vapid_a_stable_topic_and_a_payload_only_the_browser_reads() {
     let server = stand_in(201).await;
     let (browser, keys) = browser_keys();
-    let sub = PushSubscription {
-        endpoint: format!("{}/push/abc", server.uri()),
-        p256dh: keys["p256dh"].as_str().unwrap().into(),
-        auth: keys["auth"].as_str().unwrap().into(),
-        locale: None,
-    };
+    let sub = subscription(&server, &keys);
     let sender = PushSender::new(VAPID_PRIVATE, "mailto:ops@example.org", 86400).unwrap();
     let tag = "0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
     let payload = br#"{"title":"Hl\u00e1\u0161en\u00ed","tag":"x"}"#;
@@ -134,6 +129,16 @@ async fn a_push_carries_vapid_a_stable_topic_and_a_payload_only_the_browser_read
     }
 }
 
+/// A subscription of `keys` at the stand-in `server`.
+fn subscription(server: &MockServer, keys: &serde_json::Value) -> PushSubscription {
+    PushSubscription {
+        endpoint: format!("{}/push/abc", server.uri()),
+        p256dh: keys["p256dh"].as_str().unwrap().into(),
+        auth: keys["auth"].as_str().unwrap().into(),
+        locale: None,
+    }
+}
+
 #[tokio::test]
 async fn the_push_services_answers_are_read_as_gone_retry_or_rejected() {
     let (_, keys) = browser_keys();
@@ -144,23 +149,13 @@ async fn the_push_services_answers_are_read_as_gone_retry_or_rejected() {
         (413, PushOutcome::Rejected(413)),
     ] {
         let server = stand_in(status).await;
-        let sub = PushSubscription {
-            endpoint: format!("{}/push/abc", server.uri()),
-            p256dh: keys["p256dh"].as_str().unwrap().into(),
-            auth: keys["auth"].as_str().unwrap().into(),
-            locale: None,
-        };
+        let sub = subscription(&server, &keys);
         let outcome = sender.send(&sub, b"x", "t", 0).await.unwrap();
         assert_eq!(outcome, want, "{status}");
     }
     for status in [429, 503] {
         let server = stand_in(status).await;
-        let sub = PushSubscription {
-            endpoint: format!("{}/push/abc", server.uri()),
-            p256dh: keys["p256dh"].as_str().unwrap().into(),
-            auth: keys["auth"].as_str().unwrap().into(),
-            locale: None,
-        };
+        let sub = subscription(&server, &keys);
         let outcome = sender.send(&sub, b"x", "t", 0).await.unwrap();
         assert!(
             matches!(outcome, PushOutcome::Retry(_)),

@@ -163,14 +163,7 @@ async fn projects_can_be_voted_on(app: TestApp) {
     let created = create(&app, project(&app, "p", 1)).await;
     let id = created["project_id"].as_str().unwrap().to_owned();
     let me = app.token("citizen-1", &[]);
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &me,
-            &json!({"target": id, "count": 2}),
-        )
-        .await;
+    let (status, body) = app.vote(&me, &id, 2).await;
     assert_eq!(status, 200, "{body}");
     let (_, on) = app
         .get_as(&format!("/me/vote-tokens/{id}"), Some(&me))
@@ -191,13 +184,6 @@ async fn projects_can_be_voted_on(app: TestApp) {
         .get_as(&format!("/me/vote-tokens/{id}"), Some(&me))
         .await;
     assert_eq!(on["active_tokens"], 0);
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &me,
-            &json!({"target": id, "count": 1}),
-        )
-        .await;
+    let (status, body) = app.vote(&me, &id, 1).await;
     assert_error(status, &body, 404, "VOTE_TARGET_NOT_FOUND");
 }

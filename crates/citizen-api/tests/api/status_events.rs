@@ -11,7 +11,7 @@ use domain::issues::Transition;
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
 
-use crate::helpers::{Filing, TestApp, OFFICER};
+use crate::helpers::{Filing, TestApp};
 
 on_both_backends!(crate::status_events::spawn_with_broker;
     only_changes_of_the_public_status_are_published_in_order,
@@ -114,45 +114,11 @@ async fn only_changes_of_the_public_status_are_published_in_order(app: TestApp) 
     // The officers' steps come after the filing (at second 1).
     let now = app.time(10);
     // Moving leaves the report open (a new open issue replaces the moved one): no change.
-    let moved = citizen_api::app::workflow::move_issue(
-        app.stores.issues.as_ref(),
-        filed.issue,
-        other.id,
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        moved.id,
-        Transition::Accept,
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
+    let moved = app.desk().move_to(filed.issue, other.id, now).await;
+    app.accept(moved.id, now).await;
     // A statement is not a status change.
-    citizen_api::app::workflow::add_statement(
-        app.stores.issues.as_ref(),
-        moved.id,
-        "We are on it.",
-        false,
-        &[],
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
-    citizen_api::app::workflow::change_status(
-        app.stores.issues.as_ref(),
-        moved.id,
-        Transition::Resolve,
-        OFFICER,
-        now,
-    )
-    .await
-    .unwrap();
+    app.add_statement(moved.id, "We are on it.", now).await;
+    app.desk().status(moved.id, Transition::Resolve, now).await;
 
     let published = publisher(&app)
         .await

@@ -1,11 +1,10 @@
 //! `GET /reports/{reportId}/status`: the public timeline of reports with several issues.
 
-use citizen_api::app::workflow;
 use domain::issues::Transition;
 use serde_json::Value;
 use test_support::on_both_backends;
 
-use crate::helpers::{Filing, TestApp, OFFICER};
+use crate::helpers::{Filing, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     an_open_report_has_no_step,
@@ -41,27 +40,19 @@ fn steps(body: &Value) -> Vec<(String, String, Vec<String>)> {
 async fn steps_of_moved_accepted_resolved_and_duplicate_issues(app: TestApp) {
     let roads = app.category("Roads", None).await;
     let light = app.category("Lighting", None).await;
-    let issues = app.stores.issues.as_ref();
     // The original: moved to roads, a statement while open, accepted, one more, resolved.
     let original = app.file(Filing::new("Pothole", 1)).await;
-    let p = workflow::move_issue(issues, original.issue, roads.id, OFFICER, app.time(2))
-        .await
-        .unwrap();
-    workflow::add_statement(issues, p.id, "Seen it", false, &[], OFFICER, app.time(3))
-        .await
-        .unwrap();
-    workflow::change_status(issues, p.id, Transition::Accept, OFFICER, app.time(4))
-        .await
-        .unwrap();
-    workflow::add_statement(issues, p.id, "Crew sent", false, &[], OFFICER, app.time(5))
-        .await
-        .unwrap();
-    workflow::change_status(issues, p.id, Transition::Resolve, OFFICER, app.time(6))
-        .await
-        .unwrap();
-    workflow::add_statement(issues, p.id, "Fixed", true, &[], OFFICER, app.time(7))
-        .await
-        .unwrap();
+    let p = app
+        .desk()
+        .move_to(original.issue, roads.id, app.time(2))
+        .await;
+    app.add_statement(p.id, "Seen it", app.time(3)).await;
+    app.accept(p.id, app.time(4)).await;
+    app.add_statement(p.id, "Crew sent", app.time(5)).await;
+    app.desk()
+        .status(p.id, Transition::Resolve, app.time(6))
+        .await;
+    app.desk().statement(p.id, "Fixed", true, app.time(7)).await;
     let body = app
         .get_ok(&format!("/reports/{}/status", original.report))
         .await;
@@ -95,23 +86,9 @@ async fn steps_of_moved_accepted_resolved_and_duplicate_issues(app: TestApp) {
     // The duplicate: moved to lighting, then marked a duplicate of the pothole's issue; its own
     // statement never shows, the parent's do.
     let dup = app.file(Filing::new("Same pothole", 8)).await;
-    let d = workflow::move_issue(issues, dup.issue, light.id, OFFICER, app.time(9))
-        .await
-        .unwrap();
-    workflow::add_statement(
-        issues,
-        d.id,
-        "Internal note",
-        false,
-        &[],
-        OFFICER,
-        app.time(10),
-    )
-    .await
-    .unwrap();
-    workflow::mark_duplicate(issues, d.id, p.id, OFFICER, app.time(11))
-        .await
-        .unwrap();
+    let d = app.desk().move_to(dup.issue, light.id, app.time(9)).await;
+    app.add_statement(d.id, "Internal note", app.time(10)).await;
+    app.desk().duplicate_of(d.id, p.id, app.time(11)).await;
     let body = app.get_ok(&format!("/reports/{}/status", dup.report)).await;
     assert_eq!(
         steps(&body),

@@ -1,8 +1,7 @@
 //! `GET /me/vote-tokens`: newest first, the active filter, and cursors that never overlap or skip.
 
 use chrono::TimeDelta;
-use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::Value;
 use test_support::on_both_backends;
 
 use crate::helpers::{assert_error, Filing, TestApp};
@@ -37,21 +36,9 @@ async fn pages_follow_the_cursor_newest_first(app: TestApp) {
     let a = app.file(Filing::new("A", 1)).await.report.to_string();
     let me = app.token("citizen-1", &[]);
     // Three tokens at one instant (ties on inserted_at), then two later; one of the first revoked.
-    app.send_json(
-        Method::POST,
-        "/me/vote-tokens",
-        &me,
-        &json!({"target": a, "count": 3}),
-    )
-    .await;
+    app.vote(&me, &a, 3).await;
     app.clock.advance(TimeDelta::seconds(1));
-    app.send_json(
-        Method::POST,
-        "/me/vote-tokens",
-        &me,
-        &json!({"target": a, "count": 2}),
-    )
-    .await;
+    app.vote(&me, &a, 2).await;
     app.clock.advance(TimeDelta::seconds(1));
     let (_, all) = app.get_as("/me/vote-tokens", Some(&me)).await;
     let all_ids = ids(&all);
@@ -86,13 +73,7 @@ async fn pages_follow_the_cursor_newest_first(app: TestApp) {
         assert_eq!(seen, all_ids, "cursor of {strings} strings");
     }
     // Revoking the newest token: it moves to the inactive list.
-    app.send_json(
-        Method::PATCH,
-        "/me/vote-token-revoke",
-        &me,
-        &json!({"target": a, "count": 1}),
-    )
-    .await;
+    app.revoke_votes(&me, &a, 1).await;
     let (_, active) = app
         .get_as("/me/vote-tokens?active=true&limit=3", Some(&me))
         .await;

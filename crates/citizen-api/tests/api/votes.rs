@@ -31,14 +31,7 @@ async fn place_and_revoke_keep_the_pool_arithmetic(app: TestApp) {
     let a = app.file(Filing::new("A", 1)).await.report.to_string();
     let b = app.file(Filing::new("B", 2)).await.report.to_string();
     let me = app.token("citizen-1", &[]);
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &me,
-            &json!({"target": a, "count": 3}),
-        )
-        .await;
+    let (status, body) = app.vote(&me, &a, 3).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["tokens"].as_array().unwrap().len(), 3);
     assert_eq!(body["tokens"][0]["target"], a);
@@ -55,24 +48,10 @@ async fn place_and_revoke_keep_the_pool_arithmetic(app: TestApp) {
         ),
         (Some(3), Some(2), Some(5))
     );
-    let (_, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &me,
-            &json!({"target": b, "count": 2}),
-        )
-        .await;
+    let (_, body) = app.vote(&me, &b, 2).await;
     assert_eq!(body["available_tokens"], 0);
     // The pool is empty: one more is refused and nothing is placed.
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &me,
-            &json!({"target": b, "count": 1}),
-        )
-        .await;
+    let (status, body) = app.vote(&me, &b, 1).await;
     assert_error(status, &body, 409, "NOT_ENOUGH_VOTE_TOKENS");
     let summary = app.get_as("/me/vote-tokens-summary", Some(&me)).await.1;
     assert_eq!(
@@ -85,23 +64,9 @@ async fn place_and_revoke_keep_the_pool_arithmetic(app: TestApp) {
         .1;
     assert_eq!(on_a, json!({"active_tokens": 3, "available_tokens": 0}));
     // Revoking more than are active on the target revokes what there is; then 0.
-    let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
-            &me,
-            &json!({"target": a, "count": 10}),
-        )
-        .await;
+    let (status, body) = app.revoke_votes(&me, &a, 10).await;
     assert_eq!((status, body), (200, json!({"revoked_count": 3})));
-    let (_, body) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
-            &me,
-            &json!({"target": a, "count": 1}),
-        )
-        .await;
+    let (_, body) = app.revoke_votes(&me, &a, 1).await;
     assert_eq!(body, json!({"revoked_count": 0}));
     let summary = app.get_as("/me/vote-tokens-summary", Some(&me)).await.1;
     assert_eq!(summary["available_tokens"], 3);
@@ -160,14 +125,7 @@ async fn refusals_name_their_cause_and_change_nothing(app: TestApp) {
             .await;
         assert_error(got, &answer, 400, "VALIDATION_ERROR");
     }
-    let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
-            &me,
-            &json!({"target": "nope", "count": 1}),
-        )
-        .await;
+    let (status, body) = app.revoke_votes(&me, "nope", 1).await;
     assert_eq!((status, body), (200, json!({"revoked_count": 0})));
     for path in ["/me/vote-tokens-summary", "/me/vote-tokens/x"] {
         let (status, body) = app.get(path).await;
@@ -180,13 +138,7 @@ async fn refusals_name_their_cause_and_change_nothing(app: TestApp) {
 async fn expired_tokens_stop_counting_without_a_job(app: TestApp) {
     let a = app.file(Filing::new("A", 1)).await.report.to_string();
     let me = app.token("citizen-1", &[]);
-    app.send_json(
-        Method::POST,
-        "/me/vote-tokens",
-        &me,
-        &json!({"target": a, "count": 5}),
-    )
-    .await;
+    app.vote(&me, &a, 5).await;
     // One microsecond before the 30 days are over the tokens still count; at the instant, not.
     let placed = app.time(0);
     app.clock
@@ -201,22 +153,8 @@ async fn expired_tokens_stop_counting_without_a_job(app: TestApp) {
         5
     );
     // Expired tokens are not revoked again, and the pool is whole to place.
-    let (_, body) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
-            &me,
-            &json!({"target": a, "count": 5}),
-        )
-        .await;
+    let (_, body) = app.revoke_votes(&me, &a, 5).await;
     assert_eq!(body["revoked_count"], 0);
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            &me,
-            &json!({"target": a, "count": 5}),
-        )
-        .await;
+    let (status, body) = app.vote(&me, &a, 5).await;
     assert_eq!(status, 200, "{body}");
 }

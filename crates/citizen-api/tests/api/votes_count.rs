@@ -2,8 +2,6 @@
 //! instant, in the public list (by votes and by date), the detail and the caller's own list.
 
 use chrono::TimeDelta;
-use reqwest::Method;
-use serde_json::json;
 use test_support::on_both_backends;
 
 use crate::helpers::{column, Filing, TestApp};
@@ -14,14 +12,7 @@ on_both_backends!(crate::votes::spawn_votes;
 );
 
 async fn place(app: &TestApp, token: &str, target: &str, count: u32) {
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/vote-tokens",
-            token,
-            &json!({"target": target, "count": count}),
-        )
-        .await;
+    let (status, body) = app.vote(token, target, count.into()).await;
     assert_eq!(status, 200, "{body}");
 }
 
@@ -60,14 +51,7 @@ async fn votes_count_follows_places_revokes_and_expiry(app: TestApp) {
     app.clock.set(app.time(0) + TimeDelta::days(1));
     place(&app, &app.token("citizen-2", &[]), &a, 2).await;
     assert_eq!(counts(&app, &a, &author).await, (5, 5, 5));
-    let (status, _) = app
-        .send_json(
-            Method::PATCH,
-            "/me/vote-token-revoke",
-            &app.token("citizen-2", &[]),
-            &json!({"target": a, "count": 1}),
-        )
-        .await;
+    let (status, _) = app.revoke_votes(&app.token("citizen-2", &[]), &a, 1).await;
     assert_eq!(status, 200);
     assert_eq!(counts(&app, &a, &author).await, (4, 4, 4));
     // The first three expire 30 days after placing, at that instant; no job runs in between.

@@ -5,8 +5,6 @@
 use std::sync::Arc;
 
 use futures::future::join_all;
-use reqwest::Method;
-use serde_json::json;
 use test_support::Backend;
 
 use crate::helpers::{spawn_on, Filing, TestApp};
@@ -47,25 +45,11 @@ async fn race(backend: Backend) {
         let token = token.clone();
         async move {
             if i % 3 == 2 {
-                let (status, body) = app
-                    .send_json(
-                        Method::PATCH,
-                        "/me/vote-token-revoke",
-                        &token,
-                        &json!({"target": target, "count": count}),
-                    )
-                    .await;
+                let (status, body) = app.revoke_votes(&token, &target, count).await;
                 assert_eq!(status, 200, "revoke: {body}");
                 (0, body["revoked_count"].as_u64().unwrap())
             } else {
-                let (status, body) = app
-                    .send_json(
-                        Method::POST,
-                        "/me/vote-tokens",
-                        &token,
-                        &json!({"target": target, "count": count}),
-                    )
-                    .await;
+                let (status, body) = app.vote(&token, &target, count).await;
                 match status {
                     200 => {
                         let active = body["active_tokens"].as_u64().unwrap();

@@ -1,6 +1,5 @@
 //! The shared routes: OpenAPI description, health, readiness and metrics.
 
-use serde_json::Value;
 use test_support::Backend;
 
 use crate::helpers::*;
@@ -10,15 +9,8 @@ async fn openapi_and_health_are_served() {
     let app = spawn_app(Backend::Sqlite)
         .await
         .expect("SQLite is always available");
-    let doc: Value = app
-        .http
-        .get(format!("{}/docs/openapi.json", app.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let doc =
+        test_support::http::get_json(&app.http, &format!("{}/docs/openapi.json", app.base)).await;
     for path in [
         "/clients/{client_id}/messages",
         "/public/clients/{client_id}/messages",

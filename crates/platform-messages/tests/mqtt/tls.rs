@@ -224,14 +224,9 @@ async fn notices_over_mqtts_with_a_private_ca_and_credentials() {
         .await
         .unwrap();
     assert_eq!(created.status(), 201);
-    let rest: serde_json::Value = http
-        .get(format!("{base}/public/clients/{client}/messages"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let rest =
+        test_support::http::get_json(&http, &format!("{base}/public/clients/{client}/messages"))
+            .await;
     let message = tokio::time::timeout(WAIT, rx.recv())
         .await
         .unwrap()

@@ -110,15 +110,7 @@ async fn served(app: &TestApp) -> Vec<Value> {
     let mut url = app.url("/collections/streets/items?limit=1000");
     let mut out = Vec::new();
     loop {
-        let page: Value = app
-            .client
-            .get(&url)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let page = test_support::http::get_json(&app.client, &url).await;
         out.extend(page["features"].as_array().unwrap().iter().cloned());
         match page["links"]
             .as_array()
