@@ -136,7 +136,8 @@ pub async fn remove(
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let (category, subject) = path.into_inner();
-    let id = existing(&state, &category).await?;
+    // An unknown category is the app's `NotFound` (it locks the category's row anyway).
+    let id: Uuid = category.parse().map_err(|_| category_not_found())?;
     app::categories::remove_officer(
         state.stores.admin.as_ref(),
         id,
