@@ -273,8 +273,15 @@ pub trait AdminStore: Send + Sync + 'static {
     /// Every recorded change of a report, oldest first; `None` when there is no such report.
     async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>>;
 
-    /// Records an officer's change.
-    async fn record_event(&self, event: &AdminEvent) -> StoreResult<()>;
+    /// Sets the report's `explicit` flag and records who did, in one transaction; `false`
+    /// when there is no such report.
+    async fn set_explicit(
+        &self,
+        report_id: Uuid,
+        explicit: bool,
+        actor: &str,
+        now: Instant,
+    ) -> StoreResult<bool>;
 
     /// One category.
     async fn category(&self, id: Uuid) -> StoreResult<Option<Category>>;

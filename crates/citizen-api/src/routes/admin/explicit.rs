@@ -14,7 +14,7 @@ use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::{access, from_object, JsonObject, MANAGE_SCOPE};
 use crate::routes::responses::ManageForbidden;
-use crate::store::admin::{Access, AdminEvent};
+use crate::store::admin::Access;
 
 /// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -64,17 +64,13 @@ pub async fn set(
     if mine.is_empty() && access != Access::All {
         return Err(report_not_found());
     }
-    if !state.stores.reports.set_explicit(id, body.explicit).await? {
+    let now = state.clock.now();
+    let admin = &state.stores.admin;
+    if !admin
+        .set_explicit(id, body.explicit, &auth.0.subject, now)
+        .await?
+    {
         return Err(report_not_found());
     }
-    let event = AdminEvent {
-        report_id: Some(id),
-        issue_id: None,
-        action: "explicit_set",
-        actor: auth.0.subject.clone(),
-        detail: serde_json::json!({ "explicit": body.explicit }),
-        at: state.clock.now(),
-    };
-    state.stores.admin.record_event(&event).await?;
     Ok(Json(body))
 }

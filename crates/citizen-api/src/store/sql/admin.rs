@@ -383,8 +383,33 @@ both_backends! {
             self.audit_of(report_id).await
         }
 
-        async fn record_event(&self, event: &AdminEvent) -> StoreResult<()> {
-            Backend::insert_event(&self.pool, event).await
+        async fn set_explicit(
+            &self,
+            report_id: Uuid,
+            explicit: bool,
+            actor: &str,
+            now: Instant,
+        ) -> StoreResult<bool> {
+            let mut tx = self.begin_write().await?;
+            let done = sqlx::query("UPDATE reports SET explicit = $2 WHERE id = $1")
+                .bind(DbUuid(report_id))
+                .bind(explicit)
+                .execute(&mut *tx)
+                .await?;
+            if done.rows_affected() != 1 {
+                return Ok(false);
+            }
+            let event = AdminEvent {
+                report_id: Some(report_id),
+                issue_id: None,
+                action: "explicit_set",
+                actor: actor.to_owned(),
+                detail: serde_json::json!({ "explicit": explicit }),
+                at: now,
+            };
+            Backend::insert_event(&mut *tx, &event).await?;
+            tx.commit().await?;
+            Ok(true)
         }
 
         async fn category(&self, id: Uuid) -> StoreResult<Option<Category>> {
