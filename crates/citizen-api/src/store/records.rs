@@ -278,6 +278,22 @@ where
     Ok(ReportRecord::from_row(row)?.into())
 }
 
+/// Report rows that carry `votes_count` (the lists that show a report's votes).
+pub(crate) fn reports_with_votes<'r, R: sqlx::Row>(rows: &'r [R]) -> StoreResult<Vec<Report>>
+where
+    ReportRecord: FromRow<'r, R>,
+    i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    &'static str: sqlx::ColumnIndex<R>,
+{
+    rows.iter()
+        .map(|row| {
+            let mut one = report(row)?;
+            one.votes_count = row.try_get("votes_count")?;
+            Ok(one)
+        })
+        .collect()
+}
+
 #[derive(sqlx::FromRow)]
 pub(crate) struct MediaRecord {
     id: DbUuid,

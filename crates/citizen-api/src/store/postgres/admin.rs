@@ -4,12 +4,13 @@
 mod duplicates;
 mod one_category;
 
-use sqlx::{Postgres, QueryBuilder, Row};
+use sqlx::{Postgres, QueryBuilder};
 
 use super::list_sql::{direction, push_order, push_report_filters, push_votes};
-use super::rows::{report, REPORT_COLUMNS};
+use super::rows::REPORT_COLUMNS;
 use super::PgStore;
 use crate::store::admin::{Access, AdminFilter};
+use crate::store::records::reports_with_votes;
 use crate::store::{Instant, Report, StoreResult};
 
 /// ` AND i.category_id = ANY(…)` unless the officer sees every category.
@@ -113,13 +114,6 @@ impl PgStore {
             q.push("reports r WHERE TRUE");
             push_filters(&mut q, filter);
         }
-        let rows = q.build().fetch_all(&self.pool).await?;
-        let mut reports = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut r = report(row)?;
-            r.votes_count = row.try_get("votes_count")?;
-            reports.push(r);
-        }
-        Ok(reports)
+        reports_with_votes(&q.build().fetch_all(&self.pool).await?)
     }
 }

@@ -5,8 +5,8 @@ use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
 use super::PgStore;
-use crate::store::records::{IssueRecord, ISSUE_COLUMNS, ISSUE_RETURNING};
-use crate::store::{search_text, Instant, NewReport, StoreResult};
+use crate::store::records::{IssueRecord, ISSUE_COLUMNS};
+use crate::store::StoreResult;
 
 impl PgStore {
     /// The issue, locked until the transaction ends, after its report's row.
@@ -44,57 +44,20 @@ impl PgStore {
         Ok(found.is_some())
     }
 
-    /// The report's row, its location as a `geography` beside the coordinates.
-    pub(in crate::store) async fn insert_report_row(
-        tx: &mut Transaction<'_, Postgres>,
-        new: &NewReport,
-        now: Instant,
-    ) -> StoreResult<()> {
-        let (lon, lat, radius) = match &new.location {
-            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
-            None => (None, None, None),
-        };
-        let geography = "CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
-             public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END";
-        sqlx::query(&format!(
-            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
-             location_radius_m, location, search, inserted_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, {geography}, $8, $9)"
-        ))
-        .bind(new.id)
-        .bind(&new.author)
-        .bind(&new.title)
-        .bind(&new.description)
-        .bind(lon)
-        .bind(lat)
-        .bind(radius)
-        .bind(search_text(new.id, &new.title, &new.description))
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
-    }
+    /// The report's row: `$1` id, `$2` author, `$3` title, `$4` description, `$5` longitude,
+    /// `$6` latitude, `$7` radius, `$8` search text, `$9` now; the location as a `geography`
+    /// beside the coordinates.
+    pub(in crate::store) const INSERT_REPORT: &'static str =
+        "INSERT INTO reports (id, author, title, description, longitude, latitude, \
+         location_radius_m, location, search, inserted_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
+         public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END, $8, $9)";
 
-    /// An open issue of the report with its copies of the report's columns (the location as
-    /// `geography`).
-    pub(in crate::store) async fn insert_issue_row(
-        tx: &mut Transaction<'_, Postgres>,
-        issue_id: Uuid,
-        report_id: Uuid,
-        category_id: Uuid,
-        now: Instant,
-    ) -> StoreResult<IssueRecord> {
-        Ok(sqlx::query_as(&format!(
-            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
-             status_changed_at, report_inserted_at, location) \
-             SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.location FROM reports r \
-             WHERE r.id = $4 RETURNING {ISSUE_RETURNING}"
-        ))
-        .bind(issue_id)
-        .bind(category_id)
-        .bind(now)
-        .bind(report_id)
-        .fetch_one(&mut **tx)
-        .await?)
-    }
+    /// An open issue of report `$4` in category `$2` at `$3`, id `$1`, with the report's
+    /// location.
+    pub(in crate::store) const INSERT_ISSUE: &'static str =
+        "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
+         status_changed_at, report_inserted_at, location) \
+         SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.location FROM reports r \
+         WHERE r.id = $4";
 }

@@ -13,7 +13,6 @@ mod notifications;
 mod outbox;
 mod reports;
 mod rows;
-pub(crate) mod status_events;
 mod votes;
 
 use sqlx::{PgPool, Postgres, QueryBuilder};
@@ -53,6 +52,9 @@ impl PgStore {
 
     /// Locks the rows a writing transaction reads, until it ends.
     pub(in crate::store) const FOR_UPDATE: &'static str = " FOR UPDATE";
+
+    /// Locks the rows a batch takes, passing over those another transaction holds.
+    pub(in crate::store) const SKIP_LOCKED: &'static str = " FOR UPDATE SKIP LOCKED";
 
     /// A transaction that writes (`BEGIN`: rows are locked as statements reach them).
     pub(in crate::store) async fn begin_write(

@@ -1,3 +1,3 @@
 //! Reading report, issue and media rows (PostgreSQL): the records both backends share.
 
-pub(super) use crate::store::records::{list_row, report, LIST_COLUMNS, REPORT_COLUMNS};
+pub(super) use crate::store::records::{list_row, LIST_COLUMNS, REPORT_COLUMNS};

@@ -1,6 +1,6 @@
 //! Deliveries: what both backends write the same way (a new feed entry's delivery rows, a
-//! finished attempt, an unsubscription). Claiming due rows, pruning and expiring old ones are each
-//! backend's (`deliveries.rs`): PostgreSQL claims with `FOR UPDATE SKIP LOCKED`, SQLite under its
+//! finished attempt, an unsubscription, pruning and expiring old rows). Claiming due rows is each backend's
+//! (`deliveries.rs`): PostgreSQL claims with `FOR UPDATE SKIP LOCKED`, SQLite under its
 //! write lock; both with a lease (`claimed_until`), so a crashed worker's row is taken again once
 //! the lease is over.
 
@@ -100,16 +100,44 @@ both_backends! {
         }
 
         async fn prune_deliveries(&self, before: Instant, limit: u32) -> StoreResult<u64> {
-            self.prune_finished_deliveries(before, limit).await
+            let deleted = sqlx::query(
+                "DELETE FROM notification_deliveries WHERE (tag, channel, target) IN ( \
+                   SELECT tag, channel, target FROM notification_deliveries \
+                   WHERE (done_at IS NOT NULL OR failed_at IS NOT NULL) \
+                     AND coalesce(done_at, failed_at) < $1 \
+                   LIMIT $2)",
+            )
+            .bind(DbInstant(before))
+            .bind(i64::from(limit))
+            .execute(&self.pool)
+            .await?;
+            Ok(deleted.rows_affected())
         }
 
+        /// Rows another worker holds under a lease or a row lock are left to it
+        /// (`Backend::SKIP_LOCKED`).
         async fn expire_deliveries(
             &self,
             written_before: Instant,
             now: Instant,
             limit: u32,
         ) -> StoreResult<u64> {
-            self.expire_undelivered(written_before, now, limit).await
+            let expired = sqlx::query(&format!(
+                "UPDATE notification_deliveries SET failed_at = $2, claimed_until = NULL, \
+                   last_error = 'expired' \
+                 WHERE (tag, channel, target) IN ( \
+                   SELECT tag, channel, target FROM notification_deliveries \
+                   WHERE done_at IS NULL AND failed_at IS NULL AND created_at < $1 \
+                     AND (claimed_until IS NULL OR claimed_until <= $2) \
+                   LIMIT $3{})",
+                Backend::SKIP_LOCKED
+            ))
+            .bind(DbInstant(written_before))
+            .bind(DbInstant(now))
+            .bind(i64::from(limit))
+            .execute(&self.pool)
+            .await?;
+            Ok(expired.rows_affected())
         }
 
         async fn unsubscribe_email(&self, token: &str) -> StoreResult<bool> {

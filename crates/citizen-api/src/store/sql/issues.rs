@@ -10,7 +10,9 @@ use uuid::Uuid;
 use super::{DbInstant, DbUuid};
 use crate::store::notifications::EventKind;
 use crate::store::records::{IssueRecord, ISSUE_RETURNING};
-use crate::store::{Instant, Issue, IssueStore, IssueTx, Media, NewReport, Statement, StoreResult};
+use crate::store::{
+    search_text, Instant, Issue, IssueStore, IssueTx, Media, NewReport, Statement, StoreResult,
+};
 
 both_backends! {
     impl Backend {
@@ -38,6 +40,50 @@ both_backends! {
                 .await?;
             }
             Ok(())
+        }
+
+        /// The report's row (`Backend::INSERT_REPORT`: PostgreSQL adds its `geography`).
+        pub(in crate::store) async fn insert_report_row(
+            tx: &mut Tx<'_>,
+            new: &NewReport,
+            now: Instant,
+        ) -> StoreResult<()> {
+            let (lon, lat, radius) = match &new.location {
+                Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
+                None => (None, None, None),
+            };
+            sqlx::query(Backend::INSERT_REPORT)
+                .bind(DbUuid(new.id))
+                .bind(&new.author)
+                .bind(&new.title)
+                .bind(&new.description)
+                .bind(lon)
+                .bind(lat)
+                .bind(radius)
+                .bind(search_text(new.id, &new.title, &new.description))
+                .bind(DbInstant(now))
+                .execute(&mut **tx)
+                .await?;
+            Ok(())
+        }
+
+        /// An open issue of the report with its copies of the report's columns
+        /// (`Backend::INSERT_ISSUE`: the location as PostgreSQL's `geography` or SQLite's
+        /// coordinates).
+        pub(in crate::store) async fn insert_issue_row(
+            tx: &mut Tx<'_>,
+            issue_id: Uuid,
+            report_id: Uuid,
+            category_id: Uuid,
+            now: Instant,
+        ) -> StoreResult<IssueRecord> {
+            Ok(sqlx::query_as(&format!("{} RETURNING {ISSUE_RETURNING}", Backend::INSERT_ISSUE))
+                .bind(DbUuid(issue_id))
+                .bind(DbUuid(category_id))
+                .bind(DbInstant(now))
+                .bind(DbUuid(report_id))
+                .fetch_one(&mut **tx)
+                .await?)
         }
     }
 

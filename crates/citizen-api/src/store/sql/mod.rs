@@ -27,9 +27,11 @@ macro_rules! both_backends {
 mod admin;
 mod categories;
 mod deliveries;
+mod detail;
 mod digests;
 mod duplicates;
 mod issues;
+pub(in crate::store) mod news;
 mod news_categories;
 mod notifications;
 pub(in crate::store) mod outbox;
@@ -37,3 +39,4 @@ mod projects;
 mod reading;
 mod reports;
 mod status_events;
+pub(in crate::store) mod votes;

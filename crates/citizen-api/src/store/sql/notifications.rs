@@ -1,11 +1,11 @@
-//! Notifications: the feed, read marks, settings and subscriptions. Writing a feed entry is each
-//! backend's (`insert_notification`: its inserted-at instant is kept unique per account with
-//! each dialect's arithmetic).
+//! Notifications: the feed, read marks, settings and subscriptions. A feed entry's inserted-at
+//! instant follows the account's newest by at least a microsecond, so entries of one account
+//! never share one (`Backend::NEXT_FEED_INSTANT`: each dialect's arithmetic).
 
 use async_trait::async_trait;
 use domain::notifications::Interval;
 
-use super::DbInstant;
+use super::{DbInstant, DbUuid};
 use crate::store::notifications::{
     newest_first, retry_taken_instant, EmailSubscription, Marked, NewNotification, Notification,
     NotificationStore, OutboxTx, PushSubscription, Settings,
@@ -14,6 +14,39 @@ use crate::store::records::{NotificationRecord, NOTIFICATION_COLUMNS as COLUMNS}
 use crate::store::{Instant, StoreResult};
 
 both_backends! {
+    impl Backend {
+        /// Inserts a feed entry (in a transaction or on the pool); `None` when the event
+        /// already has one for the account.
+        pub(in crate::store) async fn insert_notification<'c, E>(
+            executor: E,
+            new: &NewNotification,
+            now: Instant,
+        ) -> StoreResult<Option<NotificationRecord>>
+        where
+            E: sqlx::Executor<'c, Database = Db>,
+        {
+            // `WHERE true`: SQLite reads `ON CONFLICT` after a bare `SELECT` as the join's.
+            Ok(sqlx::query_as(&format!(
+                "INSERT INTO notifications \
+                   (tag, subject, event_id, title, body, url, icon, sent_at, inserted_at) \
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8, {} \
+                 WHERE true ON CONFLICT (event_id, subject) DO NOTHING RETURNING {COLUMNS}",
+                Backend::NEXT_FEED_INSTANT
+            ))
+            .bind(new.tag())
+            .bind(&new.subject)
+            .bind(new.event_id.map(DbUuid))
+            .bind(&new.title)
+            .bind(&new.body)
+            .bind(&new.url)
+            .bind(&new.icon)
+            .bind(DbInstant(new.sent_at))
+            .bind(DbInstant(now))
+            .fetch_optional(executor)
+            .await?)
+        }
+    }
+
     #[async_trait]
     impl NotificationStore for Backend {
         async fn add_notification(

@@ -1,12 +1,12 @@
 //! Public report status changes for MQTT: recorded in the change's transaction, claimed with a
-//! lease (each backend's statement: PostgreSQL skips rows another replica has locked), removed
-//! once published.
+//! lease (PostgreSQL skips rows another replica has locked), removed once published.
 
 use async_trait::async_trait;
 use domain::issues::IssueStatus;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
+use crate::store::records::{StatusEventRecord, STATUS_EVENT_COLUMNS};
 use crate::store::status_events::{StatusEvent, StatusEventStore};
 use crate::store::{status, Instant, StoreResult};
 
@@ -59,7 +59,22 @@ both_backends! {
             lease_secs: u32,
             now: Instant,
         ) -> StoreResult<Vec<StatusEvent>> {
-            let rows = self.claim_status_event_rows(limit, lease_secs, now).await?;
+            // The subquery skips rows another replica has locked (`Backend::SKIP_LOCKED`).
+            let lease_until = now + chrono::Duration::seconds(i64::from(lease_secs));
+            let rows: Vec<StatusEventRecord> = sqlx::query_as(&format!(
+                "UPDATE report_status_events SET claimed_until = $2 \
+                 WHERE id IN ( \
+                   SELECT id FROM report_status_events \
+                   WHERE claimed_until IS NULL OR claimed_until <= $3 \
+                   ORDER BY occurred_at, id LIMIT $1{}) \
+                 RETURNING {STATUS_EVENT_COLUMNS}",
+                Backend::SKIP_LOCKED
+            ))
+            .bind(i64::from(limit))
+            .bind(DbInstant(lease_until))
+            .bind(DbInstant(now))
+            .fetch_all(&self.pool)
+            .await?;
             let mut events = rows
                 .into_iter()
                 .map(StatusEvent::try_from)

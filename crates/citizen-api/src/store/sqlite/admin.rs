@@ -5,11 +5,12 @@ mod duplicates;
 mod general;
 mod one_category;
 
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{QueryBuilder, Sqlite};
 
-use super::rows::{push_in, report, REPORT_COLUMNS};
+use super::rows::{push_in, REPORT_COLUMNS};
 use super::{micros, SqliteStore};
 use crate::store::admin::{Access, AdminFilter};
+use crate::store::records::reports_with_votes;
 use crate::store::{Report, StoreResult};
 
 /// A deadline day (`domain::issues::is_overdue`).
@@ -57,13 +58,6 @@ impl SqliteStore {
             q.push("reports r WHERE 1");
             general::push_filters(&mut q, filter);
         }
-        let rows = q.build().fetch_all(&self.pool).await?;
-        let mut reports = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut r = report(row)?;
-            r.votes_count = row.try_get("votes_count")?;
-            reports.push(r);
-        }
-        Ok(reports)
+        reports_with_votes(&q.build().fetch_all(&self.pool).await?)
     }
 }

@@ -71,48 +71,4 @@ impl SqliteStore {
         tx.commit().await?;
         Ok(claimed)
     }
-
-    /// See [`crate::store::deliveries::DeliveryStore::prune_deliveries`].
-    pub(in crate::store) async fn prune_finished_deliveries(
-        &self,
-        before: Instant,
-        limit: u32,
-    ) -> StoreResult<u64> {
-        let deleted = sqlx::query(
-            "DELETE FROM notification_deliveries WHERE rowid IN ( \
-               SELECT rowid FROM notification_deliveries \
-               WHERE (done_at IS NOT NULL OR failed_at IS NOT NULL) \
-                 AND coalesce(done_at, failed_at) < ?1 \
-               LIMIT ?2)",
-        )
-        .bind(micros(before))
-        .bind(i64::from(limit))
-        .execute(&self.pool)
-        .await?;
-        Ok(deleted.rows_affected())
-    }
-
-    /// See [`crate::store::deliveries::DeliveryStore::expire_deliveries`].
-    pub(in crate::store) async fn expire_undelivered(
-        &self,
-        written_before: Instant,
-        now: Instant,
-        limit: u32,
-    ) -> StoreResult<u64> {
-        let expired = sqlx::query(
-            "UPDATE notification_deliveries SET failed_at = ?2, claimed_until = NULL, \
-               last_error = 'expired' \
-             WHERE rowid IN ( \
-               SELECT rowid FROM notification_deliveries \
-               WHERE done_at IS NULL AND failed_at IS NULL AND created_at < ?1 \
-                 AND (claimed_until IS NULL OR claimed_until <= ?2) \
-               LIMIT ?3)",
-        )
-        .bind(micros(written_before))
-        .bind(micros(now))
-        .bind(i64::from(limit))
-        .execute(&self.pool)
-        .await?;
-        Ok(expired.rows_affected())
-    }
 }

@@ -4,9 +4,9 @@
 use sqlx::{Sqlite, Transaction};
 use uuid::Uuid;
 
-use super::{micros, SqliteStore};
-use crate::store::records::{IssueRecord, ISSUE_COLUMNS, ISSUE_RETURNING};
-use crate::store::{search_text, Instant, NewReport, StoreResult};
+use super::SqliteStore;
+use crate::store::records::{IssueRecord, ISSUE_COLUMNS};
+use crate::store::StoreResult;
 
 impl SqliteStore {
     /// The issue (the transaction's write lock already excludes every other step).
@@ -35,53 +35,17 @@ impl SqliteStore {
         )
     }
 
-    /// The report's row.
-    pub(in crate::store) async fn insert_report_row(
-        tx: &mut Transaction<'_, Sqlite>,
-        new: &NewReport,
-        now: Instant,
-    ) -> StoreResult<()> {
-        let (lon, lat, radius) = match &new.location {
-            Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
-            None => (None, None, None),
-        };
-        sqlx::query(
-            "INSERT INTO reports (id, author, title, description, longitude, latitude, \
-             location_radius_m, search, inserted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        )
-        .bind(new.id.to_string())
-        .bind(&new.author)
-        .bind(&new.title)
-        .bind(&new.description)
-        .bind(lon)
-        .bind(lat)
-        .bind(radius)
-        .bind(search_text(new.id, &new.title, &new.description))
-        .bind(micros(now))
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
-    }
+    /// The report's row: `$1` id, `$2` author, `$3` title, `$4` description, `$5` longitude,
+    /// `$6` latitude, `$7` radius, `$8` search text, `$9` now.
+    pub(in crate::store) const INSERT_REPORT: &'static str =
+        "INSERT INTO reports (id, author, title, description, longitude, latitude, \
+         location_radius_m, search, inserted_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
-    /// An open issue of the report with its copies of the report's columns.
-    pub(in crate::store) async fn insert_issue_row(
-        tx: &mut Transaction<'_, Sqlite>,
-        issue_id: Uuid,
-        report_id: Uuid,
-        category_id: Uuid,
-        now: Instant,
-    ) -> StoreResult<IssueRecord> {
-        Ok(sqlx::query_as(&format!(
-            "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
-             status_changed_at, report_inserted_at, longitude, latitude) \
-             SELECT ?1, r.id, ?2, 'open', ?3, ?3, r.inserted_at, r.longitude, r.latitude \
-             FROM reports r WHERE r.id = ?4 RETURNING {ISSUE_RETURNING}"
-        ))
-        .bind(issue_id.to_string())
-        .bind(category_id.to_string())
-        .bind(micros(now))
-        .bind(report_id.to_string())
-        .fetch_one(&mut **tx)
-        .await?)
-    }
+    /// An open issue of report `$4` in category `$2` at `$3`, id `$1`, with the report's
+    /// coordinates.
+    pub(in crate::store) const INSERT_ISSUE: &'static str =
+        "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \
+         status_changed_at, report_inserted_at, longitude, latitude) \
+         SELECT $1, r.id, $2, 'open', $3, $3, r.inserted_at, r.longitude, r.latitude \
+         FROM reports r WHERE r.id = $4";
 }

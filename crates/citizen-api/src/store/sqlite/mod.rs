@@ -15,11 +15,9 @@ mod notifications;
 mod outbox;
 mod reports;
 mod rows;
-pub(crate) mod status_events;
 mod votes;
 
 use anyhow::Context as _;
-use chrono::DateTime;
 use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqlitePool};
 use uuid::Uuid;
@@ -38,6 +36,9 @@ impl SqliteStore {
     /// No row locks: a writing transaction holds the database's write lock (`begin_write`).
     pub(in crate::store) const FOR_UPDATE: &'static str = "";
 
+    /// Nothing to pass over: the write lock admits one writer (`begin_write`).
+    pub(in crate::store) const SKIP_LOCKED: &'static str = "";
+
     /// A transaction that writes: `BEGIN IMMEDIATE` takes the database's write lock up front, so
     /// a transaction that reads before it writes waits for another writer instead of failing
     /// when it tries to upgrade its lock.
@@ -55,21 +56,6 @@ impl SqliteStore {
 
 pub(super) fn micros(t: Instant) -> i64 {
     t.timestamp_micros()
-}
-
-pub(super) fn instant(micros: i64) -> anyhow::Result<Instant> {
-    DateTime::from_timestamp_micros(micros).context("stored instant is out of range")
-}
-
-/// An instant column.
-pub(super) fn get_instant(row: &SqliteRow, column: &str) -> StoreResult<Instant> {
-    Ok(instant(row.try_get(column)?)?)
-}
-
-/// A nullable instant column.
-pub(super) fn get_opt_instant(row: &SqliteRow, column: &str) -> StoreResult<Option<Instant>> {
-    let value: Option<i64> = row.try_get(column)?;
-    Ok(value.map(instant).transpose()?)
 }
 
 /// A UUID column (hyphenated text).

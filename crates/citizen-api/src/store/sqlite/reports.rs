@@ -7,12 +7,13 @@
 //! row carries is computed exactly by the service.
 
 use domain::reports::{Direction, OrderBy};
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{QueryBuilder, Sqlite};
 
 use super::list_sql::{push_list_filters, push_near, push_order, push_select, push_votes};
 use super::nearest::nearest_rows;
-use super::rows::{list_row, report, REPORT_COLUMNS};
+use super::rows::{list_row, REPORT_COLUMNS};
 use super::SqliteStore;
+use crate::store::records::reports_with_votes;
 use crate::store::{Instant, IssueRow, Report, ReportFilter, StoreResult};
 
 impl SqliteStore {
@@ -51,13 +52,6 @@ impl SqliteStore {
             .push_bind(author.to_owned());
         push_near(&mut q, filter, "r");
         push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
-        let rows = q.build().fetch_all(&self.pool).await?;
-        let mut reports = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut one = report(row)?;
-            one.votes_count = row.try_get("votes_count")?;
-            reports.push(one);
-        }
-        Ok(reports)
+        reports_with_votes(&q.build().fetch_all(&self.pool).await?)
     }
 }

@@ -4,7 +4,7 @@
 use sqlx::{QueryBuilder, Sqlite};
 use uuid::Uuid;
 
-pub(super) use crate::store::records::{list_row, report, LIST_COLUMNS, REPORT_COLUMNS};
+pub(super) use crate::store::records::{list_row, LIST_COLUMNS, REPORT_COLUMNS};
 
 /// ` IN (?, ?, …)` over `ids` (never empty: an empty list matches nothing).
 pub(super) fn push_in(q: &mut QueryBuilder<'_, Sqlite>, ids: &[Uuid]) {

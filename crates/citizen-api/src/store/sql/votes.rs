@@ -1,0 +1,119 @@
+//! The vote store on both backends: the token list and the pool's figures are the same
+//! statements; placing and revoking are each backend's own (`Backend::place_vote_tokens`,
+//! `Backend::revoke_vote_tokens`: one PL/pgSQL call on PostgreSQL, a `BEGIN IMMEDIATE`
+//! transaction on SQLite; docs/decisions.md says why the pool's rule stays in the function).
+
+use async_trait::async_trait;
+use domain::votes::{ExpiryRule, VotePool};
+use uuid::Uuid;
+
+use super::{DbInstant, DbUuid};
+use crate::store::votes::{
+    figure, PlaceError, Placement, PoolFigures, Revocation, VoteStore, VoteToken,
+};
+use crate::store::{Instant, StoreResult};
+
+/// The tokens that count against the pool at `$2` (now).
+pub(in crate::store) const ACTIVE: &str =
+    "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)";
+
+#[derive(sqlx::FromRow)]
+struct TokenRecord {
+    id: DbUuid,
+    target_id: DbUuid,
+    inserted_at: DbInstant,
+    expires_at: Option<DbInstant>,
+    revoked_at: Option<DbInstant>,
+}
+
+impl From<TokenRecord> for VoteToken {
+    fn from(r: TokenRecord) -> Self {
+        VoteToken {
+            id: r.id.0,
+            target: r.target_id.0,
+            inserted_at: r.inserted_at.0,
+            expires_at: r.expires_at.map(|at| at.0),
+            revoked_at: r.revoked_at.map(|at| at.0),
+        }
+    }
+}
+
+both_backends! {
+    #[async_trait]
+    impl VoteStore for Backend {
+        async fn place_votes(
+            &self,
+            subject: &str,
+            target: Uuid,
+            count: u32,
+            pool: VotePool,
+            expiry: ExpiryRule<Instant>,
+            now: Instant,
+        ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
+            let placement = Placement { subject, target, count, pool, expiry, now };
+            self.place_vote_tokens(placement).await
+        }
+
+        async fn revoke_votes(
+            &self,
+            subject: &str,
+            target: Uuid,
+            count: u32,
+            now: Instant,
+        ) -> StoreResult<u32> {
+            let revocation = Revocation { subject, target, count, now };
+            self.revoke_vote_tokens(revocation).await
+        }
+
+        async fn vote_tokens(
+            &self,
+            subject: &str,
+            active: Option<bool>,
+            after: Option<(Instant, Uuid)>,
+            limit: u32,
+            now: Instant,
+        ) -> StoreResult<Vec<VoteToken>> {
+            let filter = match active {
+                None => "1 = 1".to_owned(),
+                Some(true) => format!("({ACTIVE})"),
+                Some(false) => format!("NOT ({ACTIVE})"),
+            };
+            // The cursor as the index scan's start (a separate statement, see
+            // `notifications`); the page size a literal (`postgres::page_sql`).
+            let after_cursor = if after.is_some() {
+                "AND (inserted_at, id) < ($3, $4) "
+            } else {
+                ""
+            };
+            let sql = format!(
+                "SELECT id, target_id, inserted_at, expires_at, revoked_at FROM vote_tokens \
+                 WHERE subject = $1 AND {filter} {after_cursor}\
+                 ORDER BY inserted_at DESC, id DESC LIMIT {limit}"
+            );
+            let mut query = sqlx::query_as(&sql).bind(subject).bind(DbInstant(now));
+            if let Some((inserted_at, id)) = after {
+                query = query.bind(DbInstant(inserted_at)).bind(DbUuid(id));
+            }
+            let rows: Vec<TokenRecord> = query.fetch_all(&self.pool).await?;
+            Ok(rows.into_iter().map(VoteToken::from).collect())
+        }
+
+        async fn active_votes(
+            &self,
+            subject: &str,
+            target: Option<Uuid>,
+            now: Instant,
+        ) -> StoreResult<(u32, u32)> {
+            let (all, on_target): (i64, i64) = sqlx::query_as(&format!(
+                "SELECT count(*), coalesce(sum(CASE WHEN target_id = $3 THEN 1 ELSE 0 END), 0) \
+                 FROM vote_tokens WHERE subject = $1 AND {ACTIVE}"
+            ))
+            .bind(subject)
+            .bind(DbInstant(now))
+            .bind(target.map(DbUuid))
+            .fetch_one(&self.pool)
+            .await?;
+            Ok((figure(all), figure(on_target)))
+        }
+    }
+}
