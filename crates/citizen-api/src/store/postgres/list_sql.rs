@@ -2,19 +2,13 @@
 //! filters, the location and the order; shared by the public list, the nearest walk and the
 //! officers' lists.
 
-use domain::reports::{Direction, OrderBy};
+use domain::reports::OrderBy;
 use sqlx::{Postgres, QueryBuilder};
 
 use super::page_sql;
 use super::rows::LIST_COLUMNS;
+pub(super) use crate::store::sql::direction;
 use crate::store::{Instant, ReportFilter};
-
-pub(super) fn direction(d: Direction) -> &'static str {
-    match d {
-        Direction::Asc => "ASC",
-        Direction::Desc => "DESC",
-    }
-}
 
 /// `ST_MakePoint(lon, lat)` in WGS84 (a planar geometry) with bound values.
 pub(super) fn push_planar_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {

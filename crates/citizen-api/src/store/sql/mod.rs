@@ -10,7 +10,16 @@
 //! its write lock up front with `BEGIN IMMEDIATE`). A table group whose statements differ (PostGIS,
 //! text search, row locks) keeps its module in each backend.
 
+use domain::reports::Direction;
 pub(super) use service_kit::codec::{DbInstant, DbUuid};
+
+/// A list's direction in SQL.
+pub(in crate::store) fn direction(d: Direction) -> &'static str {
+    match d {
+        Direction::Asc => "ASC",
+        Direction::Desc => "DESC",
+    }
+}
 
 /// [`service_kit::both_backends!`] for this service's stores (defined before the modules below,
 /// which use it by its textual scope).

@@ -3,11 +3,12 @@
 //! public list, the nearest walk and the officers' lists.
 
 use domain::geo::{bbox_around, metres_per_degree, LonLat};
-use domain::reports::{Direction, OrderBy};
+use domain::reports::OrderBy;
 use sqlx::{QueryBuilder, Sqlite};
 
 use super::micros;
 use super::rows::{push_in, LIST_COLUMNS};
+pub(super) use crate::store::sql::direction;
 use crate::store::{Instant, ReportFilter};
 
 /// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
@@ -100,13 +101,6 @@ pub(super) fn push_votes(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
     )
     .push_bind(micros(now))
     .push("))");
-}
-
-pub(super) fn direction(d: Direction) -> &'static str {
-    match d {
-        Direction::Asc => "ASC",
-        Direction::Desc => "DESC",
-    }
 }
 
 /// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
