@@ -6,15 +6,14 @@ use domain::i18n::Message;
 use domain::votes::VoteError;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotApplicationJson, OverJsonLimit, Unauthorized,
-};
+use service_kit::docs::responses::{InvalidJsonBody, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::AppState;
+use crate::routes::responses::OwnJsonErrors;
 use crate::store::votes::{PlaceError, PoolFigures, VoteToken};
 
 /// `{target, count}` of placing and revoking.
@@ -121,8 +120,7 @@ fn target_not_found(target: &str) -> ApiError {
         Unauthorized,
         (status = 404, description = "`VOTE_TARGET_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`NOT_ENOUGH_VOTE_TOKENS`: none placed", body = service_kit::ErrorBody),
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "place_votes", skip_all)]
@@ -174,8 +172,7 @@ pub async fn place(
         (status = 200, description = "Revoked", body = Revoked),
         InvalidJsonBody,
         Unauthorized,
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "revoke_votes", skip_all)]

@@ -2,7 +2,6 @@
 
 use actix_web::web;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -10,7 +9,7 @@ use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::model::{AuditItem, AuditTrail};
 use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
-use crate::routes::responses::{ReadForbidden, ReportNotFound};
+use crate::routes::responses::{ReaderErrors, ReportNotFound};
 
 /// The audit trail of a report.
 ///
@@ -28,10 +27,8 @@ use crate::routes::responses::{ReadForbidden, ReportNotFound};
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The entries", body = AuditTrail),
-        Unauthorized,
-        ReadForbidden,
+        ReaderErrors,
         ReportNotFound,
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_admin_report_audit", skip(state, auth))]

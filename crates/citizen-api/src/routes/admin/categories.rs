@@ -6,9 +6,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
+use service_kit::docs::responses::{InvalidJsonBody, ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -18,7 +16,7 @@ use super::super::AppState;
 use super::model::{AdminCategories, AdminCategory};
 use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
 use crate::app;
-use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
+use crate::routes::responses::{CategoriesForbidden, CategoryManagerErrors, JsonObjectErrors};
 use crate::store::admin::{CategoryChange, CategoryError};
 use crate::store::NewCategory;
 
@@ -135,8 +133,7 @@ pub async fn list(
         Unauthorized,
         CategoriesForbidden,
         (status = 409, description = "`CONFLICT`: the name is taken", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
+        JsonObjectErrors,
         ServiceUnavailable,
     )
 )]
@@ -180,13 +177,9 @@ fn category_id(raw: &str) -> Result<Uuid, ApiError> {
     responses(
         (status = 200, description = "The category", body = AdminCategory),
         InvalidJsonBody,
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
+        CategoryManagerErrors,
         (status = 409, description = "`CONFLICT`: the name is taken, or `is_default: false` on the default category", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "update_admin_report_category", skip(state, auth, body))]
@@ -229,11 +222,8 @@ pub async fn update(
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
+        CategoryManagerErrors,
         (status = 409, description = "`CATEGORY_IN_USE` (issues were placed in it), `CONFLICT` (it is the default category)", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "delete_admin_report_category", skip(state, auth))]

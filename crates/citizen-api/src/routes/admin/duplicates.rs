@@ -5,9 +5,7 @@
 use actix_web::web;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
+use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -19,7 +17,9 @@ use super::{
     accessible_issue, issue_not_found, require_any, workflow_error, MANAGE_SCOPE, READ_SCOPE,
 };
 use crate::app;
-use crate::routes::responses::{IssueNotFound, ManageForbidden, ReadForbidden};
+use crate::routes::responses::{
+    IssueManagerErrors, IssueNotFound, JsonObjectErrors, ManagerErrors, ReaderErrors,
+};
 use crate::store::admin::Opened;
 
 /// Looks for possible duplicates of a just opened issue. Suggestions are advisory: a failure is
@@ -64,13 +64,10 @@ pub struct DuplicateRequest {
     responses(
         (status = 200, description = "The duplicate", body = AdminIssueItem),
         InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved, is its own parent, or the parent is moved or a duplicate", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "mark_issue_duplicate", skip(state, auth, body))]
@@ -115,10 +112,8 @@ pub async fn mark_duplicate(
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The suggestions", body = Suggestions),
-        Unauthorized,
-        ReadForbidden,
+        ReaderErrors,
         IssueNotFound,
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_duplicate_suggestions", skip(state, auth))]
@@ -148,10 +143,7 @@ pub async fn suggestions(
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The issue, its flag cleared", body = AdminIssueItem),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
-        ServiceUnavailable,
+        IssueManagerErrors,
     )
 )]
 #[tracing::instrument(name = "dismiss_duplicate_suggestions", skip(state, auth))]

@@ -3,9 +3,7 @@
 use actix_web::web;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
+use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -13,7 +11,7 @@ use utoipa::ToSchema;
 use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::{access, from_object, JsonObject, MANAGE_SCOPE};
-use crate::routes::responses::ManageForbidden;
+use crate::routes::responses::{JsonObjectErrors, ManagerErrors};
 use crate::store::admin::{Access, AdminEvent};
 
 /// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
@@ -40,12 +38,9 @@ pub struct Explicit {
     responses(
         (status = 200, description = "The flag as set", body = Explicit),
         InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues in the caller's categories", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "set_admin_report_explicit", skip(state, auth, body))]

@@ -2,9 +2,7 @@
 
 use actix_web::web;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
+use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -12,7 +10,7 @@ use super::super::reports::{report_id, report_not_found};
 use super::super::AppState;
 use super::model::{AdminIssueItem, AdminStatement, IssueDetail, IssueDetails};
 use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
-use crate::routes::responses::{ManageForbidden, ReadForbidden};
+use crate::routes::responses::{JsonObjectErrors, ManagerErrors, ReaderErrors};
 use crate::store::admin::Access;
 
 /// The issues of a report the caller may see.
@@ -30,10 +28,8 @@ use crate::store::admin::Access;
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The issues", body = IssueDetails),
-        Unauthorized,
-        ReadForbidden,
+        ReaderErrors,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues is in the caller's categories", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_admin_report_issues", skip(state, auth))]
@@ -91,13 +87,10 @@ pub struct OpenIssueRequest {
     responses(
         (status = 201, description = "The new open issue", body = AdminIssueItem),
         InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`REPORT_NOT_FOUND` (no such report, or none of its issues in the caller's categories), `CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the report already has an issue in that category", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "open_admin_report_issue", skip(state, auth, body))]

@@ -5,14 +5,13 @@ use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::AppState;
 use super::{access, MANAGE_SCOPE};
-use crate::routes::responses::ManageForbidden;
+use crate::routes::responses::ManagerErrors;
 
 fn media_not_found() -> ApiError {
     ApiError::new(ErrorCode::MediaNotFound, Message::new("media-not-found"))
@@ -36,10 +35,8 @@ fn media_not_found() -> ApiError {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`MEDIA_NOT_FOUND`: no such file on this report or its statements, or not in the caller's categories", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "delete_admin_report_media", skip(state, auth))]

@@ -4,7 +4,6 @@
 use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -14,7 +13,7 @@ use super::categories::category_error;
 use super::model::Officers;
 use super::{category_not_found, CATEGORIES_SCOPE};
 use crate::app;
-use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
+use crate::routes::responses::CategoryManagerErrors;
 
 /// Most characters of a token subject.
 const SUBJECT_MAX_CHARS: usize = 255;
@@ -47,10 +46,7 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The officers", body = Officers),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
-        ServiceUnavailable,
+        CategoryManagerErrors,
     )
 )]
 #[tracing::instrument(name = "list_category_officers", skip(state, auth))]
@@ -81,10 +77,7 @@ pub async fn list(
     responses(
         (status = 204, description = "Assigned"),
         (status = 400, description = "`VALIDATION_ERROR`: the subject is blank or too long", body = service_kit::ErrorBody),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
-        ServiceUnavailable,
+        CategoryManagerErrors,
     )
 )]
 #[tracing::instrument(name = "add_category_officer", skip(state, auth))]
@@ -122,10 +115,7 @@ pub async fn add(
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Not assigned (any more)"),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
-        ServiceUnavailable,
+        CategoryManagerErrors,
     )
 )]
 #[tracing::instrument(name = "remove_category_officer", skip(state, auth))]

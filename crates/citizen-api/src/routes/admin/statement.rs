@@ -5,7 +5,6 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message;
 use domain::reports::check_statement;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
@@ -14,7 +13,7 @@ use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use super::model::AdminStatement;
 use super::{accessible_issue, workflow_error, MANAGE_SCOPE};
-use crate::routes::responses::{FileTooLarge, IssueNotFound, ManageForbidden, NotMultipart};
+use crate::routes::responses::{IssueManagerErrors, UploadErrors};
 
 #[derive(Default)]
 struct Form {
@@ -41,12 +40,8 @@ struct Form {
     responses(
         (status = 201, description = "The statement", body = AdminStatement),
         (status = 400, description = "`VALIDATION_ERROR` (text missing, empty or too long; final not true/false; an unknown or repeated field), `NO_MEDIA` (an empty file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
-        FileTooLarge,
-        NotMultipart,
-        ServiceUnavailable,
+        IssueManagerErrors,
+        UploadErrors,
     )
 )]
 #[tracing::instrument(name = "add_issue_statement", skip_all)]

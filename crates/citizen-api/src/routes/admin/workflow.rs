@@ -7,9 +7,7 @@ use actix_web::web;
 use domain::issues::Transition;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
+use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -18,7 +16,7 @@ use uuid::Uuid;
 use super::super::AppState;
 use super::model::AdminIssueItem;
 use super::{accessible_issue, category_not_found, issue_not_found, workflow_error, MANAGE_SCOPE};
-use crate::routes::responses::{IssueNotFound, ManageForbidden};
+use crate::routes::responses::{IssueManagerErrors, JsonObjectErrors, ManagerErrors};
 use crate::store::admin::Opened;
 
 async fn step(
@@ -54,11 +52,8 @@ async fn step(
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The accepted issue", body = AdminIssueItem),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
+        IssueManagerErrors,
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not open", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "accept_issue", skip(state, auth))]
@@ -82,11 +77,8 @@ pub async fn accept(
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The resolved issue", body = AdminIssueItem),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
+        IssueManagerErrors,
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not accepted", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "resolve_issue", skip(state, auth))]
@@ -122,13 +114,10 @@ pub struct MoveRequest {
     responses(
         (status = 200, description = "The new open issue in the target category", body = AdminIssueItem),
         InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`ISSUE_NOT_FOUND` (no such issue, or not in the caller's categories), `CATEGORY_NOT_FOUND` (no such target category)", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved or resolved", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "move_issue", skip(state, auth, body))]

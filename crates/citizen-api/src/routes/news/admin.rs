@@ -5,9 +5,7 @@
 use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
-use service_kit::docs::responses::{
-    Forbidden, InvalidJsonBody, NotApplicationJson, Unauthorized, UnsupportedMediaType,
-};
+use service_kit::docs::responses::{InvalidJsonBody, NotApplicationJson, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -16,7 +14,9 @@ use super::super::editor::NewsEditor;
 use super::super::AppState;
 use super::{news_id, news_item_not_found, NewsItemBody};
 pub use crate::app::news::{NewsItemInput, PointInput};
-use crate::routes::responses::{NewsItemNotFound, OverEditorLimit, ScopeForbidden};
+use crate::routes::responses::{
+    EditorErrors, EditorJsonErrors, NewsItemNotFound, OverEditorLimit, ScopeForbidden,
+};
 use crate::store::news::NewsError;
 
 /// A store refusal as an answer.
@@ -84,11 +84,9 @@ pub async fn create(
     responses(
         (status = 200, description = "The item after the change", body = NewsItemBody),
         InvalidJsonBody,
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         NewsItemNotFound,
-        OverEditorLimit,
-        UnsupportedMediaType,
+        EditorJsonErrors,
     )
 )]
 #[tracing::instrument(name = "update_news_item", skip(state, _editor, body))]
@@ -120,8 +118,7 @@ pub async fn update(
     security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         NewsItemNotFound,
     )
 )]

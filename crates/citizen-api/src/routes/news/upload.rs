@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::super::editor::MediaEditor;
 use super::super::uploads::{media_only, StoredFiles};
 use super::super::AppState;
-use crate::routes::responses::{FileTooLarge, NotMultipart};
+use crate::routes::responses::UploadErrors;
 
 /// A stored file.
 #[derive(Debug, Serialize, ToSchema)]
@@ -56,8 +56,7 @@ pub struct UploadForm {
         (status = 400, description = "`VALIDATION_ERROR` (no file, an unknown field, too many files), `NO_MEDIA` (an empty or broken file), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither scope", body = service_kit::ErrorBody),
-        FileTooLarge,
-        NotMultipart,
+        UploadErrors,
     )
 )]
 #[tracing::instrument(name = "upload_media", skip_all)]

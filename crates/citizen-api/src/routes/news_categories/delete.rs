@@ -1,7 +1,6 @@
 //! `DELETE /news-categories/{categoryId}`.
 
 use actix_web::{web, HttpResponse};
-use service_kit::docs::responses::{Forbidden, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
@@ -9,7 +8,7 @@ use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, category_id};
 use crate::app;
-use crate::routes::responses::CategoryNotFound;
+use crate::routes::responses::{CategoryNotFound, EditorErrors};
 
 /// Delete a news category.
 ///
@@ -22,8 +21,7 @@ use crate::routes::responses::CategoryNotFound;
     security(("bearer" = ["cityuser:news-categories:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         CategoryNotFound,
         (status = 409, description = "`CATEGORY_HAS_CHILDREN`", body = service_kit::ErrorBody),
     )

@@ -3,9 +3,6 @@
 
 use actix_web::web;
 use serde::Deserialize;
-use service_kit::docs::responses::{
-    Forbidden, PayloadTooLarge, Unauthorized, UnsupportedMediaType,
-};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -15,7 +12,7 @@ use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, category_id, check_fields, present, NewsCategoryBody};
 use crate::app;
-use crate::routes::responses::CategoryNotFound;
+use crate::routes::responses::{CategoryNotFound, EditorErrors, JsonErrors};
 use crate::store::news::NewsCategoryChange;
 
 /// A change of a category: absent fields stay as they are.
@@ -47,11 +44,9 @@ pub struct CategoryChangeInput {
     responses(
         (status = 200, description = "The category after the change", body = NewsCategoryBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent, a parent that would make the category its own ancestor)", body = service_kit::ErrorBody),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         CategoryNotFound,
-        PayloadTooLarge,
-        UnsupportedMediaType,
+        JsonErrors,
     )
 )]
 #[tracing::instrument(name = "update_news_category", skip(state, _editor, body))]

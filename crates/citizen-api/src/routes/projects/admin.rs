@@ -6,9 +6,7 @@ use chrono::{DateTime, Utc};
 use domain::i18n::Message;
 use domain::news::{check_text, DESCRIPTION_MAX_CHARS, ITEMS_MAX, TITLE_MAX_CHARS};
 use serde::Deserialize;
-use service_kit::docs::responses::{
-    Forbidden, InvalidJsonBody, Unauthorized, UnsupportedMediaType,
-};
+use service_kit::docs::responses::{InvalidJsonBody, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -17,7 +15,7 @@ use super::super::editor::ProjectEditor;
 use super::super::AppState;
 use super::{project_id, project_not_found, ProjectBody};
 use crate::app::news::check_url;
-use crate::routes::responses::{OverEditorLimit, ProjectNotFound, ScopeForbidden};
+use crate::routes::responses::{EditorErrors, EditorJsonErrors, ProjectNotFound, ScopeForbidden};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 
 /// A file of a project, addressed by URL (for example the `public_url` of an uploaded file).
@@ -113,8 +111,7 @@ impl ProjectInput {
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field empty, too long or malformed)", body = service_kit::ErrorBody),
         Unauthorized,
         ScopeForbidden,
-        OverEditorLimit,
-        UnsupportedMediaType,
+        EditorJsonErrors,
     )
 )]
 #[tracing::instrument(name = "create_project", skip_all)]
@@ -139,11 +136,9 @@ pub async fn create(
     responses(
         (status = 200, description = "The project after the change", body = ProjectBody),
         InvalidJsonBody,
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         ProjectNotFound,
-        OverEditorLimit,
-        UnsupportedMediaType,
+        EditorJsonErrors,
     )
 )]
 #[tracing::instrument(name = "update_project", skip(state, _editor, body))]
@@ -174,8 +169,7 @@ pub async fn update(
     security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         ProjectNotFound,
     )
 )]
