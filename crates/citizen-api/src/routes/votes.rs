@@ -12,6 +12,7 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::params::TargetPath;
 use super::AppState;
 use crate::routes::responses::OwnJsonErrors;
 use crate::store::votes::{PlaceError, PoolFigures, VoteToken};
@@ -228,7 +229,7 @@ pub async fn summary(state: web::Data<AppState>, auth: Auth) -> Result<Json<Summ
 /// The caller's votes on one target.
 #[utoipa::path(
     get, path = "/me/vote-tokens/{targetId}", tag = "votes", operation_id = "voteTokensOnTarget",
-    params(("targetId" = String, Path, description = "The report id")),
+    params(TargetPath),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's active tokens there and the whole remaining pool", body = OnTarget),
@@ -238,9 +239,9 @@ pub async fn summary(state: web::Data<AppState>, auth: Auth) -> Result<Json<Summ
 pub async fn on_target(
     state: web::Data<AppState>,
     auth: Auth,
-    path: Path<String>,
+    path: Path<TargetPath>,
 ) -> Result<Json<OnTarget>, ApiError> {
-    let target = path.parse::<Uuid>().ok();
+    let target = path.target_id.parse::<Uuid>().ok();
     let (pool, on_target) = figures(&state, &auth.0.subject, target).await?;
     Ok(Json(OnTarget {
         active_tokens: if target.is_some() { on_target } else { 0 },

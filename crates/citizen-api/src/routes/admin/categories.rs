@@ -10,8 +10,8 @@ use service_kit::docs::responses::{InvalidJsonBody, ServiceUnavailable, Unauthor
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
+use super::super::params::CategoryPath;
 use super::super::AppState;
 use super::model::{AdminCategories, AdminCategory};
 use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
@@ -161,17 +161,13 @@ pub async fn create(
     Ok(HttpResponse::Created().json(AdminCategory::from(created)))
 }
 
-fn category_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| category_not_found())
-}
-
 /// Change a category's name, default flag or statement deadline.
 #[utoipa::path(
     patch,
     path = "/admin/report-categories/{categoryId}",
     tag = "admin",
     operation_id = "updateAdminReportCategory",
-    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    params(CategoryPath),
     request_body = CategoryPatch,
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
@@ -184,14 +180,14 @@ fn category_id(raw: &str) -> Result<Uuid, ApiError> {
 )]
 #[tracing::instrument(name = "update_admin_report_category", skip(state, auth, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<CategoryPath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: super::JsonObject,
 ) -> Result<Json<AdminCategory>, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let body: CategoryPatch = super::from_object(body)?;
-    let id = category_id(&path)?;
+    let id = path.id()?;
     let change = CategoryChange {
         name: body.name.as_deref().map(check_name).transpose()?,
         is_default: body.is_default,
@@ -218,7 +214,7 @@ pub async fn update(
     path = "/admin/report-categories/{categoryId}",
     tag = "admin",
     operation_id = "deleteAdminReportCategory",
-    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    params(CategoryPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Deleted"),
@@ -228,12 +224,12 @@ pub async fn update(
 )]
 #[tracing::instrument(name = "delete_admin_report_category", skip(state, auth))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<CategoryPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let id = category_id(&path)?;
+    let id = path.id()?;
     app::categories::delete(
         state.stores.admin.as_ref(),
         id,

@@ -8,11 +8,12 @@ use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
-use super::super::reports::{report_id, report_not_found};
+use super::super::params::ReportPath;
+use super::super::reports::report_not_found;
 use super::super::AppState;
-use super::{access, from_object, JsonObject, MANAGE_SCOPE};
+use super::{accessible_report, manager_body, JsonObject};
 use crate::routes::responses::{JsonObjectErrors, ManagerErrors};
-use crate::store::admin::{Access, AdminEvent};
+use crate::store::admin::AdminEvent;
 
 /// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -32,7 +33,7 @@ pub struct Explicit {
     path = "/admin/reports/{reportId}/explicit",
     tag = "admin",
     operation_id = "setAdminReportExplicit",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     request_body = Explicit,
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
@@ -45,20 +46,13 @@ pub struct Explicit {
 )]
 #[tracing::instrument(name = "set_admin_report_explicit", skip(state, auth, body))]
 pub async fn set(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: JsonObject,
 ) -> Result<Json<Explicit>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let body: Explicit = from_object(body)?;
-    let id = report_id(&path)?;
-    let access = access(&state, &auth.0).await?;
-    let mine = state.stores.admin.report_issues(id, &access).await?;
-    let mine = mine.ok_or_else(report_not_found)?;
-    if mine.is_empty() && access != Access::All {
-        return Err(report_not_found());
-    }
+    let body: Explicit = manager_body(&auth.0, body)?;
+    let (id, _) = accessible_report(&state, &auth.0, &path).await?;
     if !state.stores.reports.set_explicit(id, body.explicit).await? {
         return Err(report_not_found());
     }

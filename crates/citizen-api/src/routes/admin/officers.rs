@@ -8,6 +8,7 @@ use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
 
+use super::super::params::{CategoryPath, OfficerPath};
 use super::super::AppState;
 use super::categories::category_error;
 use super::model::Officers;
@@ -19,8 +20,7 @@ use crate::routes::responses::CategoryManagerErrors;
 const SUBJECT_MAX_CHARS: usize = 255;
 
 /// The category of the path, which must exist.
-async fn existing(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
-    let id: Uuid = raw.parse().map_err(|_| category_not_found())?;
+async fn existing(state: &AppState, id: Uuid) -> Result<Uuid, ApiError> {
     match state.stores.admin.category(id).await? {
         Some(_) => Ok(id),
         None => Err(category_not_found()),
@@ -42,7 +42,7 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
     path = "/admin/report-categories/{categoryId}/officers",
     tag = "admin",
     operation_id = "listCategoryOfficers",
-    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    params(CategoryPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The officers", body = Officers),
@@ -51,12 +51,12 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
 )]
 #[tracing::instrument(name = "list_category_officers", skip(state, auth))]
 pub async fn list(
-    path: Path<String>,
+    path: Path<CategoryPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<Officers>, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let id = existing(&state, &path).await?;
+    let id = existing(&state, path.id()?).await?;
     let officers = state.stores.admin.category_officers(id).await?;
     Ok(Json(Officers { officers }))
 }
@@ -69,10 +69,7 @@ pub async fn list(
     path = "/admin/report-categories/{categoryId}/officers/{subject}",
     tag = "admin",
     operation_id = "addCategoryOfficer",
-    params(
-        ("categoryId" = String, Path, description = "The category id (a UUID)"),
-        ("subject" = String, Path, description = "The officer's account id (token `sub`)"),
-    ),
+    params(OfficerPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Assigned"),
@@ -82,18 +79,17 @@ pub async fn list(
 )]
 #[tracing::instrument(name = "add_category_officer", skip(state, auth))]
 pub async fn add(
-    path: Path<(String, String)>,
+    path: Path<OfficerPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let (category, subject) = path.into_inner();
-    let id = existing(&state, &category).await?;
-    check_subject(&subject)?;
+    let id = existing(&state, path.category()?).await?;
+    check_subject(&path.subject)?;
     app::categories::assign_officer(
         state.stores.admin.as_ref(),
         id,
-        &subject,
+        &path.subject,
         &auth.0.subject,
         state.clock.now(),
     )
@@ -108,10 +104,7 @@ pub async fn add(
     path = "/admin/report-categories/{categoryId}/officers/{subject}",
     tag = "admin",
     operation_id = "removeCategoryOfficer",
-    params(
-        ("categoryId" = String, Path, description = "The category id (a UUID)"),
-        ("subject" = String, Path, description = "The officer's account id (token `sub`)"),
-    ),
+    params(OfficerPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Not assigned (any more)"),
@@ -120,18 +113,17 @@ pub async fn add(
 )]
 #[tracing::instrument(name = "remove_category_officer", skip(state, auth))]
 pub async fn remove(
-    path: Path<(String, String)>,
+    path: Path<OfficerPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let (category, subject) = path.into_inner();
     // An unknown category is the app's `NotFound` (it locks the category's row anyway).
-    let id: Uuid = category.parse().map_err(|_| category_not_found())?;
+    let id = path.category()?;
     app::categories::remove_officer(
         state.stores.admin.as_ref(),
         id,
-        &subject,
+        &path.subject,
         &auth.0.subject,
         state.clock.now(),
     )

@@ -9,10 +9,11 @@ use service_kit::extract::Path;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
 
+use super::super::params::IssuePath;
 use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use super::model::AdminStatement;
-use super::{accessible_issue, workflow_error, MANAGE_SCOPE};
+use super::{managed_issue, workflow_error};
 use crate::routes::responses::{IssueManagerErrors, UploadErrors};
 
 #[derive(Default)]
@@ -34,7 +35,7 @@ struct Form {
     path = "/admin/issues/{issueId}/statements",
     tag = "admin",
     operation_id = "addIssueStatement",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     request_body(content_type = "multipart/form-data", content = StatementForm),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
@@ -47,13 +48,12 @@ struct Form {
 #[tracing::instrument(name = "add_issue_statement", skip_all)]
 pub async fn add(
     req: HttpRequest,
-    path: Path<String>,
+    path: Path<IssuePath>,
     body: web::Payload,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
+    let item = managed_issue(&state, &auth.0, &path).await?;
     let spec = with_media(
         MultipartSpec::new(state.form_limits)
             .required_text("text")

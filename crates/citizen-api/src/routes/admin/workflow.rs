@@ -13,20 +13,20 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::super::params::IssuePath;
 use super::super::AppState;
+use super::duplicates::opened_issue;
 use super::model::AdminIssueItem;
-use super::{accessible_issue, category_not_found, issue_not_found, workflow_error, MANAGE_SCOPE};
+use super::{accessible_issue, category_not_found, managed_issue, manager_body, workflow_error};
 use crate::routes::responses::{IssueManagerErrors, JsonObjectErrors, ManagerErrors};
-use crate::store::admin::Opened;
 
 async fn step(
     state: &AppState,
     auth: &Auth,
-    raw: &str,
+    path: &IssuePath,
     transition: Transition,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let (item, _) = accessible_issue(state, &auth.0, raw).await?;
+    let item = managed_issue(state, &auth.0, path).await?;
     let updated = crate::app::workflow::change_status(
         state.stores.issues.as_ref(),
         item.issue.id,
@@ -48,7 +48,7 @@ async fn step(
     path = "/admin/issues/{issueId}/accept",
     tag = "admin",
     operation_id = "acceptIssue",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The accepted issue", body = AdminIssueItem),
@@ -58,7 +58,7 @@ async fn step(
 )]
 #[tracing::instrument(name = "accept_issue", skip(state, auth))]
 pub async fn accept(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
@@ -73,7 +73,7 @@ pub async fn accept(
     path = "/admin/issues/{issueId}/resolve",
     tag = "admin",
     operation_id = "resolveIssue",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The resolved issue", body = AdminIssueItem),
@@ -83,7 +83,7 @@ pub async fn accept(
 )]
 #[tracing::instrument(name = "resolve_issue", skip(state, auth))]
 pub async fn resolve(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
@@ -108,7 +108,7 @@ pub struct MoveRequest {
     path = "/admin/issues/{issueId}/move",
     tag = "admin",
     operation_id = "moveIssue",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     request_body = MoveRequest,
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
@@ -122,13 +122,12 @@ pub struct MoveRequest {
 )]
 #[tracing::instrument(name = "move_issue", skip(state, auth, body))]
 pub async fn move_issue(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: super::JsonObject,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let body: MoveRequest = super::from_object(body)?;
+    let body: MoveRequest = manager_body(&auth.0, body)?;
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let opened = crate::app::workflow::move_issue(
@@ -143,8 +142,5 @@ pub async fn move_issue(
         crate::store::WorkflowError::CategoryNotFound => category_not_found(),
         other => workflow_error(other),
     })?;
-    super::duplicates::suggest(&state, Opened::Issue(opened.id)).await;
-    let shown = state.stores.admin.issue(opened.id).await?;
-    let shown = shown.ok_or_else(issue_not_found)?;
-    Ok(Json(AdminIssueItem::from(&shown)))
+    Ok(Json(opened_issue(&state, opened.id).await?))
 }

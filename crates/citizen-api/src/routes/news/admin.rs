@@ -11,8 +11,9 @@ use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::editor::NewsEditor;
+use super::super::params::EditedNewsItemPath;
 use super::super::AppState;
-use super::{news_id, news_item_not_found, NewsItemBody};
+use super::{news_item_not_found, NewsItemBody};
 pub use crate::app::news::{NewsItemInput, PointInput};
 use crate::routes::responses::{
     EditorErrors, EditorJsonErrors, NewsItemNotFound, OverEditorLimit, ScopeForbidden,
@@ -79,7 +80,7 @@ pub async fn create(
 /// an absent `date` becomes the time of the request).
 #[utoipa::path(
     put, path = "/news/{newId}", tag = "news", operation_id = "updateNewsItem",
-    params(("newId" = String, Path, description = "The news item id")),
+    params(EditedNewsItemPath),
     request_body = NewsItemInput, security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "The item after the change", body = NewsItemBody),
@@ -91,13 +92,13 @@ pub async fn create(
 )]
 #[tracing::instrument(name = "update_news_item", skip(state, _editor, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<EditedNewsItemPath>,
     state: web::Data<AppState>,
     _editor: NewsEditor,
     body: Json<NewsItemInput>,
 ) -> Result<Json<NewsItemBody>, ApiError> {
     editor_input(&body.0)?;
-    let id = news_id(&path)?;
+    let id = path.id()?;
     let now = state.clock.now();
     let draft = body.0.into_draft(now)?;
     let item = state
@@ -114,7 +115,7 @@ pub async fn update(
 /// Scope `cityuser:news:manage`.
 #[utoipa::path(
     delete, path = "/news/{newId}", tag = "news", operation_id = "deleteNewsItem",
-    params(("newId" = String, Path, description = "The news item id")),
+    params(EditedNewsItemPath),
     security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
@@ -124,11 +125,11 @@ pub async fn update(
 )]
 #[tracing::instrument(name = "delete_news_item", skip(state, _editor))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<EditedNewsItemPath>,
     state: web::Data<AppState>,
     _editor: NewsEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let id = news_id(&path)?;
+    let id = path.id()?;
     if state.stores.news.delete_news_item(id).await? {
         Ok(HttpResponse::Ok().finish())
     } else {

@@ -85,11 +85,6 @@ pub fn news_item_not_found() -> ApiError {
     )
 }
 
-/// The news item id of a path: a text that is no UUID names no item (404, like an unknown one).
-pub fn news_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| news_item_not_found())
-}
-
 /// Registers `/news`, `/news/{newId}` and the editors' `POST /media`.
 pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
     use actix_web::web;

@@ -12,8 +12,9 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 
 use super::super::editor::ProjectEditor;
+use super::super::params::EditedProjectPath;
 use super::super::AppState;
-use super::{project_id, project_not_found, ProjectBody};
+use super::{project_not_found, ProjectBody};
 use crate::app::news::check_url;
 use crate::routes::responses::{EditorErrors, EditorJsonErrors, ProjectNotFound, ScopeForbidden};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
@@ -131,7 +132,7 @@ pub async fn create(
 /// Scope `cityuser:projects:manage`. Every field is replaced, the media too.
 #[utoipa::path(
     put, path = "/projects/{projectId}", tag = "projects", operation_id = "updateProject",
-    params(("projectId" = String, Path, description = "The project id")),
+    params(EditedProjectPath),
     request_body = ProjectInput, security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "The project after the change", body = ProjectBody),
@@ -143,12 +144,12 @@ pub async fn create(
 )]
 #[tracing::instrument(name = "update_project", skip(state, _editor, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<EditedProjectPath>,
     state: web::Data<AppState>,
     _editor: ProjectEditor,
     body: Json<ProjectInput>,
 ) -> Result<Json<ProjectBody>, ApiError> {
-    let id = project_id(&path)?;
+    let id = path.id()?;
     let now = state.clock.now();
     let draft = body.0.into_draft(now)?;
     let project = state
@@ -165,7 +166,7 @@ pub async fn update(
 /// until revoked or expired; no new ones can be placed.
 #[utoipa::path(
     delete, path = "/projects/{projectId}", tag = "projects", operation_id = "deleteProject",
-    params(("projectId" = String, Path, description = "The project id")),
+    params(EditedProjectPath),
     security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
@@ -175,11 +176,11 @@ pub async fn update(
 )]
 #[tracing::instrument(name = "delete_project", skip(state, _editor))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<EditedProjectPath>,
     state: web::Data<AppState>,
     _editor: ProjectEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let id = project_id(&path)?;
+    let id = path.id()?;
     if state
         .stores
         .projects

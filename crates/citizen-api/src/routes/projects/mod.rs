@@ -91,11 +91,6 @@ pub fn project_not_found() -> ApiError {
     )
 }
 
-/// The project id of a path: a text that is no UUID names no project.
-pub fn project_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| project_not_found())
-}
-
 /// Registers `/projects` and `/projects/{projectId}`.
 pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
     use super::news::EDITOR_BODY_LIMIT;
