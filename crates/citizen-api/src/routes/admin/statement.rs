@@ -79,15 +79,11 @@ pub async fn add(
         )),
         (Err(err), _) => Err(err),
     };
-    match added {
-        Ok(statement) => {
-            Ok(HttpResponse::Created().json(AdminStatement::from_store(&statement, &state.media)))
-        }
-        Err(err) => {
-            form.files.discard(&state, &mut reader).await;
-            Err(err)
-        }
-    }
+    let added = form
+        .files
+        .discard_if_refused(&state, &mut reader, added)
+        .await?;
+    Ok(HttpResponse::Created().json(AdminStatement::from_store(&added, &state.media)))
 }
 
 async fn read_form(

@@ -70,27 +70,24 @@ pub async fn upload(
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
     let mut files = StoredFiles::default();
     let read = read(&state, &mut reader, &mut files).await;
-    match read {
-        Ok(()) if !files.media.is_empty() => Ok(HttpResponse::Created().json(Uploaded {
-            media: files
-                .media
-                .into_iter()
-                .map(|m| UploadedFile {
-                    public_url: state.media.public_url(m.id),
-                    media_id: m.id,
-                    filename: m.filename,
-                    media_type: m.media_type,
-                })
-                .collect(),
-        })),
-        Ok(()) => Err(ApiError::validation(
+    files.discard_if_refused(&state, &mut reader, read).await?;
+    if files.media.is_empty() {
+        return Err(ApiError::validation(
             Message::new("multipart-missing-field").arg("field", "media"),
-        )),
-        Err(err) => {
-            files.discard(&state, &mut reader).await;
-            Err(err)
-        }
+        ));
     }
+    Ok(HttpResponse::Created().json(Uploaded {
+        media: files
+            .media
+            .into_iter()
+            .map(|m| UploadedFile {
+                public_url: state.media.public_url(m.id),
+                media_id: m.id,
+                filename: m.filename,
+                media_type: m.media_type,
+            })
+            .collect(),
+    }))
 }
 
 async fn read(
