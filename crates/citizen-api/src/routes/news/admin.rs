@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::super::editor::NewsEditor;
 use super::super::params::EditedNewsItemPath;
 use super::super::AppState;
-use super::{news_item_not_found, NewsItemBody};
+use super::{deleted, news_item_not_found, NewsItemBody};
 pub use crate::app::news::{NewsItemInput, PointInput};
 use crate::routes::responses::{
     EditorErrors, EditorJsonErrors, NewsItemNotFound, OverEditorLimit, ScopeForbidden,
@@ -129,10 +129,6 @@ pub async fn delete(
     state: web::Data<AppState>,
     _editor: NewsEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let id = path.id()?;
-    if state.stores.news.delete_news_item(id).await? {
-        Ok(HttpResponse::Ok().finish())
-    } else {
-        Err(news_item_not_found())
-    }
+    let found = state.stores.news.delete_news_item(path.id()?).await?;
+    deleted(found, news_item_not_found)
 }

@@ -7,7 +7,7 @@ pub mod list;
 pub mod upload;
 
 use actix_web::web;
-use actix_web::{Resource, Route};
+use actix_web::{HttpResponse, Resource, Route};
 use chrono::{DateTime, Utc};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
@@ -92,6 +92,16 @@ pub fn news_item_not_found() -> ApiError {
         ErrorCode::NewsItemNotFound,
         Message::new("news-item-not-found"),
     )
+}
+
+/// The answer to an editor's delete: 200 without a body, or `not_found` when there was nothing
+/// to delete.
+pub fn deleted(found: bool, not_found: fn() -> ApiError) -> Result<HttpResponse, ApiError> {
+    if found {
+        Ok(HttpResponse::Ok().finish())
+    } else {
+        Err(not_found())
+    }
 }
 
 /// Registers `/news`, `/news/{newId}` and the editors' `POST /media`.

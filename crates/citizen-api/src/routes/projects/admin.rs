@@ -3,8 +3,7 @@
 
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use domain::i18n::Message;
-use domain::news::{check_text, DESCRIPTION_MAX_CHARS, ITEMS_MAX, TITLE_MAX_CHARS};
+use domain::news::{check_text, TITLE_MAX_CHARS};
 use serde::Deserialize;
 use service_kit::docs::responses::{InvalidJsonBody, Unauthorized};
 use service_kit::extract::{Json, Path};
@@ -12,10 +11,11 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 
 use super::super::editor::ProjectEditor;
+use super::super::news::deleted;
 use super::super::params::EditedProjectPath;
 use super::super::AppState;
 use super::{project_not_found, ProjectBody};
-use crate::app::news::check_url;
+use crate::app::news::{check_items, check_texts, check_url};
 use crate::routes::responses::{EditorErrors, EditorJsonErrors, ProjectNotFound, ScopeForbidden};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 
@@ -54,27 +54,10 @@ pub struct ProjectInput {
     pub media: Vec<ProjectMediaInput>,
 }
 
-fn invalid(message: Message) -> ApiError {
-    ApiError::validation(message)
-}
-
 impl ProjectInput {
     fn into_draft(self, now: DateTime<Utc>) -> Result<ProjectDraft, ApiError> {
-        check_text("title", &self.title, true, TITLE_MAX_CHARS).map_err(invalid)?;
-        check_text(
-            "description",
-            &self.description,
-            false,
-            DESCRIPTION_MAX_CHARS,
-        )
-        .map_err(invalid)?;
-        if self.media.len() > ITEMS_MAX {
-            return Err(invalid(
-                Message::new("news-too-many")
-                    .arg("field", "media")
-                    .arg("max", ITEMS_MAX),
-            ));
-        }
+        check_texts(&self.title, &self.description)?;
+        check_items("media", self.media.len())?;
         let mut media = Vec::with_capacity(self.media.len());
         for m in self.media {
             check_url("public_url", &m.public_url)?;
@@ -83,7 +66,8 @@ impl ProjectInput {
                 ("media_type", &m.media_type),
             ] {
                 if let Some(value) = value {
-                    check_text(field, value, true, TITLE_MAX_CHARS).map_err(invalid)?;
+                    check_text(field, value, true, TITLE_MAX_CHARS)
+                        .map_err(ApiError::validation)?;
                 }
             }
             media.push(NewProjectMedia {
@@ -181,14 +165,10 @@ pub async fn delete(
     _editor: ProjectEditor,
 ) -> Result<HttpResponse, ApiError> {
     let id = path.id()?;
-    if state
+    let found = state
         .stores
         .projects
         .delete_project(id, state.clock.now())
-        .await?
-    {
-        Ok(HttpResponse::Ok().finish())
-    } else {
-        Err(project_not_found())
-    }
+        .await?;
+    deleted(found, project_not_found)
 }
