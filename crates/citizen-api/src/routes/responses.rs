@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 
 use service_kit::docs::responses::{
-    Forbidden, NotApplicationJson, NotJson, OverJsonLimit, PayloadTooLarge, ServiceUnavailable,
-    Unauthorized, UnsupportedMediaType,
+    Forbidden, InvalidJsonBody, NotApplicationJson, NotJson, OverJsonLimit, PayloadTooLarge,
+    ServiceUnavailable, Unauthorized, UnsupportedMediaType,
 };
 use service_kit::ErrorBody;
 use utoipa::openapi::{RefOr, Response};
@@ -83,8 +83,9 @@ response_groups! {
     CategoryManagerErrors = Unauthorized, CategoriesForbidden, CategoryNotFound, ServiceUnavailable;
     /// 401 and the bare 403 of an editor's change (the route's description names the scope).
     EditorErrors = Unauthorized, Forbidden;
-    /// 413 and 415 of the officers' JSON bodies (`admin::JsonObject`).
-    JsonObjectErrors = PayloadTooLarge, NotJson;
+    /// 400, 413 and 415 of the officers' JSON bodies (`admin::JsonObject`) where the route
+    /// checks nothing more it would name.
+    JsonObjectErrors = InvalidJsonBody, PayloadTooLarge, NotJson;
     /// 413 and 415 of a JSON body under the JSON limit, in the words of the citizens' routes.
     OwnJsonErrors = OverJsonLimit, NotApplicationJson;
     /// 413 and 415 of an editor's JSON body (`EDITOR_BODY_LIMIT`).

@@ -6,7 +6,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{InvalidJsonBody, ServiceUnavailable, Unauthorized};
+use service_kit::docs::responses::{NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -133,7 +133,8 @@ pub async fn list(
         Unauthorized,
         CategoriesForbidden,
         (status = 409, description = "`CONFLICT`: the name is taken", body = service_kit::ErrorBody),
-        JsonObjectErrors,
+        PayloadTooLarge,
+        NotJson,
         ServiceUnavailable,
     )
 )]
@@ -172,7 +173,6 @@ pub async fn create(
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The category", body = AdminCategory),
-        InvalidJsonBody,
         CategoryManagerErrors,
         (status = 409, description = "`CONFLICT`: the name is taken, or `is_default: false` on the default category", body = service_kit::ErrorBody),
         JsonObjectErrors,

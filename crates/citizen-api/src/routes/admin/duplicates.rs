@@ -5,7 +5,6 @@
 use actix_web::web;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -72,7 +71,6 @@ pub struct DuplicateRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The duplicate", body = AdminIssueItem),
-        InvalidJsonBody,
         ManagerErrors,
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved, is its own parent, or the parent is moved or a duplicate", body = service_kit::ErrorBody),

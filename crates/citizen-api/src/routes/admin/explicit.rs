@@ -3,7 +3,6 @@
 use actix_web::web;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -38,7 +37,6 @@ pub struct Explicit {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The flag as set", body = Explicit),
-        InvalidJsonBody,
         ManagerErrors,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues in the caller's categories", body = service_kit::ErrorBody),
         JsonObjectErrors,

@@ -2,7 +2,6 @@
 
 use actix_web::web;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
@@ -79,7 +78,6 @@ pub struct OpenIssueRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 201, description = "The new open issue", body = AdminIssueItem),
-        InvalidJsonBody,
         ManagerErrors,
         (status = 404, description = "`REPORT_NOT_FOUND` (no such report, or none of its issues in the caller's categories), `CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the report already has an issue in that category", body = service_kit::ErrorBody),

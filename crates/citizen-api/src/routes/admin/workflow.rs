@@ -7,7 +7,6 @@ use actix_web::web;
 use domain::issues::Transition;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::InvalidJsonBody;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -113,7 +112,6 @@ pub struct MoveRequest {
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The new open issue in the target category", body = AdminIssueItem),
-        InvalidJsonBody,
         ManagerErrors,
         (status = 404, description = "`ISSUE_NOT_FOUND` (no such issue, or not in the caller's categories), `CATEGORY_NOT_FOUND` (no such target category)", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved or resolved", body = service_kit::ErrorBody),
