@@ -23,6 +23,7 @@ use uuid::Uuid;
 
 use super::admin::{category_not_found, issue_not_found};
 use super::news::news_item_not_found;
+use super::paging::instant;
 use super::projects::project_not_found;
 use super::reports::report_not_found;
 use crate::store::ReportFilter;
@@ -254,16 +255,15 @@ pub fn location(raw: &str) -> Result<LocationParam, LimitError> {
 /// An RFC 3339 date-time (`2026-01-31T12:00:00Z`, an offset instead of `Z` is fine).
 fn date(parameter: &'static str, raw: Option<&str>) -> Result<Option<DateTime<Utc>>, LimitError> {
     let Some(raw) = raw else { return Ok(None) };
-    DateTime::parse_from_rfc3339(raw.trim())
-        .map(|t| Some(t.with_timezone(&Utc)))
-        .map_err(|_| {
-            LimitError::new(
-                parameter,
-                Message::new("date-invalid")
-                    .arg("parameter", parameter)
-                    .arg("value", format!("{raw:?}")),
-            )
-        })
+    let parsed = instant(raw.trim()).ok_or_else(|| {
+        LimitError::new(
+            parameter,
+            Message::new("date-invalid")
+                .arg("parameter", parameter)
+                .arg("value", format!("{raw:?}")),
+        )
+    })?;
+    Ok(Some(parsed))
 }
 
 #[cfg(test)]
