@@ -87,27 +87,33 @@ pub fn check_point(point: &PointInput) -> Result<LonLat, ApiError> {
     LonLat::new(lon, lat).map_err(|_| invalid(Message::new("news-location-invalid")))
 }
 
+/// The texts of an editor's news item or project: a title of 1 to [`TITLE_MAX_CHARS`], a
+/// description of at most [`DESCRIPTION_MAX_CHARS`].
+pub fn check_texts(title: &str, description: &str) -> Result<(), ApiError> {
+    check_text("title", title, true, TITLE_MAX_CHARS).map_err(invalid)?;
+    check_text("description", description, false, DESCRIPTION_MAX_CHARS).map_err(invalid)
+}
+
+/// At most [`ITEMS_MAX`] entries of the list `field`.
+pub fn check_items(field: &'static str, count: usize) -> Result<(), ApiError> {
+    if count > ITEMS_MAX {
+        return Err(invalid(
+            Message::new("news-too-many")
+                .arg("field", field)
+                .arg("max", ITEMS_MAX),
+        ));
+    }
+    Ok(())
+}
+
 impl NewsItemInput {
     /// Checks every field; `date` defaults to `now`.
     pub fn into_draft(self, now: DateTime<Utc>) -> Result<NewsDraft, ApiError> {
-        check_text("title", &self.title, true, TITLE_MAX_CHARS).map_err(invalid)?;
-        check_text(
-            "description",
-            &self.description,
-            false,
-            DESCRIPTION_MAX_CHARS,
-        )
-        .map_err(invalid)?;
+        check_texts(&self.title, &self.description)?;
         if let Some(image) = &self.image {
             check_url("image", image)?;
         }
-        if self.categories.len() > ITEMS_MAX {
-            return Err(invalid(
-                Message::new("news-too-many")
-                    .arg("field", "categories")
-                    .arg("max", ITEMS_MAX),
-            ));
-        }
+        check_items("categories", self.categories.len())?;
         let location = self.location.as_ref().map(check_point).transpose()?;
         let mut categories = self.categories;
         categories.sort();

@@ -1,3 +1,10 @@
+//! The parameters of the routes.
+//!
+//! The path parameters: a struct per route pattern, read by `service_kit::extract::Path` (by
+//! the names of the pattern, `{issue_id}`) and documented by `params(…)` (in camelCase,
+//! `issueId`), so the annotation and the extractor cannot disagree. Values stay text; `id()`
+//! reads a UUID and answers a text that is none with the 404 of an unknown one.
+//!
 //! The query parameters of the report lists, read by `service_kit::extract::Query` (`category`
 //! and `status` repeat: `?status=open&status=accepted`). Values arrive as text and are checked
 //! by [`ListParams::into_filter`], so a bad one is a 400 naming the parameter with the limits'
@@ -10,10 +17,133 @@ use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page};
 use domain::reports::{parse_statuses, Order};
 use serde::Deserialize;
+use service_kit::ApiError;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
+use super::admin::{category_not_found, issue_not_found};
+use super::news::news_item_not_found;
+use super::paging::instant;
+use super::projects::project_not_found;
+use super::reports::report_not_found;
 use crate::store::ReportFilter;
+
+/// Declares path parameters (see the module's description): each field's doc comment is its
+/// description; `=> not_found` gives a struct of one id its `id()`.
+macro_rules! path_params {
+    ($(#[$doc:meta])* $name:ident { $($(#[$field_doc:meta])* $field:ident),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Deserialize, IntoParams)]
+        #[into_params(parameter_in = Path, rename_all = "camelCase")]
+        pub struct $name {
+            $($(#[$field_doc])* pub $field: String,)+
+        }
+    };
+    ($(#[$doc:meta])* $name:ident { $(#[$field_doc:meta])* $field:ident } => $not_found:path) => {
+        path_params!($(#[$doc])* $name { $(#[$field_doc])* $field });
+
+        impl $name {
+            /// The id; a text that is no UUID names nothing, like an unknown id.
+            pub fn id(&self) -> Result<Uuid, ApiError> {
+                parse_id(&self.$field, $not_found)
+            }
+        }
+    };
+}
+
+/// A path's id: a text that is no UUID names nothing (`not_found`, like an unknown id).
+fn parse_id(raw: &str, not_found: fn() -> ApiError) -> Result<Uuid, ApiError> {
+    raw.parse().map_err(|_| not_found())
+}
+
+path_params!(
+    /// `/admin/issues/{issueId}/…`.
+    IssuePath {
+        /// The issue id (a UUID)
+        issue_id
+    } => issue_not_found
+);
+path_params!(
+    /// `/reports/{reportId}…` and `/admin/reports/{reportId}/…`.
+    ReportPath {
+        /// The report id (a UUID)
+        report_id
+    } => report_not_found
+);
+path_params!(
+    /// `/admin/reports/{reportId}/media/{mediaId}`.
+    ReportMediaPath {
+        /// The report id (a UUID)
+        report_id,
+        /// The file's media_id (a UUID)
+        media_id,
+    }
+);
+path_params!(
+    /// `/admin/report-categories/{categoryId}…`.
+    CategoryPath {
+        /// The category id (a UUID)
+        category_id
+    } => category_not_found
+);
+path_params!(
+    /// `/admin/report-categories/{categoryId}/officers/{subject}`.
+    OfficerPath {
+        /// The category id (a UUID)
+        category_id,
+        /// The officer's account id (token `sub`)
+        subject,
+    }
+);
+
+impl OfficerPath {
+    /// The category's id (as [`CategoryPath::id`]).
+    pub fn category(&self) -> Result<Uuid, ApiError> {
+        parse_id(&self.category_id, category_not_found)
+    }
+}
+path_params!(
+    /// `/news-categories/{categoryId}`.
+    NewsCategoryPath {
+        /// The category id
+        category_id
+    } => super::news_categories::category_not_found
+);
+path_params!(
+    /// `/news/{newId}`, read.
+    NewsItemPath {
+        /// The news item id (a UUID)
+        new_id
+    } => news_item_not_found
+);
+path_params!(
+    /// `/news/{newId}`, written by an editor.
+    EditedNewsItemPath {
+        /// The news item id
+        new_id
+    } => news_item_not_found
+);
+path_params!(
+    /// `/projects/{projectId}`, read.
+    ProjectPath {
+        /// The project id (a UUID)
+        project_id
+    } => project_not_found
+);
+path_params!(
+    /// `/projects/{projectId}`, written by an editor.
+    EditedProjectPath {
+        /// The project id
+        project_id
+    } => project_not_found
+);
+path_params!(
+    /// `/me/vote-tokens/{targetId}`.
+    TargetPath {
+        /// The report id
+        target_id
+    }
+);
 
 /// The parameters of `GET /reports`; the other report lists take a subset or a superset.
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -125,16 +255,15 @@ pub fn location(raw: &str) -> Result<LocationParam, LimitError> {
 /// An RFC 3339 date-time (`2026-01-31T12:00:00Z`, an offset instead of `Z` is fine).
 fn date(parameter: &'static str, raw: Option<&str>) -> Result<Option<DateTime<Utc>>, LimitError> {
     let Some(raw) = raw else { return Ok(None) };
-    DateTime::parse_from_rfc3339(raw.trim())
-        .map(|t| Some(t.with_timezone(&Utc)))
-        .map_err(|_| {
-            LimitError::new(
-                parameter,
-                Message::new("date-invalid")
-                    .arg("parameter", parameter)
-                    .arg("value", format!("{raw:?}")),
-            )
-        })
+    let parsed = instant(raw.trim()).ok_or_else(|| {
+        LimitError::new(
+            parameter,
+            Message::new("date-invalid")
+                .arg("parameter", parameter)
+                .arg("value", format!("{raw:?}")),
+        )
+    })?;
+    Ok(Some(parsed))
 }
 
 #[cfg(test)]

@@ -65,4 +65,18 @@ impl StoredFiles {
         state.media.discard(&stored).await;
         reader.discard_rest().await;
     }
+
+    /// Passes the form's `outcome` on; a refusal first discards the files
+    /// ([`StoredFiles::discard`]).
+    pub async fn discard_if_refused<T>(
+        &self,
+        state: &AppState,
+        reader: &mut MultipartReader,
+        outcome: Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        if outcome.is_err() {
+            self.discard(state, reader).await;
+        }
+        outcome
+    }
 }

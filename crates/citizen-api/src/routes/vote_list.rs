@@ -18,7 +18,7 @@ use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::paging::{next_cursor, page_limit};
+use super::paging::{instant, next_cursor, page_limit};
 use super::votes::Token;
 use super::AppState;
 
@@ -80,9 +80,8 @@ impl VoteListParams {
         let (active, after) = match cursor.as_slice() {
             [] => (active, None),
             [at, id] | [at, id, _] => {
-                let at = DateTime::parse_from_rfc3339(at)
-                    .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?
-                    .with_timezone(&Utc);
+                let at = instant(at)
+                    .ok_or_else(|| bad("pagecursor", Message::new("vote-list-cursor")))?;
                 let id: Uuid = id
                     .parse()
                     .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?;

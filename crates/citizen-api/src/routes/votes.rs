@@ -6,15 +6,15 @@ use domain::i18n::Message;
 use domain::votes::VoteError;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotApplicationJson, OverJsonLimit, Unauthorized,
-};
+use service_kit::docs::responses::{InvalidJsonBody, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::params::TargetPath;
 use super::AppState;
+use crate::routes::responses::OwnJsonErrors;
 use crate::store::votes::{PlaceError, PoolFigures, VoteToken};
 
 /// `{target, count}` of placing and revoking.
@@ -121,8 +121,7 @@ fn target_not_found(target: &str) -> ApiError {
         Unauthorized,
         (status = 404, description = "`VOTE_TARGET_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`NOT_ENOUGH_VOTE_TOKENS`: none placed", body = service_kit::ErrorBody),
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "place_votes", skip_all)]
@@ -174,8 +173,7 @@ pub async fn place(
         (status = 200, description = "Revoked", body = Revoked),
         InvalidJsonBody,
         Unauthorized,
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "revoke_votes", skip_all)]
@@ -231,7 +229,7 @@ pub async fn summary(state: web::Data<AppState>, auth: Auth) -> Result<Json<Summ
 /// The caller's votes on one target.
 #[utoipa::path(
     get, path = "/me/vote-tokens/{targetId}", tag = "votes", operation_id = "voteTokensOnTarget",
-    params(("targetId" = String, Path, description = "The report id")),
+    params(TargetPath),
     security(("bearer" = [])),
     responses(
         (status = 200, description = "The caller's active tokens there and the whole remaining pool", body = OnTarget),
@@ -241,9 +239,9 @@ pub async fn summary(state: web::Data<AppState>, auth: Auth) -> Result<Json<Summ
 pub async fn on_target(
     state: web::Data<AppState>,
     auth: Auth,
-    path: Path<String>,
+    path: Path<TargetPath>,
 ) -> Result<Json<OnTarget>, ApiError> {
-    let target = path.parse::<Uuid>().ok();
+    let target = path.target_id.parse::<Uuid>().ok();
     let (pool, on_target) = figures(&state, &auth.0.subject, target).await?;
     Ok(Json(OnTarget {
         active_tokens: if target.is_some() { on_target } else { 0 },

@@ -1,16 +1,16 @@
 //! `GET /admin/reports/{reportId}/audit`: every recorded change of a report.
 
 use actix_web::web;
-use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
-use super::super::reports::{report_id, report_not_found};
+use super::super::params::ReportPath;
+use super::super::reports::report_not_found;
 use super::super::AppState;
+use super::access;
 use super::model::{AuditItem, AuditTrail};
-use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
-use crate::routes::responses::{ReadForbidden, ReportNotFound};
+use crate::routes::editor::ReportReader;
+use crate::routes::responses::{ReaderErrors, ReportNotFound};
 
 /// The audit trail of a report.
 ///
@@ -24,24 +24,21 @@ use crate::routes::responses::{ReadForbidden, ReportNotFound};
     path = "/admin/reports/{reportId}/audit",
     tag = "admin",
     operation_id = "getAdminReportAudit",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The entries", body = AuditTrail),
-        Unauthorized,
-        ReadForbidden,
+        ReaderErrors,
         ReportNotFound,
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "get_admin_report_audit", skip(state, auth))]
 pub async fn audit(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportReader,
 ) -> Result<Json<AuditTrail>, ApiError> {
-    require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
-    let id = report_id(&path)?;
+    let id = path.id()?;
     let access = access(&state, &auth.0).await?;
     let report = state.stores.reports.report(id).await?;
     let report = report.ok_or_else(report_not_found)?;

@@ -6,19 +6,17 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
+use service_kit::docs::responses::{NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
+use super::super::params::CategoryPath;
 use super::super::AppState;
 use super::model::{AdminCategories, AdminCategory};
 use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
 use crate::app;
-use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
+use crate::routes::responses::{CategoriesForbidden, CategoryManagerErrors, JsonObjectErrors};
 use crate::store::admin::{CategoryChange, CategoryError};
 use crate::store::NewCategory;
 
@@ -164,41 +162,32 @@ pub async fn create(
     Ok(HttpResponse::Created().json(AdminCategory::from(created)))
 }
 
-fn category_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| category_not_found())
-}
-
 /// Change a category's name, default flag or statement deadline.
 #[utoipa::path(
     patch,
     path = "/admin/report-categories/{categoryId}",
     tag = "admin",
     operation_id = "updateAdminReportCategory",
-    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    params(CategoryPath),
     request_body = CategoryPatch,
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The category", body = AdminCategory),
-        InvalidJsonBody,
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
+        CategoryManagerErrors,
         (status = 409, description = "`CONFLICT`: the name is taken, or `is_default: false` on the default category", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "update_admin_report_category", skip(state, auth, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<CategoryPath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: super::JsonObject,
 ) -> Result<Json<AdminCategory>, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let body: CategoryPatch = super::from_object(body)?;
-    let id = category_id(&path)?;
+    let id = path.id()?;
     let change = CategoryChange {
         name: body.name.as_deref().map(check_name).transpose()?,
         is_default: body.is_default,
@@ -225,25 +214,22 @@ pub async fn update(
     path = "/admin/report-categories/{categoryId}",
     tag = "admin",
     operation_id = "deleteAdminReportCategory",
-    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    params(CategoryPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
+        CategoryManagerErrors,
         (status = 409, description = "`CATEGORY_IN_USE` (issues were placed in it), `CONFLICT` (it is the default category)", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "delete_admin_report_category", skip(state, auth))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<CategoryPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let id = category_id(&path)?;
+    let id = path.id()?;
     app::categories::delete(
         state.stores.admin.as_ref(),
         id,

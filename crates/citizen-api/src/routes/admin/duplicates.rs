@@ -5,21 +5,20 @@
 use actix_web::web;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::super::params::IssuePath;
 use super::super::AppState;
 use super::model::{AdminIssueItem, SuggestionItem, Suggestions};
-use super::{
-    accessible_issue, issue_not_found, require_any, workflow_error, MANAGE_SCOPE, READ_SCOPE,
-};
+use super::{accessible_issue, issue_not_found, managed_issue, manager_body, workflow_error};
 use crate::app;
-use crate::routes::responses::{IssueNotFound, ManageForbidden, ReadForbidden};
+use crate::routes::editor::ReportReader;
+use crate::routes::responses::{
+    IssueManagerErrors, IssueNotFound, JsonObjectErrors, ManagerErrors, ReaderErrors,
+};
 use crate::store::admin::Opened;
 
 /// Looks for possible duplicates of a just opened issue. Suggestions are advisory: a failure is
@@ -40,6 +39,15 @@ pub async fn suggest(state: &AppState, opened: Opened) {
     }
 }
 
+/// An issue just opened (by a move or in a further category) as answered: its possible
+/// duplicates are looked for first, then it is read back with their flag.
+pub async fn opened_issue(state: &AppState, id: Uuid) -> Result<AdminIssueItem, ApiError> {
+    suggest(state, Opened::Issue(id)).await;
+    let shown = state.stores.admin.issue(id).await?;
+    let shown = shown.ok_or_else(issue_not_found)?;
+    Ok(AdminIssueItem::from(&shown))
+}
+
 /// `POST /admin/issues/{issueId}/duplicate-of`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -58,30 +66,25 @@ pub struct DuplicateRequest {
     path = "/admin/issues/{issueId}/duplicate-of",
     tag = "admin",
     operation_id = "markIssueDuplicate",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     request_body = DuplicateRequest,
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The duplicate", body = AdminIssueItem),
-        InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`ISSUE_NOT_FOUND`: the issue or the parent does not exist or is not in the caller's categories", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved, is its own parent, or the parent is moved or a duplicate", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "mark_issue_duplicate", skip(state, auth, body))]
 pub async fn mark_duplicate(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: super::JsonObject,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let body: DuplicateRequest = super::from_object(body)?;
+    let body: DuplicateRequest = manager_body(&auth.0, body)?;
     let (item, access) = accessible_issue(&state, &auth.0, &path).await?;
     let parent = state.stores.admin.issue(body.parent_id).await?;
     match parent {
@@ -111,23 +114,20 @@ pub async fn mark_duplicate(
     path = "/admin/issues/{issueId}/duplicate-suggestions",
     tag = "admin",
     operation_id = "listDuplicateSuggestions",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The suggestions", body = Suggestions),
-        Unauthorized,
-        ReadForbidden,
+        ReaderErrors,
         IssueNotFound,
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_duplicate_suggestions", skip(state, auth))]
 pub async fn suggestions(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportReader,
 ) -> Result<Json<Suggestions>, ApiError> {
-    require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let found = state.stores.admin.suggestions(item.issue.id).await?;
     Ok(Json(Suggestions {
@@ -144,24 +144,20 @@ pub async fn suggestions(
     path = "/admin/issues/{issueId}/duplicate-suggestions",
     tag = "admin",
     operation_id = "dismissDuplicateSuggestions",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The issue, its flag cleared", body = AdminIssueItem),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
-        ServiceUnavailable,
+        IssueManagerErrors,
     )
 )]
 #[tracing::instrument(name = "dismiss_duplicate_suggestions", skip(state, auth))]
 pub async fn dismiss(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
+    let item = managed_issue(&state, &auth.0, &path).await?;
     let updated = state
         .stores
         .admin

@@ -3,18 +3,15 @@
 use actix_web::web;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
-use super::super::reports::{report_id, report_not_found};
+use super::super::params::ReportPath;
+use super::super::reports::report_not_found;
 use super::super::AppState;
-use super::{access, from_object, JsonObject, MANAGE_SCOPE};
-use crate::routes::responses::ManageForbidden;
-use crate::store::admin::Access;
+use super::{accessible_report, manager_body, JsonObject};
+use crate::routes::responses::{JsonObjectErrors, ManagerErrors};
 
 /// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
 #[derive(Debug, Deserialize, Serialize, ToSchema)]
@@ -34,36 +31,25 @@ pub struct Explicit {
     path = "/admin/reports/{reportId}/explicit",
     tag = "admin",
     operation_id = "setAdminReportExplicit",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     request_body = Explicit,
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The flag as set", body = Explicit),
-        InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues in the caller's categories", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "set_admin_report_explicit", skip(state, auth, body))]
 pub async fn set(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: JsonObject,
 ) -> Result<Json<Explicit>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let body: Explicit = from_object(body)?;
-    let id = report_id(&path)?;
-    let access = access(&state, &auth.0).await?;
-    let mine = state.stores.admin.report_issues(id, &access).await?;
-    let mine = mine.ok_or_else(report_not_found)?;
-    if mine.is_empty() && access != Access::All {
-        return Err(report_not_found());
-    }
+    let body: Explicit = manager_body(&auth.0, body)?;
+    let (id, _) = accessible_report(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let admin = &state.stores.admin;
     if !admin

@@ -2,18 +2,15 @@
 
 use actix_web::web;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
-use super::super::reports::{report_id, report_not_found};
+use super::super::params::ReportPath;
 use super::super::AppState;
+use super::accessible_report;
 use super::model::{AdminIssueItem, AdminStatement, IssueDetail, IssueDetails};
-use super::{access, require_any, MANAGE_SCOPE, READ_SCOPE};
-use crate::routes::responses::{ManageForbidden, ReadForbidden};
-use crate::store::admin::Access;
+use crate::routes::editor::ReportReader;
+use crate::routes::responses::{JsonObjectErrors, ManagerErrors, ReaderErrors};
 
 /// The issues of a report the caller may see.
 ///
@@ -26,30 +23,21 @@ use crate::store::admin::Access;
     path = "/admin/reports/{reportId}/issues",
     tag = "admin",
     operation_id = "listAdminReportIssues",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The issues", body = IssueDetails),
-        Unauthorized,
-        ReadForbidden,
+        ReaderErrors,
         (status = 404, description = "`REPORT_NOT_FOUND`: no such report, or none of its issues is in the caller's categories", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "list_admin_report_issues", skip(state, auth))]
 pub async fn issues(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportReader,
 ) -> Result<Json<IssueDetails>, ApiError> {
-    require_any(&auth.0, &[READ_SCOPE, MANAGE_SCOPE])?;
-    let id = report_id(&path)?;
-    let access = access(&state, &auth.0).await?;
-    let found = state.stores.admin.report_issues(id, &access).await?;
-    let issues = found.ok_or_else(report_not_found)?;
-    if issues.is_empty() && access != Access::All {
-        return Err(report_not_found());
-    }
+    let (_, issues) = accessible_report(&state, &auth.0, &path).await?;
     let ids: Vec<_> = issues.iter().map(|i| i.issue.id).collect();
     let statements = state.stores.admin.statements(&ids).await?;
     let issues = issues
@@ -85,37 +73,26 @@ pub struct OpenIssueRequest {
     path = "/admin/reports/{reportId}/issues",
     tag = "admin",
     operation_id = "openAdminReportIssue",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     request_body = OpenIssueRequest,
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 201, description = "The new open issue", body = AdminIssueItem),
-        InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`REPORT_NOT_FOUND` (no such report, or none of its issues in the caller's categories), `CATEGORY_NOT_FOUND`", body = service_kit::ErrorBody),
         (status = 409, description = "`CONFLICT`: the report already has an issue in that category", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "open_admin_report_issue", skip(state, auth, body))]
 pub async fn open(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: super::JsonObject,
 ) -> Result<actix_web::HttpResponse, ApiError> {
-    auth.0.require_scope(super::MANAGE_SCOPE)?;
-    let body: OpenIssueRequest = super::from_object(body)?;
-    let id = report_id(&path)?;
-    let access = access(&state, &auth.0).await?;
-    let found = state.stores.admin.report_issues(id, &access).await?;
-    let mine = found.ok_or_else(report_not_found)?;
-    if mine.is_empty() && access != Access::All {
-        return Err(report_not_found());
-    }
+    let body: OpenIssueRequest = super::manager_body(&auth.0, body)?;
+    let (id, _) = accessible_report(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let opened = crate::app::workflow::open_issue(
         state.stores.issues.as_ref(),
@@ -127,8 +104,6 @@ pub async fn open(
     .await?;
     // The report exists (checked above): a missing row is the category.
     let opened = opened.ok_or_else(super::category_not_found)?;
-    super::duplicates::suggest(&state, crate::store::admin::Opened::Issue(opened.id)).await;
-    let shown = state.stores.admin.issue(opened.id).await?;
-    let shown = shown.ok_or_else(super::issue_not_found)?;
-    Ok(actix_web::HttpResponse::Created().json(AdminIssueItem::from(&shown)))
+    let shown = super::duplicates::opened_issue(&state, opened.id).await?;
+    Ok(actix_web::HttpResponse::Created().json(shown))
 }

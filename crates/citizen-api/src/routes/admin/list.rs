@@ -4,7 +4,6 @@ use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
 use serde::Deserialize;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Query;
 use service_kit::ApiError;
 use utoipa::IntoParams;
@@ -15,7 +14,7 @@ use super::super::AppState;
 use super::access;
 use super::model::{AdminIssueItem, AdminReport, AdminReportList};
 use crate::routes::editor::ReportReader;
-use crate::routes::responses::ReadForbidden;
+use crate::routes::responses::ReaderErrors;
 use crate::store::admin::AdminFilter;
 use crate::store::ReportFilter;
 
@@ -108,9 +107,7 @@ impl AdminListParams {
     responses(
         (status = 200, description = "A page of reports", body = AdminReportList),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated", body = service_kit::ErrorBody),
-        Unauthorized,
-        ReadForbidden,
-        ServiceUnavailable,
+        ReaderErrors,
     )
 )]
 #[tracing::instrument(name = "list_admin_reports", skip_all)]

@@ -5,14 +5,14 @@ use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 use uuid::Uuid;
 
+use super::super::params::ReportMediaPath;
 use super::super::AppState;
 use super::{access, MANAGE_SCOPE};
-use crate::routes::responses::ManageForbidden;
+use crate::routes::responses::ManagerErrors;
 
 fn media_not_found() -> ApiError {
     ApiError::new(ErrorCode::MediaNotFound, Message::new("media-not-found"))
@@ -29,28 +29,23 @@ fn media_not_found() -> ApiError {
     path = "/admin/reports/{reportId}/media/{mediaId}",
     tag = "admin",
     operation_id = "deleteAdminReportMedia",
-    params(
-        ("reportId" = String, Path, description = "The report id (a UUID)"),
-        ("mediaId" = String, Path, description = "The file's media_id (a UUID)"),
-    ),
+    params(ReportMediaPath),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 204, description = "Deleted"),
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`MEDIA_NOT_FOUND`: no such file on this report or its statements, or not in the caller's categories", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "delete_admin_report_media", skip(state, auth))]
 pub async fn delete(
-    path: Path<(String, String)>,
+    path: Path<ReportMediaPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(MANAGE_SCOPE)?;
-    let (report, media) = path.into_inner();
-    let (Ok(report_id), Ok(media_id)) = (report.parse::<Uuid>(), media.parse::<Uuid>()) else {
+    let (Ok(report_id), Ok(media_id)) = (path.report_id.parse::<Uuid>(), path.media_id.parse())
+    else {
         return Err(media_not_found());
     };
     let access = access(&state, &auth.0).await?;

@@ -27,6 +27,8 @@ use service_kit::ApiError;
 use utoipa::OpenApi;
 use uuid::Uuid;
 
+use super::params::{IssuePath, ReportPath};
+use super::reports::report_not_found;
 use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::admin::{Access, AdminIssue};
 use crate::store::WorkflowError;
@@ -120,11 +122,6 @@ pub fn issue_not_found() -> ApiError {
     ApiError::new(ErrorCode::IssueNotFound, Message::new("issue-not-found"))
 }
 
-/// The issue of a path: a text that is no UUID names no issue.
-pub fn issue_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| issue_not_found())
-}
-
 /// 404 `CATEGORY_NOT_FOUND`.
 pub fn category_not_found() -> ApiError {
     ApiError::new(
@@ -133,20 +130,60 @@ pub fn category_not_found() -> ApiError {
     )
 }
 
-/// The issue `raw` names when the caller may work it; 404 otherwise (also for another
+/// The issue of the path when the caller may work it; 404 otherwise (also for another
 /// category's issue).
 pub async fn accessible_issue(
     state: &AppState,
     principal: &Principal,
-    raw: &str,
+    path: &IssuePath,
 ) -> Result<(AdminIssue, Access), ApiError> {
-    let id = issue_id(raw)?;
+    let id = path.id()?;
     let access = access(state, principal).await?;
     let found = state.stores.admin.issue(id).await?;
     match found {
         Some(item) if access.allows(item.issue.category_id) => Ok((item, access)),
         _ => Err(issue_not_found()),
     }
+}
+
+/// The issue of the path for a workflow step: 403 without `cityuser:reports:manage`, then as
+/// [`accessible_issue`].
+pub async fn managed_issue(
+    state: &AppState,
+    principal: &Principal,
+    path: &IssuePath,
+) -> Result<AdminIssue, ApiError> {
+    principal.require_scope(MANAGE_SCOPE)?;
+    let (item, _) = accessible_issue(state, principal, path).await?;
+    Ok(item)
+}
+
+/// The body of a workflow step: 403 without `cityuser:reports:manage`, then the request
+/// struct (as [`from_object`]); the path's issue or report is looked up after both.
+pub fn manager_body<T: serde::de::DeserializeOwned>(
+    principal: &Principal,
+    body: JsonObject,
+) -> Result<T, ApiError> {
+    principal.require_scope(MANAGE_SCOPE)?;
+    from_object(body)
+}
+
+/// The report of the path and its not moved issues the caller may see; 404 when there is no
+/// such report, or (without access to every category) none of its issues is in the caller's
+/// categories.
+pub async fn accessible_report(
+    state: &AppState,
+    principal: &Principal,
+    path: &ReportPath,
+) -> Result<(Uuid, Vec<AdminIssue>), ApiError> {
+    let id = path.id()?;
+    let access = access(state, principal).await?;
+    let found = state.stores.admin.report_issues(id, &access).await?;
+    let issues = found.ok_or_else(report_not_found)?;
+    if issues.is_empty() && access != Access::All {
+        return Err(report_not_found());
+    }
+    Ok((id, issues))
 }
 
 /// A JSON body read as an object first: serde would take a struct from an array too

@@ -4,24 +4,23 @@
 use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
 
+use super::super::params::{CategoryPath, OfficerPath};
 use super::super::AppState;
 use super::categories::category_error;
 use super::model::Officers;
 use super::{category_not_found, CATEGORIES_SCOPE};
 use crate::app;
-use crate::routes::responses::{CategoriesForbidden, CategoryNotFound};
+use crate::routes::responses::CategoryManagerErrors;
 
 /// Most characters of a token subject.
 const SUBJECT_MAX_CHARS: usize = 255;
 
 /// The category of the path, which must exist.
-async fn existing(state: &AppState, raw: &str) -> Result<Uuid, ApiError> {
-    let id: Uuid = raw.parse().map_err(|_| category_not_found())?;
+async fn existing(state: &AppState, id: Uuid) -> Result<Uuid, ApiError> {
     match state.stores.admin.category(id).await? {
         Some(_) => Ok(id),
         None => Err(category_not_found()),
@@ -43,24 +42,21 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
     path = "/admin/report-categories/{categoryId}/officers",
     tag = "admin",
     operation_id = "listCategoryOfficers",
-    params(("categoryId" = String, Path, description = "The category id (a UUID)")),
+    params(CategoryPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 200, description = "The officers", body = Officers),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
-        ServiceUnavailable,
+        CategoryManagerErrors,
     )
 )]
 #[tracing::instrument(name = "list_category_officers", skip(state, auth))]
 pub async fn list(
-    path: Path<String>,
+    path: Path<CategoryPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<Officers>, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let id = existing(&state, &path).await?;
+    let id = existing(&state, path.id()?).await?;
     let officers = state.stores.admin.category_officers(id).await?;
     Ok(Json(Officers { officers }))
 }
@@ -73,34 +69,27 @@ pub async fn list(
     path = "/admin/report-categories/{categoryId}/officers/{subject}",
     tag = "admin",
     operation_id = "addCategoryOfficer",
-    params(
-        ("categoryId" = String, Path, description = "The category id (a UUID)"),
-        ("subject" = String, Path, description = "The officer's account id (token `sub`)"),
-    ),
+    params(OfficerPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Assigned"),
         (status = 400, description = "`VALIDATION_ERROR`: the subject is blank or too long", body = service_kit::ErrorBody),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
-        ServiceUnavailable,
+        CategoryManagerErrors,
     )
 )]
 #[tracing::instrument(name = "add_category_officer", skip(state, auth))]
 pub async fn add(
-    path: Path<(String, String)>,
+    path: Path<OfficerPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let (category, subject) = path.into_inner();
-    let id = existing(&state, &category).await?;
-    check_subject(&subject)?;
+    let id = existing(&state, path.category()?).await?;
+    check_subject(&path.subject)?;
     app::categories::assign_officer(
         state.stores.admin.as_ref(),
         id,
-        &subject,
+        &path.subject,
         &auth.0.subject,
         state.clock.now(),
     )
@@ -115,33 +104,26 @@ pub async fn add(
     path = "/admin/report-categories/{categoryId}/officers/{subject}",
     tag = "admin",
     operation_id = "removeCategoryOfficer",
-    params(
-        ("categoryId" = String, Path, description = "The category id (a UUID)"),
-        ("subject" = String, Path, description = "The officer's account id (token `sub`)"),
-    ),
+    params(OfficerPath),
     security(("bearer" = ["cityuser:report-categories:manage"])),
     responses(
         (status = 204, description = "Not assigned (any more)"),
-        Unauthorized,
-        CategoriesForbidden,
-        CategoryNotFound,
-        ServiceUnavailable,
+        CategoryManagerErrors,
     )
 )]
 #[tracing::instrument(name = "remove_category_officer", skip(state, auth))]
 pub async fn remove(
-    path: Path<(String, String)>,
+    path: Path<OfficerPath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
     auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let (category, subject) = path.into_inner();
     // An unknown category is the app's `NotFound` (it locks the category's row anyway).
-    let id: Uuid = category.parse().map_err(|_| category_not_found())?;
+    let id = path.category()?;
     app::categories::remove_officer(
         state.stores.admin.as_ref(),
         id,
-        &subject,
+        &path.subject,
         &auth.0.subject,
         state.clock.now(),
     )

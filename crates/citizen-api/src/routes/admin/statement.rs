@@ -5,16 +5,16 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message;
 use domain::reports::check_statement;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
 
+use super::super::params::IssuePath;
 use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use super::model::AdminStatement;
-use super::{accessible_issue, workflow_error, MANAGE_SCOPE};
-use crate::routes::responses::{FileTooLarge, IssueNotFound, ManageForbidden, NotMultipart};
+use super::{managed_issue, workflow_error};
+use crate::routes::responses::{IssueManagerErrors, UploadErrors};
 
 #[derive(Default)]
 struct Form {
@@ -35,30 +35,25 @@ struct Form {
     path = "/admin/issues/{issueId}/statements",
     tag = "admin",
     operation_id = "addIssueStatement",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     request_body(content_type = "multipart/form-data", content = StatementForm),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 201, description = "The statement", body = AdminStatement),
         (status = 400, description = "`VALIDATION_ERROR` (text missing, empty or too long; final not true/false; an unknown or repeated field), `NO_MEDIA` (an empty file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
-        FileTooLarge,
-        NotMultipart,
-        ServiceUnavailable,
+        IssueManagerErrors,
+        UploadErrors,
     )
 )]
 #[tracing::instrument(name = "add_issue_statement", skip_all)]
 pub async fn add(
     req: HttpRequest,
-    path: Path<String>,
+    path: Path<IssuePath>,
     body: web::Payload,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
+    let item = managed_issue(&state, &auth.0, &path).await?;
     let spec = with_media(
         MultipartSpec::new(state.form_limits)
             .required_text("text")
@@ -84,15 +79,11 @@ pub async fn add(
         )),
         (Err(err), _) => Err(err),
     };
-    match added {
-        Ok(statement) => {
-            Ok(HttpResponse::Created().json(AdminStatement::from_store(&statement, &state.media)))
-        }
-        Err(err) => {
-            form.files.discard(&state, &mut reader).await;
-            Err(err)
-        }
-    }
+    let added = form
+        .files
+        .discard_if_refused(&state, &mut reader, added)
+        .await?;
+    Ok(HttpResponse::Created().json(AdminStatement::from_store(&added, &state.media)))
 }
 
 async fn read_form(

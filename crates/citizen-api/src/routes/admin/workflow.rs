@@ -7,28 +7,25 @@ use actix_web::web;
 use domain::issues::Transition;
 use serde::Deserialize;
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{
-    InvalidJsonBody, NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized,
-};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::super::params::IssuePath;
 use super::super::AppState;
+use super::duplicates::opened_issue;
 use super::model::AdminIssueItem;
-use super::{accessible_issue, category_not_found, issue_not_found, workflow_error, MANAGE_SCOPE};
-use crate::routes::responses::{IssueNotFound, ManageForbidden};
-use crate::store::admin::Opened;
+use super::{accessible_issue, category_not_found, managed_issue, manager_body, workflow_error};
+use crate::routes::responses::{IssueManagerErrors, JsonObjectErrors, ManagerErrors};
 
 async fn step(
     state: &AppState,
     auth: &Auth,
-    raw: &str,
+    path: &IssuePath,
     transition: Transition,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let (item, _) = accessible_issue(state, &auth.0, raw).await?;
+    let item = managed_issue(state, &auth.0, path).await?;
     let updated = crate::app::workflow::change_status(
         state.stores.issues.as_ref(),
         item.issue.id,
@@ -50,20 +47,17 @@ async fn step(
     path = "/admin/issues/{issueId}/accept",
     tag = "admin",
     operation_id = "acceptIssue",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The accepted issue", body = AdminIssueItem),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
+        IssueManagerErrors,
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not open", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "accept_issue", skip(state, auth))]
 pub async fn accept(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
@@ -78,20 +72,17 @@ pub async fn accept(
     path = "/admin/issues/{issueId}/resolve",
     tag = "admin",
     operation_id = "resolveIssue",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The resolved issue", body = AdminIssueItem),
-        Unauthorized,
-        ManageForbidden,
-        IssueNotFound,
+        IssueManagerErrors,
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is not accepted", body = service_kit::ErrorBody),
-        ServiceUnavailable,
     )
 )]
 #[tracing::instrument(name = "resolve_issue", skip(state, auth))]
 pub async fn resolve(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
@@ -116,30 +107,25 @@ pub struct MoveRequest {
     path = "/admin/issues/{issueId}/move",
     tag = "admin",
     operation_id = "moveIssue",
-    params(("issueId" = String, Path, description = "The issue id (a UUID)")),
+    params(IssuePath),
     request_body = MoveRequest,
     security(("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "The new open issue in the target category", body = AdminIssueItem),
-        InvalidJsonBody,
-        Unauthorized,
-        ManageForbidden,
+        ManagerErrors,
         (status = 404, description = "`ISSUE_NOT_FOUND` (no such issue, or not in the caller's categories), `CATEGORY_NOT_FOUND` (no such target category)", body = service_kit::ErrorBody),
         (status = 409, description = "`ISSUE_TRANSITION_NOT_ALLOWED`: the issue is moved or resolved", body = service_kit::ErrorBody),
-        PayloadTooLarge,
-        NotJson,
-        ServiceUnavailable,
+        JsonObjectErrors,
     )
 )]
 #[tracing::instrument(name = "move_issue", skip(state, auth, body))]
 pub async fn move_issue(
-    path: Path<String>,
+    path: Path<IssuePath>,
     state: web::Data<AppState>,
     auth: Auth,
     body: super::JsonObject,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
-    let body: MoveRequest = super::from_object(body)?;
+    let body: MoveRequest = manager_body(&auth.0, body)?;
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let opened = crate::app::workflow::move_issue(
@@ -154,8 +140,5 @@ pub async fn move_issue(
         crate::store::WorkflowError::CategoryNotFound => category_not_found(),
         other => workflow_error(other),
     })?;
-    super::duplicates::suggest(&state, Opened::Issue(opened.id)).await;
-    let shown = state.stores.admin.issue(opened.id).await?;
-    let shown = shown.ok_or_else(issue_not_found)?;
-    Ok(Json(AdminIssueItem::from(&shown)))
+    Ok(Json(opened_issue(&state, opened.id).await?))
 }

@@ -5,18 +5,19 @@
 use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
-use service_kit::docs::responses::{
-    Forbidden, InvalidJsonBody, NotApplicationJson, Unauthorized, UnsupportedMediaType,
-};
+use service_kit::docs::responses::{InvalidJsonBody, NotApplicationJson, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::editor::NewsEditor;
+use super::super::params::EditedNewsItemPath;
 use super::super::AppState;
-use super::{news_id, news_item_not_found, NewsItemBody};
+use super::{deleted, news_item_not_found, NewsItemBody};
 pub use crate::app::news::{NewsItemInput, PointInput};
-use crate::routes::responses::{NewsItemNotFound, OverEditorLimit, ScopeForbidden};
+use crate::routes::responses::{
+    EditorErrors, EditorJsonErrors, NewsItemNotFound, OverEditorLimit, ScopeForbidden,
+};
 use crate::store::news::NewsError;
 
 /// A store refusal as an answer.
@@ -79,27 +80,25 @@ pub async fn create(
 /// an absent `date` becomes the time of the request).
 #[utoipa::path(
     put, path = "/news/{newId}", tag = "news", operation_id = "updateNewsItem",
-    params(("newId" = String, Path, description = "The news item id")),
+    params(EditedNewsItemPath),
     request_body = NewsItemInput, security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "The item after the change", body = NewsItemBody),
         InvalidJsonBody,
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         NewsItemNotFound,
-        OverEditorLimit,
-        UnsupportedMediaType,
+        EditorJsonErrors,
     )
 )]
 #[tracing::instrument(name = "update_news_item", skip(state, _editor, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<EditedNewsItemPath>,
     state: web::Data<AppState>,
     _editor: NewsEditor,
     body: Json<NewsItemInput>,
 ) -> Result<Json<NewsItemBody>, ApiError> {
     editor_input(&body.0)?;
-    let id = news_id(&path)?;
+    let id = path.id()?;
     let now = state.clock.now();
     let draft = body.0.into_draft(now)?;
     let item = state
@@ -116,25 +115,20 @@ pub async fn update(
 /// Scope `cityuser:news:manage`.
 #[utoipa::path(
     delete, path = "/news/{newId}", tag = "news", operation_id = "deleteNewsItem",
-    params(("newId" = String, Path, description = "The news item id")),
+    params(EditedNewsItemPath),
     security(("bearer" = ["cityuser:news:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         NewsItemNotFound,
     )
 )]
 #[tracing::instrument(name = "delete_news_item", skip(state, _editor))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<EditedNewsItemPath>,
     state: web::Data<AppState>,
     _editor: NewsEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let id = news_id(&path)?;
-    if state.stores.news.delete_news_item(id).await? {
-        Ok(HttpResponse::Ok().finish())
-    } else {
-        Err(news_item_not_found())
-    }
+    let found = state.stores.news.delete_news_item(path.id()?).await?;
+    deleted(found, news_item_not_found)
 }

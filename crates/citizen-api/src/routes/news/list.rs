@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 
 use actix_web::web;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::SecondsFormat;
 use domain::geo::LocationParam;
 use domain::limits::LimitError;
 use domain::news::{news_cursor_strings, parse_news_cursor, with_descendants, NewsCursor};
@@ -21,7 +21,7 @@ use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::super::paging::{next_cursor, page_limit};
+use super::super::paging::{instant, next_cursor, page_limit};
 use super::super::params::{category_ids, location};
 use super::super::AppState;
 use super::NewsItemBody;
@@ -80,12 +80,6 @@ impl NewsListParams {
     }
 }
 
-fn parse_date(raw: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(raw)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
-}
-
 /// The cursor of the position of `item` in the list's order.
 fn position(item: &NewsItem, with_location: bool) -> Vec<String> {
     let id = Some(item.id.to_string());
@@ -129,7 +123,7 @@ pub async fn list(
         Some(parse_news_cursor(
             &params.cursor,
             with_location,
-            parse_date,
+            instant,
             |raw| raw.parse::<Uuid>().ok(),
         )?)
     };

@@ -6,6 +6,8 @@ pub mod detail;
 pub mod list;
 pub mod upload;
 
+use actix_web::web;
+use actix_web::{HttpResponse, Resource, Route};
 use chrono::{DateTime, Utc};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
@@ -23,6 +25,13 @@ use crate::store::news::NewsItem;
 /// answered with its 400, not a 413.
 pub const EDITOR_BODY_LIMIT: service_kit::extract::BodyLimit =
     service_kit::extract::BodyLimit(1 << 20);
+
+/// A resource of the editors' writes (news items, projects) with its `routes`, their bodies
+/// under [`EDITOR_BODY_LIMIT`].
+pub fn edited_resource<const N: usize>(path: &str, routes: [Route; N]) -> Resource {
+    let resource = web::resource(path).app_data(EDITOR_BODY_LIMIT);
+    routes.into_iter().fold(resource, Resource::route)
+}
 
 /// A category of a news item.
 #[derive(Debug, Serialize, ToSchema)]
@@ -85,29 +94,27 @@ pub fn news_item_not_found() -> ApiError {
     )
 }
 
-/// The news item id of a path: a text that is no UUID names no item (404, like an unknown one).
-pub fn news_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| news_item_not_found())
+/// The answer to an editor's delete: 200 without a body, or `not_found` when there was nothing
+/// to delete.
+pub fn deleted(found: bool, not_found: fn() -> ApiError) -> Result<HttpResponse, ApiError> {
+    if found {
+        Ok(HttpResponse::Ok().finish())
+    } else {
+        Err(not_found())
+    }
 }
 
 /// Registers `/news`, `/news/{newId}` and the editors' `POST /media`.
-pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
-    use actix_web::web;
-    // Editors' bodies: see EDITOR_BODY_LIMIT.
-    cfg.service(
-        web::resource("/news")
-            .app_data(EDITOR_BODY_LIMIT)
-            .route(web::get().to(list::list))
-            .route(web::post().to(admin::create)),
-    )
-    .service(web::resource("/media").route(web::post().to(upload::upload)))
-    .service(
-        web::resource("/news/{new_id}")
-            .app_data(EDITOR_BODY_LIMIT)
-            .route(web::get().to(detail::detail))
-            .route(web::put().to(admin::update))
-            .route(web::delete().to(admin::delete)),
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    let (list, create) = (web::get().to(list::list), web::post().to(admin::create));
+    let detail = web::get().to(detail::detail);
+    let (update, delete) = (
+        web::put().to(admin::update),
+        web::delete().to(admin::delete),
     );
+    cfg.service(edited_resource("/news", [list, create]))
+        .service(web::resource("/media").route(web::post().to(upload::upload)))
+        .service(edited_resource("/news/{new_id}", [detail, update, delete]));
 }
 
 /// The OpenAPI description of the news items.

@@ -13,7 +13,7 @@ use uuid::Uuid;
 use super::super::editor::MediaEditor;
 use super::super::uploads::{media_only, StoredFiles};
 use super::super::AppState;
-use crate::routes::responses::{FileTooLarge, NotMultipart};
+use crate::routes::responses::UploadErrors;
 
 /// A stored file.
 #[derive(Debug, Serialize, ToSchema)]
@@ -56,8 +56,7 @@ pub struct UploadForm {
         (status = 400, description = "`VALIDATION_ERROR` (no file, an unknown field, too many files), `NO_MEDIA` (an empty or broken file), `TOTAL_MEDIA_SIZE_TOO_LARGE`", body = service_kit::ErrorBody),
         Unauthorized,
         (status = 403, description = "`FORBIDDEN`: the token has neither scope", body = service_kit::ErrorBody),
-        FileTooLarge,
-        NotMultipart,
+        UploadErrors,
     )
 )]
 #[tracing::instrument(name = "upload_media", skip_all)]
@@ -71,27 +70,24 @@ pub async fn upload(
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
     let mut files = StoredFiles::default();
     let read = read(&state, &mut reader, &mut files).await;
-    match read {
-        Ok(()) if !files.media.is_empty() => Ok(HttpResponse::Created().json(Uploaded {
-            media: files
-                .media
-                .into_iter()
-                .map(|m| UploadedFile {
-                    public_url: state.media.public_url(m.id),
-                    media_id: m.id,
-                    filename: m.filename,
-                    media_type: m.media_type,
-                })
-                .collect(),
-        })),
-        Ok(()) => Err(ApiError::validation(
+    files.discard_if_refused(&state, &mut reader, read).await?;
+    if files.media.is_empty() {
+        return Err(ApiError::validation(
             Message::new("multipart-missing-field").arg("field", "media"),
-        )),
-        Err(err) => {
-            files.discard(&state, &mut reader).await;
-            Err(err)
-        }
+        ));
     }
+    Ok(HttpResponse::Created().json(Uploaded {
+        media: files
+            .media
+            .into_iter()
+            .map(|m| UploadedFile {
+                public_url: state.media.public_url(m.id),
+                media_id: m.id,
+                filename: m.filename,
+                media_type: m.media_type,
+            })
+            .collect(),
+    }))
 }
 
 async fn read(

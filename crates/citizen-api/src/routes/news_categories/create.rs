@@ -2,7 +2,7 @@
 
 use actix_web::web;
 use serde::Deserialize;
-use service_kit::docs::responses::{PayloadTooLarge, Unauthorized, UnsupportedMediaType};
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -12,7 +12,7 @@ use super::super::editor::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, check_fields, NewsCategoryBody};
 use crate::app;
-use crate::routes::responses::ScopeForbidden;
+use crate::routes::responses::{JsonErrors, ScopeForbidden};
 use crate::store::news::NewNewsCategory;
 
 /// A new category.
@@ -42,8 +42,7 @@ pub struct NewCategoryInput {
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent)", body = service_kit::ErrorBody),
         Unauthorized,
         ScopeForbidden,
-        PayloadTooLarge,
-        UnsupportedMediaType,
+        JsonErrors,
     )
 )]
 #[tracing::instrument(name = "create_news_category", skip_all)]

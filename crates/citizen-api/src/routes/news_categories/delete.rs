@@ -1,15 +1,15 @@
 //! `DELETE /news-categories/{categoryId}`.
 
 use actix_web::{web, HttpResponse};
-use service_kit::docs::responses::{Forbidden, Unauthorized};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
 use super::super::editor::CategoryEditor;
+use super::super::params::NewsCategoryPath;
 use super::super::AppState;
-use super::{category_error, category_id};
+use super::category_error;
 use crate::app;
-use crate::routes::responses::CategoryNotFound;
+use crate::routes::responses::{CategoryNotFound, EditorErrors};
 
 /// Delete a news category.
 ///
@@ -18,23 +18,22 @@ use crate::routes::responses::CategoryNotFound;
 /// and lose only this category; the subscriptions to it end.
 #[utoipa::path(
     delete, path = "/news-categories/{categoryId}", tag = "news", operation_id = "deleteNewsCategory",
-    params(("categoryId" = String, Path, description = "The category id")),
+    params(NewsCategoryPath),
     security(("bearer" = ["cityuser:news-categories:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         CategoryNotFound,
         (status = 409, description = "`CATEGORY_HAS_CHILDREN`", body = service_kit::ErrorBody),
     )
 )]
 #[tracing::instrument(name = "delete_news_category", skip(state, _editor))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<NewsCategoryPath>,
     state: web::Data<AppState>,
     _editor: CategoryEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let id = category_id(&path)?;
+    let id = path.id()?;
     app::news_categories::delete(state.stores.news.as_ref(), id)
         .await
         .map_err(category_error)?;

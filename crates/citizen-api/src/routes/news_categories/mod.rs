@@ -53,11 +53,6 @@ pub fn category_not_found() -> ApiError {
     )
 }
 
-/// The category id of a path: a text that is no UUID names no category.
-pub fn category_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| category_not_found())
-}
-
 /// A store refusal as an answer.
 pub fn category_error(err: CategoryError) -> ApiError {
     match err {

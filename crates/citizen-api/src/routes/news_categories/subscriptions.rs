@@ -7,13 +7,14 @@ use domain::i18n::Message;
 use domain::news::SUBSCRIPTION_CHANGES_MAX;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{PayloadTooLarge, Unauthorized, UnsupportedMediaType};
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::super::AppState;
+use crate::routes::responses::JsonErrors;
 use crate::store::news::SubscriptionError;
 
 /// The categories the caller follows.
@@ -68,8 +69,7 @@ fn unknown(category: &str) -> ApiError {
         (status = 200, description = "How many subscriptions changed", body = Changes),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an unknown category, too many entries)", body = service_kit::ErrorBody),
         Unauthorized,
-        PayloadTooLarge,
-        UnsupportedMediaType,
+        JsonErrors,
     )
 )]
 #[tracing::instrument(name = "change_news_subscriptions", skip_all)]

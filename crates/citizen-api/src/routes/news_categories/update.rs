@@ -3,19 +3,17 @@
 
 use actix_web::web;
 use serde::Deserialize;
-use service_kit::docs::responses::{
-    Forbidden, PayloadTooLarge, Unauthorized, UnsupportedMediaType,
-};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::super::editor::CategoryEditor;
+use super::super::params::NewsCategoryPath;
 use super::super::AppState;
-use super::{category_error, category_id, check_fields, present, NewsCategoryBody};
+use super::{category_error, check_fields, present, NewsCategoryBody};
 use crate::app;
-use crate::routes::responses::CategoryNotFound;
+use crate::routes::responses::{CategoryNotFound, EditorErrors, JsonErrors};
 use crate::store::news::NewsCategoryChange;
 
 /// A change of a category: absent fields stay as they are.
@@ -42,26 +40,24 @@ pub struct CategoryChangeInput {
 /// Scope `cityuser:news-categories:manage`.
 #[utoipa::path(
     put, path = "/news-categories/{categoryId}", tag = "news", operation_id = "updateNewsCategory",
-    params(("categoryId" = String, Path, description = "The category id")),
+    params(NewsCategoryPath),
     request_body = CategoryChangeInput, security(("bearer" = ["cityuser:news-categories:manage"])),
     responses(
         (status = 200, description = "The category after the change", body = NewsCategoryBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (an empty or too long name, an unknown parent, a parent that would make the category its own ancestor)", body = service_kit::ErrorBody),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         CategoryNotFound,
-        PayloadTooLarge,
-        UnsupportedMediaType,
+        JsonErrors,
     )
 )]
 #[tracing::instrument(name = "update_news_category", skip(state, _editor, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<NewsCategoryPath>,
     state: web::Data<AppState>,
     _editor: CategoryEditor,
     body: Json<CategoryChangeInput>,
 ) -> Result<Json<NewsCategoryBody>, ApiError> {
-    let id = category_id(&path)?;
+    let id = path.id()?;
     let input = body.0;
     check_fields(
         input.name.as_deref(),

@@ -16,7 +16,7 @@ use service_kit::ApiError;
 use utoipa::IntoParams;
 
 use super::model::{NotificationItem, NotificationPage};
-use crate::routes::paging::{keep_page, page_limit};
+use crate::routes::paging::{cursor_pair, instant, keep_page, page_limit};
 use crate::routes::AppState;
 
 /// The query parameters of `GET /me/notifications`, as sent.
@@ -38,26 +38,16 @@ struct Selection {
     after: Option<(DateTime<Utc>, DateTime<Utc>)>,
 }
 
-fn instant(raw: &str) -> Result<DateTime<Utc>, LimitError> {
-    DateTime::parse_from_rfc3339(raw.trim())
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(|_| LimitError::new("pagecursor", Message::new("notification-cursor")))
-}
-
 impl NotificationListParams {
     /// The page size and the position to continue after.
     fn into_selection(self) -> Result<Selection, LimitError> {
         let limit = page_limit(self.limit.as_deref())?;
-        let after = match self.pagecursor.as_slice() {
-            [] => None,
-            [sent, inserted] => Some((instant(sent)?, instant(inserted)?)),
-            _ => {
-                return Err(LimitError::new(
-                    "pagecursor",
-                    Message::new("notification-cursor"),
-                ))
-            }
-        };
+        let after = cursor_pair(
+            &self.pagecursor,
+            |sent| instant(sent.trim()),
+            |inserted| instant(inserted.trim()),
+            || LimitError::new("pagecursor", Message::new("notification-cursor")),
+        )?;
         Ok(Selection { limit, after })
     }
 }

@@ -4,12 +4,13 @@ use actix_web::web;
 use domain::notifications::{capped_unread, parse_tags, TagError, UNREAD_CAP};
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
 use super::model::NotificationItem;
+use crate::routes::responses::OwnJsonErrors;
 use crate::routes::AppState;
 use crate::store::notifications::Marked;
 
@@ -53,8 +54,7 @@ fn refused(err: TagError) -> ApiError {
         (status = 200, description = "Marked", body = ReadAnswer),
         (status = 400, description = "`INVALID_NOTIFICATION_TAGS` (none, over 100, malformed or not the caller's: nothing marked), `INVALID_JSON`, `VALIDATION_ERROR` (another property)", body = service_kit::ErrorBody),
         Unauthorized,
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "mark_notifications_read", skip_all)]

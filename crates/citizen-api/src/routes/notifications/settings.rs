@@ -4,11 +4,12 @@ use actix_web::web;
 use domain::notifications::Interval;
 use serde::{Deserialize, Deserializer, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
+use crate::routes::responses::OwnJsonErrors;
 use crate::routes::AppState;
 use crate::store::notifications::Settings;
 
@@ -94,8 +95,7 @@ pub async fn get(state: web::Data<AppState>, auth: Auth) -> Result<Json<Settings
         (status = 200, description = "The settings as stored", body = SettingsBody),
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field missing, an unknown interval, another property)", body = service_kit::ErrorBody),
         Unauthorized,
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "put_notification_settings", skip_all)]

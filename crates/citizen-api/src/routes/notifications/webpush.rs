@@ -5,12 +5,13 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
-use service_kit::docs::responses::{NotApplicationJson, OverJsonLimit, Unauthorized};
+use service_kit::docs::responses::Unauthorized;
 use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::notify::keys::{check_endpoint, check_keys};
+use crate::routes::responses::OwnJsonErrors;
 use crate::routes::AppState;
 use crate::store::notifications::PushSubscription;
 
@@ -94,8 +95,7 @@ pub async fn status(
         (status = 201, description = "Subscribed", body = Subscribed),
         (status = 400, description = "`WEBPUSH_ENDPOINT_NOT_ALLOWED`, `INVALID_WEBPUSH_KEYS`, `INVALID_JSON`, `VALIDATION_ERROR`", body = service_kit::ErrorBody),
         Unauthorized,
-        OverJsonLimit,
-        NotApplicationJson,
+        OwnJsonErrors,
     )
 )]
 #[tracing::instrument(name = "subscribe_webpush", skip_all)]

@@ -3,21 +3,20 @@
 
 use actix_web::{web, HttpResponse};
 use chrono::{DateTime, Utc};
-use domain::i18n::Message;
-use domain::news::{check_text, DESCRIPTION_MAX_CHARS, ITEMS_MAX, TITLE_MAX_CHARS};
+use domain::news::{check_text, TITLE_MAX_CHARS};
 use serde::Deserialize;
-use service_kit::docs::responses::{
-    Forbidden, InvalidJsonBody, Unauthorized, UnsupportedMediaType,
-};
+use service_kit::docs::responses::{InvalidJsonBody, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
 use super::super::editor::ProjectEditor;
+use super::super::news::deleted;
+use super::super::params::EditedProjectPath;
 use super::super::AppState;
-use super::{project_id, project_not_found, ProjectBody};
-use crate::app::news::check_url;
-use crate::routes::responses::{OverEditorLimit, ProjectNotFound, ScopeForbidden};
+use super::{project_not_found, ProjectBody};
+use crate::app::news::{check_items, check_texts, check_url};
+use crate::routes::responses::{EditorErrors, EditorJsonErrors, ProjectNotFound, ScopeForbidden};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 
 /// A file of a project, addressed by URL (for example the `public_url` of an uploaded file).
@@ -55,27 +54,10 @@ pub struct ProjectInput {
     pub media: Vec<ProjectMediaInput>,
 }
 
-fn invalid(message: Message) -> ApiError {
-    ApiError::validation(message)
-}
-
 impl ProjectInput {
     fn into_draft(self, now: DateTime<Utc>) -> Result<ProjectDraft, ApiError> {
-        check_text("title", &self.title, true, TITLE_MAX_CHARS).map_err(invalid)?;
-        check_text(
-            "description",
-            &self.description,
-            false,
-            DESCRIPTION_MAX_CHARS,
-        )
-        .map_err(invalid)?;
-        if self.media.len() > ITEMS_MAX {
-            return Err(invalid(
-                Message::new("news-too-many")
-                    .arg("field", "media")
-                    .arg("max", ITEMS_MAX),
-            ));
-        }
+        check_texts(&self.title, &self.description)?;
+        check_items("media", self.media.len())?;
         let mut media = Vec::with_capacity(self.media.len());
         for m in self.media {
             check_url("public_url", &m.public_url)?;
@@ -84,7 +66,8 @@ impl ProjectInput {
                 ("media_type", &m.media_type),
             ] {
                 if let Some(value) = value {
-                    check_text(field, value, true, TITLE_MAX_CHARS).map_err(invalid)?;
+                    check_text(field, value, true, TITLE_MAX_CHARS)
+                        .map_err(ApiError::validation)?;
                 }
             }
             media.push(NewProjectMedia {
@@ -113,8 +96,7 @@ impl ProjectInput {
         (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (a field empty, too long or malformed)", body = service_kit::ErrorBody),
         Unauthorized,
         ScopeForbidden,
-        OverEditorLimit,
-        UnsupportedMediaType,
+        EditorJsonErrors,
     )
 )]
 #[tracing::instrument(name = "create_project", skip_all)]
@@ -134,26 +116,24 @@ pub async fn create(
 /// Scope `cityuser:projects:manage`. Every field is replaced, the media too.
 #[utoipa::path(
     put, path = "/projects/{projectId}", tag = "projects", operation_id = "updateProject",
-    params(("projectId" = String, Path, description = "The project id")),
+    params(EditedProjectPath),
     request_body = ProjectInput, security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "The project after the change", body = ProjectBody),
         InvalidJsonBody,
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         ProjectNotFound,
-        OverEditorLimit,
-        UnsupportedMediaType,
+        EditorJsonErrors,
     )
 )]
 #[tracing::instrument(name = "update_project", skip(state, _editor, body))]
 pub async fn update(
-    path: Path<String>,
+    path: Path<EditedProjectPath>,
     state: web::Data<AppState>,
     _editor: ProjectEditor,
     body: Json<ProjectInput>,
 ) -> Result<Json<ProjectBody>, ApiError> {
-    let id = project_id(&path)?;
+    let id = path.id()?;
     let now = state.clock.now();
     let draft = body.0.into_draft(now)?;
     let project = state
@@ -170,30 +150,25 @@ pub async fn update(
 /// until revoked or expired; no new ones can be placed.
 #[utoipa::path(
     delete, path = "/projects/{projectId}", tag = "projects", operation_id = "deleteProject",
-    params(("projectId" = String, Path, description = "The project id")),
+    params(EditedProjectPath),
     security(("bearer" = ["cityuser:projects:manage"])),
     responses(
         (status = 200, description = "Deleted (no body)"),
-        Unauthorized,
-        Forbidden,
+        EditorErrors,
         ProjectNotFound,
     )
 )]
 #[tracing::instrument(name = "delete_project", skip(state, _editor))]
 pub async fn delete(
-    path: Path<String>,
+    path: Path<EditedProjectPath>,
     state: web::Data<AppState>,
     _editor: ProjectEditor,
 ) -> Result<HttpResponse, ApiError> {
-    let id = project_id(&path)?;
-    if state
+    let id = path.id()?;
+    let found = state
         .stores
         .projects
         .delete_project(id, state.clock.now())
-        .await?
-    {
-        Ok(HttpResponse::Ok().finish())
-    } else {
-        Err(project_not_found())
-    }
+        .await?;
+    deleted(found, project_not_found)
 }

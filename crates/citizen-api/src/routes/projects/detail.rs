@@ -5,14 +5,15 @@ use service_kit::docs::responses::ServiceUnavailable;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
+use super::super::params::ProjectPath;
 use super::super::AppState;
-use super::{project_id, project_not_found, ProjectBody};
+use super::{project_not_found, ProjectBody};
 use crate::routes::responses::ProjectNotFound;
 
 /// A project with its media.
 #[utoipa::path(
     get, path = "/projects/{projectId}", tag = "projects", operation_id = "getProject",
-    params(("projectId" = String, Path, description = "The project id (a UUID)")),
+    params(ProjectPath),
     responses(
         (status = 200, description = "The project", body = ProjectBody),
         ProjectNotFound,
@@ -21,10 +22,10 @@ use crate::routes::responses::ProjectNotFound;
 )]
 #[tracing::instrument(name = "get_project", skip(state))]
 pub async fn detail(
-    path: Path<String>,
+    path: Path<ProjectPath>,
     state: web::Data<AppState>,
 ) -> Result<Json<ProjectBody>, ApiError> {
-    let id = project_id(&path)?;
+    let id = path.id()?;
     let project = state.stores.projects.project(id).await?;
     Ok(Json(project.ok_or_else(project_not_found)?.into()))
 }

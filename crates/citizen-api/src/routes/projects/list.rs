@@ -14,7 +14,7 @@ use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::super::paging::{next_cursor, page_limit};
+use super::super::paging::{cursor_pair, instant, next_cursor, page_limit};
 use super::super::AppState;
 use super::ProjectListItem;
 
@@ -47,17 +47,12 @@ impl ProjectListParams {
     /// The page size and the position to continue after.
     fn into_page(self) -> Result<(u32, Option<Position>), LimitError> {
         let limit = page_limit(self.limit.as_deref())?;
-        let bad = || LimitError::new("pagecursor", Message::new("project-cursor-invalid"));
-        let after = match self.pagecursor.as_slice() {
-            [] => None,
-            [at, id] => Some((
-                DateTime::parse_from_rfc3339(at.trim())
-                    .map_err(|_| bad())?
-                    .with_timezone(&Utc),
-                id.trim().parse::<Uuid>().map_err(|_| bad())?,
-            )),
-            _ => return Err(bad()),
-        };
+        let after = cursor_pair(
+            &self.pagecursor,
+            |at| instant(at.trim()),
+            |id| id.trim().parse::<Uuid>().ok(),
+            || LimitError::new("pagecursor", Message::new("project-cursor-invalid")),
+        )?;
         Ok((limit, after))
     }
 }

@@ -91,28 +91,21 @@ pub fn project_not_found() -> ApiError {
     )
 }
 
-/// The project id of a path: a text that is no UUID names no project.
-pub fn project_id(raw: &str) -> Result<Uuid, ApiError> {
-    raw.parse().map_err(|_| project_not_found())
-}
-
 /// Registers `/projects` and `/projects/{projectId}`.
 pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
-    use super::news::EDITOR_BODY_LIMIT;
+    use super::news::edited_resource;
     use actix_web::web;
-    cfg.service(
-        web::resource("/projects")
-            .app_data(EDITOR_BODY_LIMIT)
-            .route(web::get().to(list::list))
-            .route(web::post().to(admin::create)),
-    )
-    .service(
-        web::resource("/projects/{project_id}")
-            .app_data(EDITOR_BODY_LIMIT)
-            .route(web::get().to(detail::detail))
-            .route(web::put().to(admin::update))
-            .route(web::delete().to(admin::delete)),
+    let (list, create) = (web::get().to(list::list), web::post().to(admin::create));
+    let detail = web::get().to(detail::detail);
+    let (update, delete) = (
+        web::put().to(admin::update),
+        web::delete().to(admin::delete),
     );
+    cfg.service(edited_resource("/projects", [list, create]))
+        .service(edited_resource(
+            "/projects/{project_id}",
+            [detail, update, delete],
+        ));
 }
 
 /// The OpenAPI description of the projects.

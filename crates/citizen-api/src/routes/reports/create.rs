@@ -121,13 +121,11 @@ pub async fn create(
         Ok(()) => file(&state, &mut form, author).await,
         Err(err) => Err(err),
     };
-    match filed {
-        Ok(report) => Ok(HttpResponse::Created().json(report)),
-        Err(err) => {
-            form.files.discard(&state, &mut reader).await;
-            Err(err)
-        }
-    }
+    let report = form
+        .files
+        .discard_if_refused(&state, &mut reader, filed)
+        .await?;
+    Ok(HttpResponse::Created().json(report))
 }
 
 async fn read_form(

@@ -7,8 +7,9 @@ use service_kit::extract::Path;
 use service_kit::ApiError;
 
 use super::super::model::{Report, View};
+use super::super::params::ReportPath;
 use super::super::AppState;
-use super::{report_id, report_not_found};
+use super::report_not_found;
 use crate::routes::responses::ReportNotFound;
 
 /// A report.
@@ -22,7 +23,7 @@ use crate::routes::responses::ReportNotFound;
     path = "/reports/{reportId}",
     tag = "reports",
     operation_id = "getReport",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The report", body = Report),
@@ -33,11 +34,11 @@ use crate::routes::responses::ReportNotFound;
 )]
 #[tracing::instrument(name = "get_report", skip(state, auth))]
 pub async fn detail(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
     auth: MaybeAuth,
 ) -> Result<HttpResponse, ApiError> {
-    let id = report_id(&path)?;
+    let id = path.id()?;
     let found = state
         .stores
         .reports

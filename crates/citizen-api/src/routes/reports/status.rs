@@ -8,8 +8,9 @@ use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
 use super::super::model::{Statement, StatusStep, StatusSteps};
+use super::super::params::ReportPath;
 use super::super::AppState;
-use super::{report_id, report_not_found};
+use super::report_not_found;
 use crate::routes::responses::ReportNotFound;
 
 /// The public timeline of a report.
@@ -24,7 +25,7 @@ use crate::routes::responses::ReportNotFound;
     path = "/reports/{reportId}/status",
     tag = "reports",
     operation_id = "getReportStatus",
-    params(("reportId" = String, Path, description = "The report id (a UUID)")),
+    params(ReportPath),
     security((), ("bearer" = [])),
     responses(
         (status = 200, description = "The steps", body = StatusSteps),
@@ -35,11 +36,11 @@ use crate::routes::responses::ReportNotFound;
 )]
 #[tracing::instrument(name = "get_report_status", skip(state, _auth))]
 pub async fn status(
-    path: Path<String>,
+    path: Path<ReportPath>,
     state: web::Data<AppState>,
     _auth: MaybeAuth,
 ) -> Result<Json<StatusSteps>, ApiError> {
-    let id = report_id(&path)?;
+    let id = path.id()?;
     let data = state.stores.reports.timeline(id).await?;
     let data = data.ok_or_else(report_not_found)?;
     let steps = public_timeline(&data.changes);
