@@ -339,12 +339,8 @@ impl TestApp {
 
     /// GET `path` (under the base path) with the header `name: value`: the response as it came.
     pub async fn get_with_header(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
-        self.http
-            .get(format!("{}{path}", self.base))
-            .header(name, value)
-            .send()
-            .await
-            .unwrap()
+        let url = format!("{}{path}", self.base);
+        test_support::http::get_with_header(&self.http, &url, name, value).await
     }
 
     /// How many rows the first page of the public list (GET /reports) has.

@@ -104,12 +104,8 @@ impl TestApp {
 
     /// GET a path under the base path with the header `name: value`.
     pub async fn get_with(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
-        self.client
-            .get(format!("{}{path}", self.base))
-            .header(name, value)
-            .send()
-            .await
-            .unwrap()
+        let url = format!("{}{path}", self.base);
+        test_support::http::get_with_header(&self.client, &url, name, value).await
     }
 }
 

@@ -123,12 +123,7 @@ impl TestApp {
 
     /// GET a path under the base path with the header `name: value`.
     pub async fn get_with(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
-        self.client
-            .get(self.url(path))
-            .header(name, value)
-            .send()
-            .await
-            .expect("request")
+        test_support::http::get_with_header(&self.client, &self.url(path), name, value).await
     }
 
     /// The `/metrics` text.
