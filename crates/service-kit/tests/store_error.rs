@@ -50,6 +50,32 @@ async fn failing<'e, E: Executor<'e>>(executor: E, sql: &'e str) -> StoreError {
     }
 }
 
+/// The statements both schemas refuse (unique, primary key, foreign key, check, not null), each
+/// with whether it is a conflict (else it is invalid).
+const VIOLATIONS: [(&str, bool); 5] = [
+    ("INSERT INTO child VALUES (2, 1, 1, 'a')", true),
+    ("INSERT INTO child VALUES (1, 1, 1, 'b')", true),
+    ("INSERT INTO child VALUES (3, 99, 1, 'c')", false),
+    ("INSERT INTO child VALUES (4, 1, -1, 'd')", false),
+    ("INSERT INTO child VALUES (5, 1, NULL, 'e')", false),
+];
+
+/// Runs each of [`VIOLATIONS`]: its error has its kind and names the constraint the backend
+/// names for it (`constraints`, in the same order).
+async fn expect_violations<'e, E: Executor<'e> + Copy>(
+    executor: E,
+    constraints: [Option<&str>; 5],
+) {
+    for ((sql, conflict), constraint) in VIOLATIONS.into_iter().zip(constraints) {
+        let err = failing(executor, sql).await;
+        if conflict {
+            expect_conflict(err, constraint);
+        } else {
+            expect_invalid(err, constraint);
+        }
+    }
+}
+
 #[tokio::test]
 async fn postgres_constraint_violations() {
     let Some(db) = test_support::postgres("store_error").await else {
@@ -62,16 +88,14 @@ async fn postgres_constraint_violations() {
         .unwrap();
     pool.execute(PG_SCHEMA).await.unwrap();
 
-    let unique = "INSERT INTO child VALUES (2, 1, 1, 'a')";
-    expect_conflict(failing(&pool, unique).await, Some("child_code_key"));
-    let primary = "INSERT INTO child VALUES (1, 1, 1, 'b')";
-    expect_conflict(failing(&pool, primary).await, Some("child_pkey"));
-    let foreign = "INSERT INTO child VALUES (3, 99, 1, 'c')";
-    expect_invalid(failing(&pool, foreign).await, Some("child_parent_fk"));
-    let check = "INSERT INTO child VALUES (4, 1, -1, 'd')";
-    expect_invalid(failing(&pool, check).await, Some("child_n_positive"));
-    let not_null = "INSERT INTO child VALUES (5, 1, NULL, 'e')";
-    expect_invalid(failing(&pool, not_null).await, None);
+    let constraints = [
+        Some("child_code_key"),
+        Some("child_pkey"),
+        Some("child_parent_fk"),
+        Some("child_n_positive"),
+        None,
+    ];
+    expect_violations(&pool, constraints).await;
     let referenced = "DELETE FROM parent WHERE id = 1";
     expect_invalid(failing(&pool, referenced).await, Some("child_parent_fk"));
     let missing = sqlx::query_scalar::<_, i32>("SELECT id FROM parent WHERE id = 42")
@@ -144,16 +168,14 @@ async fn sqlite_constraint_violations() {
         .unwrap();
     pool.execute(SQLITE_SCHEMA).await.unwrap();
 
-    let unique = "INSERT INTO child VALUES (2, 1, 1, 'a')";
-    expect_conflict(failing(&pool, unique).await, Some("child.code"));
-    let primary = "INSERT INTO child VALUES (1, 1, 1, 'b')";
-    expect_conflict(failing(&pool, primary).await, Some("child.id"));
-    let foreign = "INSERT INTO child VALUES (3, 99, 1, 'c')";
-    expect_invalid(failing(&pool, foreign).await, None);
-    let check = "INSERT INTO child VALUES (4, 1, -1, 'd')";
-    expect_invalid(failing(&pool, check).await, Some("child_n_positive"));
-    let not_null = "INSERT INTO child VALUES (5, 1, NULL, 'e')";
-    expect_invalid(failing(&pool, not_null).await, Some("child.n"));
+    let constraints = [
+        Some("child.code"),
+        Some("child.id"),
+        None,
+        Some("child_n_positive"),
+        Some("child.n"),
+    ];
+    expect_violations(&pool, constraints).await;
     let missing = sqlx::query_scalar::<_, i64>("SELECT id FROM parent WHERE id = 42")
         .fetch_one(&pool)
         .await

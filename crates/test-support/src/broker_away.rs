@@ -161,31 +161,17 @@ pub async fn send_until(
 #[macro_export]
 macro_rules! broker_away_cases {
     ($run:path) => {
+        $crate::broker_away_cases!(@case $run, sqlite_broker_away, Sqlite, false);
+        $crate::broker_away_cases!(@case $run, postgres_broker_away, Postgres, false);
+        $crate::broker_away_cases!(@case $run, sqlite_broker_comes_and_goes, Sqlite, true);
+        $crate::broker_away_cases!(@case $run, postgres_broker_comes_and_goes, Postgres, true);
+    };
+    // One test: `$run` on `$backend` with a broker that stays away, or comes and goes.
+    (@case $run:path, $name:ident, $backend:ident, $flapping:literal) => {
         #[tokio::test]
-        async fn sqlite_broker_away() {
-            if let Some(broker) = $crate::broker_away::Broker::for_case(false).await {
-                $run($crate::Backend::Sqlite, broker).await;
-            }
-        }
-
-        #[tokio::test]
-        async fn postgres_broker_away() {
-            if let Some(broker) = $crate::broker_away::Broker::for_case(false).await {
-                $run($crate::Backend::Postgres, broker).await;
-            }
-        }
-
-        #[tokio::test]
-        async fn sqlite_broker_comes_and_goes() {
-            if let Some(broker) = $crate::broker_away::Broker::for_case(true).await {
-                $run($crate::Backend::Sqlite, broker).await;
-            }
-        }
-
-        #[tokio::test]
-        async fn postgres_broker_comes_and_goes() {
-            if let Some(broker) = $crate::broker_away::Broker::for_case(true).await {
-                $run($crate::Backend::Postgres, broker).await;
+        async fn $name() {
+            if let Some(broker) = $crate::broker_away::Broker::for_case($flapping).await {
+                $run($crate::Backend::$backend, broker).await;
             }
         }
     };

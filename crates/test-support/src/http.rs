@@ -34,6 +34,16 @@ pub async fn get_json(http: &reqwest::Client, url: &str) -> Value {
     http.get(url).send().await.unwrap().json().await.unwrap()
 }
 
+/// GET `url` with the header `name: value`.
+pub async fn get_with_header(
+    http: &reqwest::Client,
+    url: &str,
+    name: &str,
+    value: &str,
+) -> reqwest::Response {
+    http.get(url).header(name, value).send().await.unwrap()
+}
+
 /// The text of `{root}/metrics`.
 pub async fn metrics_text(http: &reqwest::Client, root: &str) -> String {
     http.get(format!("{root}/metrics"))

@@ -111,12 +111,7 @@ async fn categories_are_created_changed_and_deleted(app: TestApp) {
     assert_eq!(body["statement_deadline_days"], Value::Null);
     assert_eq!(body["name"], "Streets");
     let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            &format!("/admin/report-categories/{}", Uuid::now_v7()),
-            &boss,
-            &json!({"name": "X"}),
-        )
+        .patch_category(Uuid::now_v7(), &boss, &json!({"name": "X"}))
         .await;
     assert_error(status, &body, 404, "CATEGORY_NOT_FOUND");
     // A body that is no object is refused, though serde would read a struct from an array.
@@ -236,12 +231,7 @@ async fn every_category_change_is_in_the_audit_trail(app: TestApp) {
     let boss = app.boss();
     let roads = app.admin_category("Roads", None).await;
     let (status, body) = app
-        .send_json(
-            Method::PATCH,
-            &format!("/admin/report-categories/{roads}"),
-            &boss,
-            &json!({"is_default": true}),
-        )
+        .patch_category(roads, &boss, &json!({"is_default": true}))
         .await;
     assert_eq!(status, 200, "{body}");
     let officers = format!("/admin/report-categories/{roads}/officers");
@@ -258,24 +248,10 @@ async fn every_category_change_is_in_the_audit_trail(app: TestApp) {
         assert_eq!(status, expected);
     }
     // Refused: the default cannot be deleted.
-    let (status, body) = app
-        .request(
-            Method::DELETE,
-            &format!("/admin/report-categories/{roads}"),
-            Some(&boss),
-            None,
-        )
-        .await;
+    let (status, body) = app.delete_category(roads, &boss).await;
     assert_error(status, &body, 409, "CONFLICT");
     let parks = app.admin_category("Parks", None).await;
-    let (status, _) = app
-        .request(
-            Method::DELETE,
-            &format!("/admin/report-categories/{parks}"),
-            Some(&boss),
-            None,
-        )
-        .await;
+    let (status, _) = app.delete_category(parks, &boss).await;
     assert_eq!(status, 204);
     let actions: Vec<String> = category_actions(&app)
         .await

@@ -8,7 +8,7 @@ use test_support::on_both_backends;
 use uuid::Uuid;
 
 use crate::admin_helpers::id;
-use crate::helpers::{form, TestApp};
+use crate::helpers::{each, form, string, strs, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     a_near_recent_alike_report_is_suggested_on_filing,
@@ -36,23 +36,19 @@ async fn file(
     (report, issues["issues"][0].clone())
 }
 
+/// GET the duplicate suggestions of `issue` (an issue row) as `token`: (status, body).
+async fn suggestions_as(app: &TestApp, issue: &Value, token: &str) -> (u16, Value) {
+    let path = format!(
+        "/admin/issues/{}/duplicate-suggestions",
+        issue["issue_id"].as_str().unwrap()
+    );
+    app.get_as(&path, Some(token)).await
+}
+
 async fn suggestions(app: &TestApp, issue: &Value) -> Vec<String> {
-    let (status, body) = app
-        .get_as(
-            &format!(
-                "/admin/issues/{}/duplicate-suggestions",
-                issue["issue_id"].as_str().unwrap()
-            ),
-            Some(&app.boss()),
-        )
-        .await;
+    let (status, body) = suggestions_as(app, issue, &app.boss()).await;
     assert_eq!(status, 200, "{body}");
-    body["suggestions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["report_title"].as_str().unwrap().to_owned())
-        .collect()
+    each(&body["suggestions"], |s| string(&s["report_title"]))
 }
 
 const TEXT: &str = "A deep pothole in front of the bakery on Žitná street";
@@ -72,25 +68,9 @@ async fn a_near_recent_alike_report_is_suggested_on_filing(app: TestApp) {
     )
     .await;
     assert_eq!(near["has_possible_duplicates"], true);
-    let (status, body) = app
-        .get_as(
-            &format!(
-                "/admin/issues/{}/duplicate-suggestions",
-                near["issue_id"].as_str().unwrap()
-            ),
-            Some(&app.officer("nobody")),
-        )
-        .await;
+    let (status, body) = suggestions_as(&app, &near, &app.officer("nobody")).await;
     assert_eq!(status, 404, "not the caller's category: {body}");
-    let (_, body) = app
-        .get_as(
-            &format!(
-                "/admin/issues/{}/duplicate-suggestions",
-                near["issue_id"].as_str().unwrap()
-            ),
-            Some(&app.boss()),
-        )
-        .await;
+    let (_, body) = suggestions_as(&app, &near, &app.boss()).await;
     let s = &body["suggestions"][0];
     assert_eq!(s["report_title"], "Pothole Žitná");
     assert_eq!(s["issue"]["issue_id"], first["issue_id"]);
@@ -168,12 +148,7 @@ async fn dismissing_or_marking_a_duplicate_clears_the_flag(app: TestApp) {
     let (_, audit) = app
         .get_as(&format!("/admin/reports/{report}/audit"), Some(&boss))
         .await;
-    let actions: Vec<&str> = audit["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect();
+    let actions = strs(&audit["entries"], "action");
     assert_eq!(actions, ["status:open", "duplicates_dismissed"]);
     assert_eq!(audit["entries"][1]["actor"], "boss");
     // Marking a duplicate clears the flag too.

@@ -6,7 +6,7 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use uuid::Uuid;
 
-use crate::helpers::{TestApp, ACCESS_ALL};
+use crate::helpers::{each, string, TestApp, ACCESS_ALL};
 
 pub const READ: &str = "cityuser:reports:read";
 pub const MANAGE: &str = "cityuser:reports:manage";
@@ -75,34 +75,34 @@ impl TestApp {
 
     /// Moves an issue; answers the new issue's id.
     pub async fn move_to(&self, issue: Uuid, category: Uuid, token: &str) -> (u16, Value) {
-        self.send_json(
-            Method::POST,
-            &format!("/admin/issues/{issue}/move"),
-            token,
-            &json!({ "category_id": category }),
-        )
-        .await
+        let path = format!("/admin/issues/{issue}/move");
+        self.post_json(&path, token, &json!({ "category_id": category }))
+            .await
     }
 
     /// Handles a report in a further category; answers the new issue.
     pub async fn open_in(&self, report: Uuid, category: Uuid, token: &str) -> (u16, Value) {
-        self.send_json(
-            Method::POST,
-            &format!("/admin/reports/{report}/issues"),
-            token,
-            &json!({ "category_id": category }),
-        )
-        .await
+        let path = format!("/admin/reports/{report}/issues");
+        self.post_json(&path, token, &json!({ "category_id": category }))
+            .await
     }
 
     pub async fn mark_duplicate(&self, issue: Uuid, parent: Uuid, token: &str) -> (u16, Value) {
-        self.send_json(
-            Method::POST,
-            &format!("/admin/issues/{issue}/duplicate-of"),
-            token,
-            &json!({ "parent_id": parent }),
-        )
-        .await
+        let path = format!("/admin/issues/{issue}/duplicate-of");
+        self.post_json(&path, token, &json!({ "parent_id": parent }))
+            .await
+    }
+
+    /// POST `body` to `path` as `token`.
+    pub async fn post_json(&self, path: &str, token: &str, body: &Value) -> (u16, Value) {
+        self.send_json(Method::POST, path, token, body).await
+    }
+
+    /// PUT /admin/reports/{report}/explicit as `token`: marks the report's media explicit or not.
+    pub async fn set_explicit(&self, report: Uuid, explicit: bool, token: &str) -> (u16, Value) {
+        let path = format!("/admin/reports/{report}/explicit");
+        let body = json!({ "explicit": explicit });
+        self.send_json(Method::PUT, &path, token, &body).await
     }
 
     /// POST a statement (multipart) as `token`.
@@ -161,17 +161,9 @@ pub fn row_issues(body: &Value, report: Uuid) -> Vec<(String, String)> {
         .iter()
         .find(|r| r["id"] == report.to_string())
         .unwrap_or_else(|| panic!("{report} not listed: {body}"));
-    row["issues"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| {
-            (
-                i["category_name"].as_str().unwrap().to_owned(),
-                i["status"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+    each(&row["issues"], |i| {
+        (string(&i["category_name"]), string(&i["status"]))
+    })
 }
 
 /// The id in `body[field]`.

@@ -5,7 +5,6 @@
 //! report's row before issue rows; all the changes must succeed, and the list must show them.
 
 use reqwest::Method;
-use serde_json::json;
 use test_support::on_both_backends;
 
 use crate::admin_helpers::id;
@@ -35,13 +34,11 @@ async fn simultaneous_changes_to_one_report_all_succeed(app: TestApp) {
         let (status, opened) = app.open_in(report, roads, &boss).await;
         assert_eq!(status, 201, "{opened}");
         let second = id(&opened, "issue_id");
-        let explicit = json!({ "explicit": true });
         let media = format!("/admin/reports/{report}/media/{photo}");
-        let flag_path = format!("/admin/reports/{report}/explicit");
         let (one, two, flag, deleted) = tokio::join!(
             app.step(first, "accept", &boss),
             app.step(second, "accept", &boss),
-            app.send_json(Method::PUT, &flag_path, &boss, &explicit),
+            app.set_explicit(report, true, &boss),
             app.request(Method::DELETE, &media, Some(&boss), None),
         );
         assert_eq!(

@@ -262,26 +262,13 @@ async fn the_audit_trail_names_every_change_with_actor_and_time(app: TestApp) {
 async fn explicit_hides_the_media_from_the_public_only(app: TestApp) {
     let (report, photo, _, _) = with_photo(&app).await;
     let o = app.officer("o-roads");
-    let path = format!("/admin/reports/{report}/explicit");
     let light = app.admin_category("Lighting", None).await;
     app.assign("o-light", light).await;
     let (status, body) = app
-        .send_json(
-            Method::PUT,
-            &path,
-            &app.officer("o-light"),
-            &serde_json::json!({"explicit": true}),
-        )
+        .set_explicit(report, true, &app.officer("o-light"))
         .await;
     assert_error(status, &body, 404, "REPORT_NOT_FOUND");
-    let (status, body) = app
-        .send_json(
-            Method::PUT,
-            &path,
-            &o,
-            &serde_json::json!({"explicit": true}),
-        )
-        .await;
+    let (status, body) = app.set_explicit(report, true, &o).await;
     assert_eq!((status, body), (200, serde_json::json!({"explicit": true})));
     let public = app.get_ok(&format!("/reports/{report}")).await;
     assert_eq!(
@@ -300,14 +287,7 @@ async fn explicit_hides_the_media_from_the_public_only(app: TestApp) {
         list["reports"][0]["media"][0]["media_id"],
         photo.to_string()
     );
-    let (status, _) = app
-        .send_json(
-            Method::PUT,
-            &path,
-            &o,
-            &serde_json::json!({"explicit": false}),
-        )
-        .await;
+    let (status, _) = app.set_explicit(report, false, &o).await;
     assert_eq!(status, 200);
     let public = app.get_ok(&format!("/reports/{report}")).await;
     assert_eq!(public["media"][0]["media_id"], photo.to_string());

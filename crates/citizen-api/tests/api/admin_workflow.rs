@@ -8,7 +8,7 @@ use test_support::on_both_backends;
 use uuid::Uuid;
 
 use crate::admin_helpers::{id, ids, READ};
-use crate::helpers::{assert_error, form, Filing, TestApp};
+use crate::helpers::{assert_error, each, form, string, Filing, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     accept_and_resolve_are_timeline_steps_and_change_the_status,
@@ -46,18 +46,13 @@ async fn filed_in(app: &TestApp, title: &str, second: i64, category: Uuid) -> (U
 }
 
 fn steps(body: &Value) -> Vec<(String, String, String)> {
-    body["statuses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["status"].as_str().unwrap().to_owned(),
-                s["categoryName"].as_str().unwrap().to_owned(),
-                s["date"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+    each(&body["statuses"], |s| {
+        (
+            string(&s["status"]),
+            string(&s["categoryName"]),
+            string(&s["date"]),
+        )
+    })
 }
 
 fn at(app: &TestApp, second: i64) -> String {

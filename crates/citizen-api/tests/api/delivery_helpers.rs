@@ -87,9 +87,14 @@ pub async fn deliver_now(
 
 /// A stand-in push service answering `status` to every POST under `/push/`.
 pub async fn stand_in(status: u16) -> MockServer {
+    stand_in_at(status, path_regex("^/push/")).await
+}
+
+/// A stand-in push service answering `status` to every POST whose request `matcher` matches.
+pub async fn stand_in_at(status: u16, matcher: impl wiremock::Match + 'static) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
-        .and(path_regex("^/push/"))
+        .and(matcher)
         .respond_with(ResponseTemplate::new(status))
         .mount(&server)
         .await;

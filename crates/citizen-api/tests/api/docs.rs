@@ -2,7 +2,7 @@
 
 use test_support::on_both_backends;
 
-use crate::helpers::TestApp;
+use crate::helpers::{strs, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     the_description_lists_every_route_and_error_name,
@@ -11,12 +11,8 @@ on_both_backends!(crate::helpers::spawn_app;
 
 async fn the_description_lists_every_route_and_error_name(app: TestApp) {
     let response = app
-        .http
-        .get(format!("{}/docs", app.base))
-        .header("Accept", "application/json")
-        .send()
-        .await
-        .unwrap();
+        .get_with_header("/docs", "Accept", "application/json")
+        .await;
     assert_eq!(response.status(), 200);
     let doc: serde_json::Value = response.json().await.unwrap();
     for path in [
@@ -46,12 +42,7 @@ async fn the_description_lists_every_route_and_error_name(app: TestApp) {
         doc["components"]["securitySchemes"]["bearer"]["scheme"],
         "bearer"
     );
-    let tags: Vec<&str> = doc["tags"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let tags = strs(&doc["tags"], "name");
     assert!(
         tags.contains(&"news") && tags.contains(&"projects"),
         "{tags:?}"
@@ -76,12 +67,7 @@ async fn the_description_lists_every_route_and_error_name(app: TestApp) {
 }
 
 async fn the_boundary_is_the_configured_territory(app: TestApp) {
-    let response = app
-        .http
-        .get(format!("{}/geo/boundary", app.base))
-        .send()
-        .await
-        .unwrap();
+    let response = app.get_response("/geo/boundary").await;
     assert_eq!(response.status(), 200);
     assert_eq!(response.headers()["content-type"], "application/geo+json");
     let body: serde_json::Value = response.json().await.unwrap();

@@ -37,12 +37,7 @@ async fn a_signed_in_citizen_files_a_report_with_a_photo(app: TestApp) {
     let url = media[0]["public_url"].as_str().unwrap();
     let id = media[0]["media_id"].as_str().unwrap();
     assert_eq!(url, format!("{}/{id}", app.settings.media.public_base_url));
-    let served = app
-        .http
-        .get(format!("{}/media/{id}", app.base))
-        .send()
-        .await
-        .unwrap();
+    let served = app.get_response(&format!("/media/{id}")).await;
     assert_eq!(served.status(), 200);
     assert_eq!(served.headers()["content-type"], "image/jpeg");
     let bytes = served.bytes().await.unwrap();

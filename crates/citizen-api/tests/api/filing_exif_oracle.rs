@@ -57,12 +57,7 @@ async fn an_independent_exif_reader_finds_no_gps_in_any_stored_photo(app: TestAp
     for ((name, mime, _), stored) in originals.iter().zip(media) {
         assert_eq!(stored["media_type"], *mime, "{name}");
         let id = stored["media_id"].as_str().unwrap();
-        let served = app
-            .http
-            .get(format!("{}/media/{id}", app.base))
-            .send()
-            .await
-            .unwrap();
+        let served = app.get_response(&format!("/media/{id}")).await;
         assert_eq!(served.status(), 200, "{name}");
         let bytes = served.bytes().await.unwrap();
         match read_exif(&bytes) {

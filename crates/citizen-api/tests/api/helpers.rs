@@ -327,6 +327,30 @@ impl TestApp {
             .await
     }
 
+    /// GET `url` (a whole URL) without a token: the response as it came.
+    pub async fn get_url(&self, url: &str) -> reqwest::Response {
+        self.http.get(url).send().await.unwrap()
+    }
+
+    /// GET `path` (under the base path) without a token: the response as it came.
+    pub async fn get_response(&self, path: &str) -> reqwest::Response {
+        self.get_url(&format!("{}{path}", self.base)).await
+    }
+
+    /// GET `path` (under the base path) with the header `name: value`: the response as it came.
+    pub async fn get_with_header(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
+        let url = format!("{}{path}", self.base);
+        test_support::http::get_with_header(&self.http, &url, name, value).await
+    }
+
+    /// How many rows the first page of the public list (GET /reports) has.
+    pub async fn listed_reports(&self) -> usize {
+        self.get_ok("/reports").await["reports"]
+            .as_array()
+            .unwrap()
+            .len()
+    }
+
     /// GET that must answer 200.
     pub async fn get_ok(&self, path: &str) -> Value {
         let (status, body) = self.get(path).await;
@@ -421,4 +445,25 @@ pub fn column(body: &Value, field: &str) -> Vec<String> {
             other => other.to_string(),
         })
         .collect()
+}
+
+/// `f` of each element of the JSON array `list`.
+pub fn each<'a, T>(list: &'a Value, f: impl FnMut(&'a Value) -> T) -> Vec<T> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(f)
+        .collect()
+}
+
+/// The string `field` of each element of the JSON array `list`.
+pub fn strs<'a>(list: &'a Value, field: &str) -> Vec<&'a str> {
+    each(list, |v| v[field].as_str().unwrap())
+}
+
+/// The string `v` as an owned `String`.
+pub fn string(v: &Value) -> String {
+    v.as_str()
+        .unwrap_or_else(|| panic!("not a string: {v}"))
+        .to_owned()
 }

@@ -3,7 +3,7 @@
 //! list rows must show exactly what its public detail shows.
 
 use reqwest::Method;
-use serde_json::{json, Value};
+use serde_json::Value;
 use test_support::on_both_backends;
 use uuid::Uuid;
 
@@ -119,14 +119,7 @@ async fn list_rows_follow_moves_new_issues_media_deletion_and_explicit(app: Test
 
     // Marked explicit, then cleared: the rows follow both ways.
     for explicit in [true, false] {
-        let (status, body) = app
-            .send_json(
-                Method::PUT,
-                &format!("/admin/reports/{report}/explicit"),
-                &boss,
-                &json!({ "explicit": explicit }),
-            )
-            .await;
+        let (status, body) = app.set_explicit(report, explicit, &boss).await;
         assert_eq!(status, 200, "{body}");
         assert_rows_match_detail(&app, report, &format!("explicit {explicit}")).await;
         for row in rows_of(&app, report, "").await {

@@ -54,12 +54,8 @@ async fn bad_parameters_are_400_naming_them(app: TestApp) {
     }
     // The text is localized.
     let response = app
-        .http
-        .get(format!("{}/reports?limit=0", app.base))
-        .header("Accept-Language", "cs")
-        .send()
-        .await
-        .unwrap();
+        .get_with_header("/reports?limit=0", "Accept-Language", "cs")
+        .await;
     assert_eq!(response.headers()["content-language"], "cs");
 }
 
@@ -90,17 +86,9 @@ async fn parameters_at_their_edges_are_accepted(app: TestApp) {
 async fn location_pages_follow_the_full_order_under_ties(app: TestApp) {
     // Four reports at one point, two at another, two without a location: the nearest-first
     // order (PostgreSQL finds its reach with a KNN scan first) must page exactly like one page.
-    for i in 0..4 {
-        app.file(Filing::new(&format!("Same {i}"), i).at(14.42, 50.081))
-            .await;
-    }
-    for i in 4..6 {
-        app.file(Filing::new(&format!("Farther {i}"), i).at(14.42, 50.09))
-            .await;
-    }
-    for i in 6..8 {
-        app.file(Filing::new(&format!("Nowhere {i}"), i)).await;
-    }
+    file_each(&app, "Same", 0..4, Some((14.42, 50.081))).await;
+    file_each(&app, "Farther", 4..6, Some((14.42, 50.09))).await;
+    file_each(&app, "Nowhere", 6..8, None).await;
     let order = "location=14.42,50.08&orderBy=location";
     let all = column(&app.get_ok(&format!("/reports?{order}")).await, "id");
     assert_eq!(all.len(), 8);
@@ -111,6 +99,24 @@ async fn location_pages_follow_the_full_order_under_ties(app: TestApp) {
 }
 
 /// `field` of every row of `/reports?{query}`, page after page of `limit` rows.
+/// Files a report "{name} {i}" at second `i` for each `i` of `seconds`, at `at` (lon, lat) when
+/// given.
+async fn file_each(
+    app: &TestApp,
+    name: &str,
+    seconds: std::ops::Range<i64>,
+    at: Option<(f64, f64)>,
+) {
+    for i in seconds {
+        let filing = Filing::new(&format!("{name} {i}"), i);
+        app.file(match at {
+            Some((lon, lat)) => filing.at(lon, lat),
+            None => filing,
+        })
+        .await;
+    }
+}
+
 async fn walk(app: &TestApp, query: &str, limit: usize, field: &str) -> Vec<String> {
     let mut seen = Vec::new();
     let mut offset = 0;
@@ -135,9 +141,7 @@ async fn nearest_first_reaches_from_metres_to_far_away(app: TestApp) {
         app.file(Filing::new(&format!("East {i}"), i).at(14.42 + d, 50.08))
             .await;
     }
-    for i in 6..8 {
-        app.file(Filing::new(&format!("Nowhere {i}"), i)).await;
-    }
+    file_each(&app, "Nowhere", 6..8, None).await;
     let order = "location=14.42,50.08&orderBy=location";
     let all = app.get_ok(&format!("/reports?{order}")).await;
     let titles = column(&all, "title");
@@ -180,14 +184,8 @@ async fn location_pages_stay_exact_when_a_tie_outgrows_the_first_read(app: TestA
     // PostgreSQL first reads the page and 20 rows more by distance alone; 24 reports at one
     // point make a tie that outgrows that read for the first pages, which must then be read
     // again within a bound. Two nearer reports and one without a location around them.
-    for i in 0..24 {
-        app.file(Filing::new(&format!("Stack {i}"), i).at(14.42, 50.081))
-            .await;
-    }
-    for i in 24..26 {
-        app.file(Filing::new(&format!("Near {i}"), i).at(14.42, 50.0805))
-            .await;
-    }
+    file_each(&app, "Stack", 0..24, Some((14.42, 50.081))).await;
+    file_each(&app, "Near", 24..26, Some((14.42, 50.0805))).await;
     app.file(Filing::new("Nowhere", 26)).await;
     let order = "location=14.42,50.08&orderBy=location";
     let all = app.get_ok(&format!("/reports?{order}")).await;

@@ -3,7 +3,8 @@
 use serde_json::{json, Value};
 use test_support::on_both_backends;
 
-use crate::helpers::{assert_error, TestApp};
+use crate::helpers::{assert_error, strs, TestApp};
+use crate::news_helpers::keys_and_descending;
 use crate::news_helpers::{category, cursor_query, ids, item, point, publish, walk};
 
 on_both_backends!(crate::helpers::spawn_app;
@@ -41,17 +42,7 @@ async fn newest_first_pages_never_overlap_or_skip_under_ties(app: TestApp) {
     let rows = all["news"].as_array().unwrap();
     assert_eq!(rows.len(), 7);
     // Newest date first, then id descending.
-    let keys: Vec<(String, String)> = rows
-        .iter()
-        .map(|r| {
-            (
-                r["date"].as_str().unwrap().to_owned(),
-                r["id"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    let mut sorted = keys.clone();
-    sorted.sort_by(|a, b| b.cmp(a));
+    let (keys, sorted) = keys_and_descending(rows, "date", "id");
     assert_eq!(keys, sorted);
     assert!(rows.iter().all(|r| r.get("distance").is_none()));
     let full = ids(rows, "id");
@@ -73,12 +64,7 @@ async fn a_one_string_cursor_continues_after_that_date(app: TestApp) {
     let date = app.time(20).to_rfc3339();
     let q = cursor_query(&json!([date]));
     let body = app.get_ok(&format!("/news?limit=100{q}")).await;
-    let titles: Vec<&str> = body["news"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["title"].as_str().unwrap())
-        .collect();
+    let titles = strs(&body["news"], "title");
     assert_eq!(titles.len(), 3);
     assert_eq!(titles[0], "a");
 }

@@ -5,6 +5,7 @@ use serde_json::json;
 use test_support::on_both_backends;
 
 use crate::helpers::{assert_error, TestApp};
+use crate::news_helpers::assert_needs_a_scope;
 use crate::news_helpers::{call, category, editor, item, point, publish, NEWS_SCOPE};
 
 on_both_backends!(crate::helpers::spawn_app;
@@ -125,10 +126,7 @@ async fn writes_need_the_news_scope(app: TestApp) {
         (Method::DELETE, path.as_str()),
     ] {
         let body = item(&app, "x", 1);
-        let (status, answer) = call(&app, method.clone(), path, None, Some(&body)).await;
-        assert_error(status, &answer, 401, "UNAUTHORIZED");
-        let (status, answer) = call(&app, method, path, Some(&other), Some(&body)).await;
-        assert_error(status, &answer, 403, "FORBIDDEN");
+        assert_needs_a_scope(&app, method, path, &other, &body).await;
     }
     let only = app.token("editor-2", &[NEWS_SCOPE]);
     let (status, _) = call(&app, Method::DELETE, &path, Some(&only), None).await;
@@ -173,16 +171,8 @@ async fn editors_upload_a_picture_and_link_it(app: TestApp) {
     assert_eq!(file["filename"], "park.jpg");
     let url = file["public_url"].as_str().unwrap().to_owned();
     // The stored picture is served, without its location data.
-    let served = app
-        .http
-        .get(format!(
-            "{}/media/{}",
-            app.base,
-            file["media_id"].as_str().unwrap()
-        ))
-        .send()
-        .await
-        .unwrap();
+    let media_id = file["media_id"].as_str().unwrap();
+    let served = app.get_response(&format!("/media/{media_id}")).await;
     assert_eq!(served.status(), 200);
     crate::media_images::images::assert_no_metadata(&served.bytes().await.unwrap());
     let mut news = item(&app, "Park", 1);

@@ -5,10 +5,10 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use test_support::on_both_backends;
 
-use crate::helpers::{assert_error, TestApp};
+use crate::helpers::{assert_error, strs, TestApp};
 use crate::news_helpers::{
-    call, category, delete_category, edit_category, editor, item, publish, set_subscriptions,
-    CATEGORIES_SCOPE,
+    assert_needs_a_scope, call, category, delete_category, edit_category, editor, item, publish,
+    set_subscriptions, CATEGORIES_SCOPE,
 };
 
 on_both_backends!(crate::helpers::spawn_app;
@@ -28,12 +28,7 @@ async fn flat_and_tree_views(app: TestApp) {
     let culture = category(&app, "Kultura", None).await;
     let flat = app.get_ok("/news-categories").await;
     assert_eq!(flat, app.get_ok("/news-categories?view=flat").await);
-    let names: Vec<&str> = flat["news_categories"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["name"].as_str().unwrap())
-        .collect();
+    let names = strs(&flat["news_categories"], "name");
     assert_eq!(names, ["Doprava", "Kultura", "Tramvaje", "Uzavírky"]);
     assert!(flat["news_categories"][0].get("children").is_none());
     assert_eq!(flat["news_categories"][2]["parent_id"], json!(closures));
@@ -182,10 +177,7 @@ async fn writes_need_the_scope(app: TestApp) {
         (Method::DELETE, path.as_str()),
     ] {
         let body = json!({"name": "X"});
-        let (status, answer) = call(&app, method.clone(), path, None, Some(&body)).await;
-        assert_error(status, &answer, 401, "UNAUTHORIZED");
-        let (status, answer) = call(&app, method.clone(), path, Some(&citizen), Some(&body)).await;
-        assert_error(status, &answer, 403, "FORBIDDEN");
+        assert_needs_a_scope(&app, method.clone(), path, &citizen, &body).await;
         // The scope is checked before the body.
         let (status, answer) =
             call(&app, method, path, Some(&citizen), Some(&json!({"bad": 1}))).await;

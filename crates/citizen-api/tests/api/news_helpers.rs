@@ -5,7 +5,7 @@
 use reqwest::Method;
 use serde_json::{json, Value};
 
-use crate::helpers::TestApp;
+use crate::helpers::{assert_error, string, TestApp};
 
 pub const NEWS_SCOPE: &str = "cityuser:news:manage";
 pub const CATEGORIES_SCOPE: &str = "cityuser:news-categories:manage";
@@ -25,6 +25,21 @@ pub async fn call(
     body: Option<&Value>,
 ) -> (u16, Value) {
     app.request(method, path, token, body).await
+}
+
+/// `method path` with `body` is refused without a token (401) and with `other`, a token without
+/// the scope it needs (403).
+pub async fn assert_needs_a_scope(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    other: &str,
+    body: &Value,
+) {
+    let (status, answer) = call(app, method.clone(), path, None, Some(body)).await;
+    assert_error(status, &answer, 401, "UNAUTHORIZED");
+    let (status, answer) = call(app, method, path, Some(other), Some(body)).await;
+    assert_error(status, &answer, 403, "FORBIDDEN");
 }
 
 /// Creates a news category through the API; its id.
@@ -130,4 +145,18 @@ pub fn ids(rows: &[Value], key: &str) -> Vec<String> {
     rows.iter()
         .map(|r| r[key].as_str().unwrap().to_owned())
         .collect()
+}
+
+/// The sort keys of rows: two fields of each.
+type Keys = Vec<(String, String)>;
+
+/// The (`first`, `second`) of each row, and the same pairs in descending order.
+pub fn keys_and_descending(rows: &[Value], first: &str, second: &str) -> (Keys, Keys) {
+    let keys: Keys = rows
+        .iter()
+        .map(|r| (string(&r[first]), string(&r[second])))
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    (keys, sorted)
 }

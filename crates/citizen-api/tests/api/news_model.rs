@@ -23,12 +23,7 @@ async fn replica(app: &TestApp, max_items: usize, staleness_millis: u64) -> Test
     })
     .await;
     // Ready once the first model is built.
-    let ready = replica
-        .http
-        .get(format!("{}/readyz", replica.root))
-        .send()
-        .await
-        .unwrap();
+    let ready = replica.get_url(&format!("{}/readyz", replica.root)).await;
     assert_eq!(ready.status(), 200);
     replica
 }

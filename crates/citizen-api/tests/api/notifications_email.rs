@@ -101,14 +101,8 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
     assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
     let (status, body) = unsubscribe(&app, "nope").await;
     assert_error(status, &body, 404, "EMAIL_SUBSCRIPTION_NOT_FOUND");
-    let response = app
-        .http
-        .post(format!("{}/notifications/email/unsubscribe", app.base))
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    let body = response.json().await.unwrap();
+    let path = "/notifications/email/unsubscribe";
+    let (status, body) = app.request(Method::POST, path, None, None).await;
     assert_error(status, &body, 400, "VALIDATION_ERROR");
     // A new event reaches nobody by e-mail now.
     accepted_report(&app, "author-2", &["voter-1"], 2).await;
@@ -269,17 +263,8 @@ async fn the_page_falls_back_to_the_citys_language() {
         s.i18n.default_locale = "cs".into();
     })
     .await;
-    let response = app
-        .http
-        .get(format!(
-            "{}/notifications/email/unsubscribe?token={}",
-            app.base,
-            "t".repeat(32)
-        ))
-        .header("accept-language", "de")
-        .send()
-        .await
-        .unwrap();
+    let path = format!("/notifications/email/unsubscribe?token={}", "t".repeat(32));
+    let response = app.get_with_header(&path, "accept-language", "de").await;
     assert_eq!(response.status().as_u16(), 200);
     let page = response.text().await.unwrap();
     assert!(page.contains("<html lang=\"cs\">"), "{page}");

@@ -154,21 +154,10 @@ async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are
         .save_settings(&token_with("voter-en", None, Some("cs")), true, Value::Null)
         .await;
     assert_eq!(status, 200);
-    let (status, body) = app
-        .revoke_votes(
-            &token_with("voter-en", None, Some("en")),
-            &report.to_string(),
-            1,
-        )
-        .await;
+    let english = token_with("voter-en", None, Some("en"));
+    let (status, body) = app.revoke_votes(&english, &report.to_string(), 1).await;
     assert_eq!(status, 200, "{body}");
-    let (status, body) = app
-        .vote(
-            &token_with("voter-en", None, Some("en")),
-            &report.to_string(),
-            1,
-        )
-        .await;
+    let (status, body) = app.vote(&english, &report.to_string(), 1).await;
     assert_eq!(status, 200, "{body}");
     app.add_statement(issue, "We are on it.", now).await;
     assert_eq!(czech_city.run_once(now).await.unwrap(), 1);

@@ -9,8 +9,8 @@ use citizen_api::store::notifications::PushSubscription;
 use p256::ecdsa::signature::Verifier as _;
 use p256::ecdsa::{Signature, VerifyingKey};
 use p256::elliptic_curve::sec1::ToEncodedPoint as _;
-use wiremock::matchers::{method, path};
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::matchers::path;
+use wiremock::MockServer;
 
 use crate::notifications_helpers::browser_keys;
 
@@ -66,13 +66,7 @@ pub fn verify_vapid(request: &wiremock::Request, public_key: &str) -> serde_json
 }
 
 async fn stand_in(status: u16) -> MockServer {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/push/abc"))
-        .respond_with(ResponseTemplate::new(status))
-        .mount(&server)
-        .await;
-    server
+    crate::delivery_helpers::stand_in_at(status, path("/push/abc")).await
 }
 
 #[tokio::test]

@@ -5,7 +5,9 @@ use serde_json::{json, Value};
 use test_support::on_both_backends;
 
 use crate::helpers::{assert_error, TestApp};
-use crate::news_helpers::{call, editor, ids, walk, PROJECTS_SCOPE};
+use crate::news_helpers::{
+    assert_needs_a_scope, call, editor, ids, keys_and_descending, walk, PROJECTS_SCOPE,
+};
 
 on_both_backends!(crate::helpers::spawn_app;
     the_list_pages_by_open_from_over_ties,
@@ -33,17 +35,7 @@ async fn the_list_pages_by_open_from_over_ties(app: TestApp) {
     let all = app.get_ok("/projects").await;
     assert_eq!(all["nextCursor"], Value::Null);
     let rows = all["projects"].as_array().unwrap();
-    let keys: Vec<(String, String)> = rows
-        .iter()
-        .map(|r| {
-            (
-                r["open_from"].as_str().unwrap().to_owned(),
-                r["project_id"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    let mut sorted = keys.clone();
-    sorted.sort_by(|a, b| b.cmp(a));
+    let (keys, sorted) = keys_and_descending(rows, "open_from", "project_id");
     assert_eq!(keys, sorted);
     assert_eq!(rows[0].as_object().unwrap().len(), 4, "{}", rows[0]);
     let full = ids(rows, "project_id");
@@ -149,10 +141,7 @@ async fn writes_need_the_projects_scope(app: TestApp) {
         (Method::DELETE, path.as_str()),
     ] {
         let body = json!({"title": "x"});
-        let (status, answer) = call(&app, method.clone(), path, None, Some(&body)).await;
-        assert_error(status, &answer, 401, "UNAUTHORIZED");
-        let (status, answer) = call(&app, method, path, Some(&other), Some(&body)).await;
-        assert_error(status, &answer, 403, "FORBIDDEN");
+        assert_needs_a_scope(&app, method, path, &other, &body).await;
     }
     let only = app.token("editor-2", &[PROJECTS_SCOPE]);
     let (status, _) = call(&app, Method::DELETE, &path, Some(&only), None).await;

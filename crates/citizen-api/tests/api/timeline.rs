@@ -4,7 +4,7 @@ use domain::issues::Transition;
 use serde_json::Value;
 use test_support::on_both_backends;
 
-use crate::helpers::{Filing, TestApp};
+use crate::helpers::{each, string, Filing, TestApp};
 
 on_both_backends!(crate::helpers::spawn_app;
     an_open_report_has_no_step,
@@ -18,23 +18,13 @@ async fn an_open_report_has_no_step(app: TestApp) {
 }
 
 fn steps(body: &Value) -> Vec<(String, String, Vec<String>)> {
-    body["statuses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["status"].as_str().unwrap().to_owned(),
-                s["categoryName"].as_str().unwrap().to_owned(),
-                s["statements"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t["text"].as_str().unwrap().to_owned())
-                    .collect(),
-            )
-        })
-        .collect()
+    each(&body["statuses"], |s| {
+        (
+            string(&s["status"]),
+            string(&s["categoryName"]),
+            each(&s["statements"], |t| string(&t["text"])),
+        )
+    })
 }
 
 async fn steps_of_moved_accepted_resolved_and_duplicate_issues(app: TestApp) {

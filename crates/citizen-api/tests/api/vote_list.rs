@@ -4,7 +4,7 @@ use chrono::TimeDelta;
 use serde_json::Value;
 use test_support::on_both_backends;
 
-use crate::helpers::{assert_error, Filing, TestApp};
+use crate::helpers::{assert_error, strs, Filing, TestApp};
 
 on_both_backends!(crate::votes::spawn_votes;
     pages_follow_the_cursor_newest_first,
@@ -44,12 +44,7 @@ async fn pages_follow_the_cursor_newest_first(app: TestApp) {
     let all_ids = ids(&all);
     assert_eq!(all_ids.len(), 5);
     assert!(all["nextCursor"].is_null());
-    let times: Vec<&str> = all["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["inserted_at"].as_str().unwrap())
-        .collect();
+    let times = strs(&all["tokens"], "inserted_at");
     assert!(
         times.windows(2).all(|w| w[0] >= w[1]),
         "newest first: {times:?}"

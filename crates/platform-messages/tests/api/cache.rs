@@ -102,13 +102,7 @@ async fn own_writes_are_visible_at_once(app: TestApp) {
     patch(&app, &client, &id, json!({"audience": "signed_in"})).await;
     assert_eq!(app.public(&client).await["messages"], json!([]));
     assert_eq!(ids(&app.me(&client, &[]).await), vec![id.clone()]);
-    let deleted = app
-        .as_operator(
-            Method::DELETE,
-            &format!("/clients/{client}/messages/{id}"),
-            None,
-        )
-        .await;
+    let deleted = app.delete_message(&client, &id).await;
     assert_eq!(deleted.status(), 204);
     assert_eq!(app.me(&client, &[]).await["messages"], json!([]));
     assert_eq!(app.version(&client).await, "4.0");
@@ -176,7 +170,7 @@ async fn window_edges_change_the_answer_exactly_at_the_edge_from_memory(app: Tes
             json!({"text": "window", "valid_from": from, "valid_to": to}),
         )
         .await;
-    let url = format!("{}/public/clients/{client}/messages", app.base);
+    let url = app.public_url(&client);
     let before = app.public(&client).await;
     assert_eq!(before["version"], "1.0");
     let loaded = (lookups(&app, "miss").await, lookups(&app, "checked").await);
@@ -206,10 +200,9 @@ async fn window_edges_change_the_answer_exactly_at_the_edge_from_memory(app: Tes
 }
 
 async fn etag_and_304_are_answered_from_memory(app: TestApp) {
-    let client = unique_client();
-    app.create_ok(&client, message("hello")).await;
-    let url = format!("{}/public/clients/{client}/messages", app.base);
-    let first = app.http.get(&url).send().await.unwrap();
+    let client = app.client_saying_hello().await;
+    let url = app.public_url(&client);
+    let first = app.get_url(&url).await;
     let etag = first.headers()["etag"].to_str().unwrap().to_string();
     assert_eq!(etag, "\"1.0\"");
     let misses = lookups(&app, "miss").await;

@@ -31,12 +31,7 @@ async fn openapi_and_health_are_served() {
             .status(),
         200
     );
-    let ready = app
-        .http
-        .get(format!("{}/readyz", app.root))
-        .send()
-        .await
-        .unwrap();
+    let ready = app.readyz().await;
     assert_eq!(ready.status(), 503, "no broker: not ready");
     let metrics = test_support::http::metrics_text(&app.http, &app.root).await;
     assert!(

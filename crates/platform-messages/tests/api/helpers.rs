@@ -232,6 +232,12 @@ impl TestApp {
         test_support::http::status_and_json(response).await
     }
 
+    /// DELETE a message as operator.
+    pub async fn delete_message(&self, client: &str, id: &str) -> reqwest::Response {
+        let path = format!("/clients/{client}/messages/{id}");
+        self.as_operator(reqwest::Method::DELETE, &path, None).await
+    }
+
     /// Creates a message that must succeed; returns its id.
     pub async fn create_ok(&self, client: &str, body: Value) -> String {
         let (status, created) = self.create(client, body).await;
@@ -239,13 +245,30 @@ impl TestApp {
         created["id"].as_str().unwrap().to_string()
     }
 
+    /// The URL of `client`'s public messages.
+    pub fn public_url(&self, client: &str) -> String {
+        format!("{}/public/clients/{client}/messages", self.base)
+    }
+
+    /// A new client with one message, "hello".
+    pub async fn client_saying_hello(&self) -> String {
+        let client = unique_client();
+        self.create_ok(&client, message("hello")).await;
+        client
+    }
+
+    /// GET `url` without a token: the response as it came.
+    pub async fn get_url(&self, url: &str) -> reqwest::Response {
+        self.http.get(url).send().await.unwrap()
+    }
+
+    /// GET `/readyz`.
+    pub async fn readyz(&self) -> reqwest::Response {
+        self.get_url(&format!("{}/readyz", self.root)).await
+    }
+
     pub async fn public(&self, client: &str) -> Value {
-        let response = self
-            .http
-            .get(format!("{}/public/clients/{client}/messages", self.base))
-            .send()
-            .await
-            .unwrap();
+        let response = self.get_url(&self.public_url(client)).await;
         assert_eq!(response.status(), 200);
         response.json().await.unwrap()
     }

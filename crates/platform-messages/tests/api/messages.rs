@@ -56,13 +56,7 @@ async fn create_read_list_and_delete(app: TestApp) {
     assert_eq!(list["messages"], json!([created]));
     assert_eq!(list["version"], public["version"]);
 
-    let deleted = app
-        .as_operator(
-            Method::DELETE,
-            &format!("/clients/{client}/messages/{id}"),
-            None,
-        )
-        .await;
+    let deleted = app.delete_message(&client, id).await;
     assert_eq!(deleted.status(), 204);
     let after = app.public(&client).await;
     assert_eq!(after["messages"], json!([]));
@@ -225,10 +219,9 @@ async fn version_changes_on_writes_and_window_edges_only(app: TestApp) {
 }
 
 async fn public_endpoint_answers_304_for_the_current_version(app: TestApp) {
-    let client = unique_client();
-    app.create_ok(&client, message("hello")).await;
-    let url = format!("{}/public/clients/{client}/messages", app.base);
-    let first = app.http.get(&url).send().await.unwrap();
+    let client = app.client_saying_hello().await;
+    let url = app.public_url(&client);
+    let first = app.get_url(&url).await;
     assert_eq!(first.status(), 200);
     let etag = first.headers()["etag"].to_str().unwrap().to_string();
     let body: Value = first.json().await.unwrap();

@@ -179,12 +179,7 @@ async fn publishing_failures_do_not_fail_writes(broker: Broker) {
         .create_ok(&client, message("stored without a broker"))
         .await;
     assert!(!offline.notifier.is_connected());
-    let ready = offline
-        .http
-        .get(format!("{}/readyz", offline.root))
-        .send()
-        .await
-        .unwrap();
+    let ready = offline.readyz().await;
     assert_eq!(ready.status(), 503, "readiness shows the broker is down");
     let version = offline.version(&client).await;
 
@@ -192,11 +187,6 @@ async fn publishing_failures_do_not_fail_writes(broker: Broker) {
     let mut sub = Subscriber::connect(&broker, &client).await;
     assert_eq!(sub.until_version(&version).await.version, version);
     online.notifier.wait_idle().await;
-    let ready = online
-        .http
-        .get(format!("{}/readyz", online.root))
-        .send()
-        .await
-        .unwrap();
+    let ready = online.readyz().await;
     assert_eq!(ready.status(), 200);
 }

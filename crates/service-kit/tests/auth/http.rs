@@ -52,6 +52,20 @@ async fn error_body(response: reqwest::Response, status: u16) -> ErrorBody {
     serde_json::from_value(raw).unwrap()
 }
 
+/// GET `url`, with the header `Authorization: {authorization}` when given.
+async fn get(http: &reqwest::Client, url: &str, authorization: Option<&str>) -> reqwest::Response {
+    let mut request = http.get(url);
+    if let Some(authorization) = authorization {
+        request = request.header("authorization", authorization);
+    }
+    request.send().await.unwrap()
+}
+
+/// The `Authorization` value of a bearer token.
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
 #[tokio::test]
 async fn extractors_over_http() {
     let server = jwks_server(&[RSA1_JWK]).await;
@@ -61,8 +75,12 @@ async fn extractors_over_http() {
     let admin_token = rs256(&with(claims(), "scope", json!("admin")));
     let expired = rs256(&with(claims(), "exp", json!(now() - 3600)));
 
+    let me_url = format!("{base}/me");
+    let maybe_url = format!("{base}/maybe");
+    let admin_url = format!("{base}/admin");
+
     // Auth: no header.
-    let response = http.get(format!("{base}/me")).send().await.unwrap();
+    let response = get(&http, &me_url, None).await;
     assert_eq!(
         response.headers().get("www-authenticate").unwrap(),
         "Bearer"
@@ -73,92 +91,47 @@ async fn extractors_over_http() {
     assert_eq!(body.userinfo, "missing bearer token");
 
     // Auth: wrong scheme.
-    let response = http
-        .get(format!("{base}/me"))
-        .header("authorization", "Basic dXNlcjpwYXNz")
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &me_url, Some("Basic dXNlcjpwYXNz")).await;
     let body = error_body(response, 401).await;
     assert_eq!(body.name, "UNAUTHORIZED");
     assert!(body.userinfo.contains("Bearer"), "{}", body.userinfo);
 
     // Auth: expired; the token is never echoed.
-    let response = http
-        .get(format!("{base}/me"))
-        .bearer_auth(&expired)
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &me_url, Some(&bearer(&expired))).await;
     let body = error_body(response, 401).await;
     assert_eq!(body.userinfo, "token expired");
 
     // Auth: tampered signature.
-    let response = http
-        .get(format!("{base}/me"))
-        .bearer_auth(format!("{token}x"))
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &me_url, Some(&bearer(&format!("{token}x")))).await;
     let body = error_body(response, 401).await;
     assert_eq!(body.name, "UNAUTHORIZED");
     assert!(!body.userinfo.contains(&token[..20]));
 
     // Auth: valid (scheme is case-insensitive).
-    let response = http
-        .get(format!("{base}/me"))
-        .header("authorization", format!("bearer {token}"))
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &me_url, Some(&format!("bearer {token}"))).await;
     assert_eq!(response.status().as_u16(), 200);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body, json!({"sub": "citizen-42"}));
 
     // MaybeAuth: anonymous, valid, invalid.
-    let response = http.get(format!("{base}/maybe")).send().await.unwrap();
+    let response = get(&http, &maybe_url, None).await;
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.text().await.unwrap(), "anonymous");
-    let response = http
-        .get(format!("{base}/maybe"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &maybe_url, Some(&bearer(&token))).await;
     assert_eq!(response.text().await.unwrap(), "citizen-42");
-    let response = http
-        .get(format!("{base}/maybe"))
-        .bearer_auth(&expired)
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &maybe_url, Some(&bearer(&expired))).await;
     assert_eq!(error_body(response, 401).await.userinfo, "token expired");
-    let response = http
-        .get(format!("{base}/maybe"))
-        .header("authorization", "Basic dXNlcjpwYXNz")
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &maybe_url, Some("Basic dXNlcjpwYXNz")).await;
     assert_eq!(error_body(response, 401).await.name, "UNAUTHORIZED");
 
     // require_scope: 403 FORBIDDEN without the scope, 200 with it.
-    let response = http
-        .get(format!("{base}/admin"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &admin_url, Some(&bearer(&token))).await;
     assert!(response.headers().get("www-authenticate").is_none());
     let body = error_body(response, 403).await;
     assert_eq!(body.status_code, 403);
     assert_eq!(body.name, "FORBIDDEN");
     assert!(body.userinfo.contains("admin"), "{}", body.userinfo);
-    let response = http
-        .get(format!("{base}/admin"))
-        .bearer_auth(&admin_token)
-        .send()
-        .await
-        .unwrap();
+    let response = get(&http, &admin_url, Some(&bearer(&admin_token))).await;
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.text().await.unwrap(), "hello citizen-42");
 }
@@ -171,11 +144,7 @@ async fn dev_tokens_work_over_http() {
     };
     let base = serve(Authenticator::new(&settings).unwrap());
     let token = mint_dev_token(&settings, &dev_request()).unwrap();
-    let response = reqwest::Client::new()
-        .get(format!("{base}/me"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap();
+    let url = format!("{base}/me");
+    let response = get(&reqwest::Client::new(), &url, Some(&bearer(&token))).await;
     assert_eq!(response.status().as_u16(), 200);
 }

@@ -1,16 +1,12 @@
 //! Every framework error answers with the error body.
 
-use crate::helpers::{default_app, error};
+use crate::helpers::{default_app, error, TestApp};
+use reqwest::Response;
 
 #[tokio::test]
 async fn unknown_route_and_wrong_method() {
     let app = default_app();
-    let r = app
-        .client
-        .get(format!("{}/nowhere", app.root))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/nowhere").await;
     error(r, 404, "NOT_FOUND").await;
     let r = app.get("/nowhere").await;
     error(r, 404, "NOT_FOUND").await;
@@ -41,59 +37,52 @@ async fn malformed_query_and_path_name_the_parameter() {
     assert_eq!(ok["id"], 7);
 }
 
+/// A body `/echo` accepts.
+const SAMPLE: &str = r#"{"name":"a","count":1}"#;
+
+/// POST `body` to `path` under the base path, with `content_type` when given.
+async fn post(app: &TestApp, path: &str, content_type: Option<&str>, body: &str) -> Response {
+    let mut req = app
+        .client
+        .post(format!("{}{path}", app.base))
+        .body(body.to_owned());
+    if let Some(content_type) = content_type {
+        req = req.header("content-type", content_type);
+    }
+    req.send().await.unwrap()
+}
+
 #[tokio::test]
 async fn json_bodies() {
     let app = default_app();
-    let post = |path: &str, ct: Option<&str>, body: &str| {
-        let mut req = app
-            .client
-            .post(format!("{}{path}", app.base))
-            .body(body.to_owned());
-        if let Some(ct) = ct {
-            req = req.header("content-type", ct);
-        }
-        req.send()
-    };
     let json = Some("application/json");
-    let r = post("/echo", json, r#"{"name":"a","count":1}"#)
-        .await
-        .unwrap();
+    let r = post(&app, "/echo", json, SAMPLE).await;
     assert_eq!(r.status(), 200);
-    let r = post("/echo", json, r#"{"name":"a","count":"#)
-        .await
-        .unwrap();
+    let r = post(&app, "/echo", json, r#"{"name":"a","count":"#).await;
     error(r, 400, "INVALID_JSON").await;
-    let r = post("/echo", json, r#"{"name":"a","count":-1}"#)
-        .await
-        .unwrap();
+    let r = post(&app, "/echo", json, r#"{"name":"a","count":-1}"#).await;
     let body = error(r, 400, "VALIDATION_ERROR").await;
     assert!(
         body["userinfo"].as_str().unwrap().contains("count"),
         "{body}"
     );
-    let r = post("/echo", json, r#"{"name":"a","count":1,"extra":true}"#)
-        .await
-        .unwrap();
+    let r = post(
+        &app,
+        "/echo",
+        json,
+        r#"{"name":"a","count":1,"extra":true}"#,
+    )
+    .await;
     let body = error(r, 400, "VALIDATION_ERROR").await;
     assert!(
         body["userinfo"].as_str().unwrap().contains("extra"),
         "{body}"
     );
-    let r = post("/echo", None, r#"{"name":"a","count":1}"#)
-        .await
-        .unwrap();
+    let r = post(&app, "/echo", None, SAMPLE).await;
     error(r, 415, "UNSUPPORTED_MEDIA_TYPE").await;
-    let r = post("/echo", Some("text/plain"), r#"{"name":"a","count":1}"#)
-        .await
-        .unwrap();
+    let r = post(&app, "/echo", Some("text/plain"), SAMPLE).await;
     error(r, 415, "UNSUPPORTED_MEDIA_TYPE").await;
-    let r = post(
-        "/echo",
-        Some("application/merge-patch+json"),
-        r#"{"name":"a","count":1}"#,
-    )
-    .await
-    .unwrap();
+    let r = post(&app, "/echo", Some("application/merge-patch+json"), SAMPLE).await;
     assert_eq!(r.status(), 200, "+json types are JSON");
 }
 

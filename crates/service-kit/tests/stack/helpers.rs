@@ -90,11 +90,22 @@ pub fn spawn(configure: impl FnOnce(&mut HttpSettings, &mut AppParts)) -> TestAp
 impl TestApp {
     /// GET a path under the base path.
     pub async fn get(&self, path: &str) -> reqwest::Response {
-        self.client
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .unwrap()
+        self.get_url(&format!("{}{path}", self.base)).await
+    }
+
+    /// GET a path under the root, outside the base path (`/healthz`).
+    pub async fn get_root(&self, path: &str) -> reqwest::Response {
+        self.get_url(&format!("{}{path}", self.root)).await
+    }
+
+    async fn get_url(&self, url: &str) -> reqwest::Response {
+        self.client.get(url).send().await.unwrap()
+    }
+
+    /// GET a path under the base path with the header `name: value`.
+    pub async fn get_with(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
+        let url = format!("{}{path}", self.base);
+        test_support::http::get_with_header(&self.client, &url, name, value).await
     }
 }
 

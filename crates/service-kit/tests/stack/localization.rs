@@ -35,12 +35,8 @@ async fn default_locale_is_configurable_and_details_are_translated() {
     let (lang, _) = not_found(&app, Some("de")).await;
     assert_eq!(lang, "cs");
     let r = app
-        .client
-        .get(format!("{}/query?limit=ten", app.base))
-        .header("accept-language", "en")
-        .send()
-        .await
-        .unwrap();
+        .get_with("/query?limit=ten", "accept-language", "en")
+        .await;
     assert_eq!(r.headers()["content-language"], "en");
     let english = error(r, 400, "VALIDATION_ERROR").await;
     let r = app.get("/query?limit=ten").await;

@@ -6,23 +6,11 @@ use serde_json::Value;
 #[tokio::test]
 async fn request_id_is_kept_or_created_even_on_errors() {
     let app = spawn(|_, _| {});
-    let r = app
-        .client
-        .get(format!("{}/nowhere", app.base))
-        .header("x-request-id", "abc-123")
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_with("/nowhere", "x-request-id", "abc-123").await;
     assert_eq!(r.headers()["x-request-id"], "abc-123");
     let r = app.get("/items/1").await;
     assert_eq!(r.headers()["x-request-id"].len(), 36);
-    let r = app
-        .client
-        .get(format!("{}/items/1", app.base))
-        .header("x-request-id", "has space")
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_with("/items/1", "x-request-id", "has space").await;
     assert_eq!(
         r.headers()["x-request-id"].len(),
         36,
@@ -34,11 +22,7 @@ async fn request_id_is_kept_or_created_even_on_errors() {
 async fn metrics_count_by_route_pattern_and_status() {
     let app = spawn(|_, _| {});
     for path in ["/items/1", "/items/2", "/items/x", "/nowhere"] {
-        app.client
-            .get(format!("{}{path}", app.base))
-            .send()
-            .await
-            .unwrap();
+        app.get(path).await;
     }
     app.get("/never").await;
     let text = test_support::http::metrics_text(&app.client, &app.root).await;
@@ -50,19 +34,9 @@ async fn metrics_count_by_route_pattern_and_status() {
     ] {
         assert!(text.contains(line), "{line} missing in\n{text}");
     }
-    let r = app
-        .client
-        .get(format!("{}/healthz", app.root))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/healthz").await;
     assert_eq!(r.status(), 200);
-    let r = app
-        .client
-        .get(format!("{}/readyz", app.root))
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_root("/readyz").await;
     assert_eq!(r.status(), 200);
 }
 
@@ -81,13 +55,7 @@ async fn docs_answer_html_or_json_at_docs_itself() {
         "{html}"
     );
     assert!(!html.contains("https://"), "nothing from the internet");
-    let r = app
-        .client
-        .get(format!("{}/docs", app.base))
-        .header("accept", "application/json")
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_with("/docs", "accept", "application/json").await;
     let api: Value = r.json().await.unwrap();
     assert_eq!(api["openapi"], "3.1.0");
     let r = app.get("/docs/openapi.json").await;
@@ -107,34 +75,22 @@ async fn docs_answer_html_or_json_at_docs_itself() {
 async fn cors_for_listed_origins_only() {
     let app = spawn(|http, _| http.cors_allowed_origins = vec!["https://app.city.example".into()]);
     let r = app
-        .client
-        .get(format!("{}/items/1", app.base))
-        .header("origin", "https://app.city.example")
-        .send()
-        .await
-        .unwrap();
+        .get_with("/items/1", "origin", "https://app.city.example")
+        .await;
     assert_eq!(
         r.headers()["access-control-allow-origin"],
         "https://app.city.example"
     );
     let r = app
-        .client
-        .get(format!("{}/nowhere", app.base))
-        .header("origin", "https://app.city.example")
-        .send()
-        .await
-        .unwrap();
+        .get_with("/nowhere", "origin", "https://app.city.example")
+        .await;
     assert!(
         r.headers().contains_key("access-control-allow-origin"),
         "errors keep CORS headers"
     );
     error(r, 404, "NOT_FOUND").await;
     let r = app
-        .client
-        .get(format!("{}/items/1", app.base))
-        .header("origin", "https://evil.example")
-        .send()
-        .await
-        .unwrap();
+        .get_with("/items/1", "origin", "https://evil.example")
+        .await;
     assert!(!r.headers().contains_key("access-control-allow-origin"));
 }

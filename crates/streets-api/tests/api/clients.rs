@@ -6,7 +6,7 @@
 //! OWSLib, and openapi-spec-validator (PyPI) for the OpenAPI 3.0 description, run in the
 //! Python named by `STREETS_GIS_PYTHON`, else `python3`.
 
-use crate::helpers::{spawn_app, street, Backend, TestApp};
+use crate::helpers::{extent_bbox, spawn_app, street, Backend, TestApp};
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Command, Output};
@@ -156,12 +156,7 @@ async fn ogrinfo_lists_the_collection_with_its_count_and_extent() {
     );
     // Extent: (west, south) - (east, north), as the collection says.
     let (_, collection) = app.get("/collections/streets").await;
-    let bbox: Vec<f64> = collection["extent"]["spatial"]["bbox"][0]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+    let bbox = extent_bbox(&collection);
     let line = text
         .lines()
         .find(|l| l.starts_with("Extent:"))

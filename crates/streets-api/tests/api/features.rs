@@ -2,7 +2,7 @@
 //! item), run on both backends, from the read model and from the database.
 
 use crate::helpers::{
-    assert_error, on_both_backends_and_the_database, short_street, street, TestApp,
+    assert_error, extent_bbox, on_both_backends_and_the_database, short_street, street, TestApp,
 };
 use geo::{coord, Intersects, LineString, MultiLineString, Rect};
 use serde_json::Value;
@@ -143,12 +143,7 @@ async fn collection_extent_comes_from_the_data(app: TestApp) {
     let streets = generated(200);
     app.seed(&streets).await;
     let (_, _, doc) = fetch(&app, &app.url("/collections/streets"), None).await;
-    let bbox: Vec<f64> = doc["extent"]["spatial"]["bbox"][0]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect();
+    let bbox = extent_bbox(&doc);
     assert_eq!(
         doc["extent"]["spatial"]["crs"],
         "http://www.opengis.net/def/crs/OGC/1.3/CRS84"

@@ -121,6 +121,11 @@ impl TestApp {
             .expect("request")
     }
 
+    /// GET a path under the base path with the header `name: value`.
+    pub async fn get_with(&self, path: &str, name: &str, value: &str) -> reqwest::Response {
+        test_support::http::get_with_header(&self.client, &self.url(path), name, value).await
+    }
+
     /// The `/metrics` text.
     pub async fn metrics(&self) -> String {
         test_support::http::metrics_text(&self.client, &self.address).await
@@ -168,6 +173,16 @@ impl TestApp {
             .map(|v| v as u64)
             .unwrap_or_else(|| panic!("no metric {prefix} in\n{metrics}"))
     }
+}
+
+/// The first bounding box of a collection's spatial extent.
+pub fn extent_bbox(collection: &Value) -> Vec<f64> {
+    collection["extent"]["spatial"]["bbox"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
 }
 
 pub fn number(feature: &Value) -> i64 {

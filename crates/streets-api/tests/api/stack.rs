@@ -43,13 +43,7 @@ async fn framework_errors_use_the_error_body() {
 #[tokio::test]
 async fn request_id_is_returned_or_created() {
     let app = spawn_app(Backend::Sqlite).await.unwrap();
-    let r = app
-        .client
-        .get(app.url("/streets"))
-        .header("x-request-id", "abc-123")
-        .send()
-        .await
-        .unwrap();
+    let r = app.get_with("/streets", "x-request-id", "abc-123").await;
     assert_eq!(r.headers()["x-request-id"], "abc-123");
     let r = app.client.get(app.url("/streets")).send().await.unwrap();
     let created = r.headers()["x-request-id"].to_str().unwrap();
@@ -111,12 +105,8 @@ async fn readiness_fails_when_the_database_is_unreachable() {
 async fn cors_allows_any_origin_for_public_data() {
     let app = spawn_app(Backend::Sqlite).await.unwrap();
     let r = app
-        .client
-        .get(app.url("/streets"))
-        .header("origin", "https://mapa.mesto.example")
-        .send()
-        .await
-        .unwrap();
+        .get_with("/streets", "origin", "https://mapa.mesto.example")
+        .await;
     assert_eq!(r.headers()["access-control-allow-origin"], "*");
 }
 
