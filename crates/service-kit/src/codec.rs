@@ -118,24 +118,17 @@ impl<'r> Decode<'r, Sqlite> for DbInstant {
 #[macro_export]
 macro_rules! both_backends {
     ($pg:ty, $sqlite:ty; $($body:tt)*) => {
-        mod postgres {
+        $crate::both_backends!(@backend postgres, $pg, ::sqlx::Postgres; $($body)*);
+        $crate::both_backends!(@backend sqlite, $sqlite, ::sqlx::Sqlite; $($body)*);
+    };
+    (@backend $module:ident, $store:ty, $db:ty; $($body:tt)*) => {
+        mod $module {
             #[allow(unused_imports)]
             use super::*;
             #[allow(dead_code)]
-            type Backend = $pg;
+            type Backend = $store;
             #[allow(dead_code)]
-            type Db = ::sqlx::Postgres;
-            #[allow(dead_code)]
-            type Tx<'c> = ::sqlx::Transaction<'c, Db>;
-            $($body)*
-        }
-        mod sqlite {
-            #[allow(unused_imports)]
-            use super::*;
-            #[allow(dead_code)]
-            type Backend = $sqlite;
-            #[allow(dead_code)]
-            type Db = ::sqlx::Sqlite;
+            type Db = $db;
             #[allow(dead_code)]
             type Tx<'c> = ::sqlx::Transaction<'c, Db>;
             $($body)*

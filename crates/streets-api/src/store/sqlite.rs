@@ -83,6 +83,9 @@ impl SqliteStreets {
     }
 }
 
+/// The columns a read serves, those of [`StreetRow`].
+const COLUMNS: &str = "id, number, name, geojson";
+
 /// The columns a read serves (`id, number, name, geojson`).
 #[derive(FromRow)]
 struct StreetRow {
@@ -120,21 +123,13 @@ struct Packed<'r> {
 #[async_trait]
 impl StreetStore for SqliteStreets {
     async fn street_by_number(&self, number: i64) -> StoreResult<Option<Feature>> {
-        Self::street_where::<StreetRow, _>(
-            &self.pool,
-            "SELECT id, number, name, geojson FROM streets WHERE number = ?1",
-            number,
-        )
-        .await
+        let sql = format!("SELECT {COLUMNS} FROM streets WHERE number = ?1");
+        Self::street_where::<StreetRow, _>(&self.pool, &sql, number).await
     }
 
     async fn street_by_id(&self, id: &str) -> StoreResult<Option<Feature>> {
-        Self::street_where::<StreetRow, _>(
-            &self.pool,
-            "SELECT id, number, name, geojson FROM streets WHERE id = ?1",
-            id,
-        )
-        .await
+        let sql = format!("SELECT {COLUMNS} FROM streets WHERE id = ?1");
+        Self::street_where::<StreetRow, _>(&self.pool, &sql, id).await
     }
 
     async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
