@@ -72,6 +72,19 @@ impl Metrics {
         &self.inner.registry
     }
 
+    /// A counter family of one label, registered here (a service's own counters, filled by a
+    /// collector).
+    pub fn counter_vec(
+        &self,
+        name: impl Into<String>,
+        help: impl Into<String>,
+        label: &str,
+    ) -> anyhow::Result<IntCounterVec> {
+        let counters = IntCounterVec::new(Opts::new(name, help), &[label])?;
+        self.registry().register(Box::new(counters.clone()))?;
+        Ok(counters)
+    }
+
     /// Runs `collector` before every scrape (to refresh gauges).
     pub fn add_collector(&self, collector: impl Fn(&Metrics) + Send + Sync + 'static) {
         if let Ok(mut list) = self.inner.collectors.write() {
