@@ -70,11 +70,10 @@ fn watch_cache(metrics: &Metrics, cache: Arc<ClientCache>) -> anyhow::Result<()>
          after a revision check), miss (loaded from the database)",
         "result",
     )?;
-    let clients = prometheus::IntGauge::new(
+    let clients = metrics.gauge(
         "platform_messages_cache_clients",
         "Clients whose messages the read cache holds",
     )?;
-    metrics.registry().register(Box::new(clients.clone()))?;
     metrics.add_collector(move |_| {
         let stats = cache.stats();
         for (label, total) in [

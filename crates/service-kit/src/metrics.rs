@@ -3,7 +3,8 @@
 
 use actix_web::HttpResponse;
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
+    TextEncoder,
 };
 use std::sync::{Arc, RwLock};
 
@@ -83,6 +84,13 @@ impl Metrics {
         let counters = IntCounterVec::new(Opts::new(name, help), &[label])?;
         self.registry().register(Box::new(counters.clone()))?;
         Ok(counters)
+    }
+
+    /// A gauge, registered here (a service's own gauge, set by a collector).
+    pub fn gauge(&self, name: &str, help: &str) -> anyhow::Result<IntGauge> {
+        let gauge = IntGauge::new(name, help)?;
+        self.registry().register(Box::new(gauge.clone()))?;
+        Ok(gauge)
     }
 
     /// Runs `collector` before every scrape (to refresh gauges).
