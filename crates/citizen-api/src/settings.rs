@@ -5,7 +5,7 @@ use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
 use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
-    HttpSettings, I18nSettings, ServiceSettings, ServiceSpec, TelemetrySettings,
+    HttpSettings, I18nSettings, Sections, ServiceSettings, ServiceSpec, TelemetrySettings,
 };
 
 use crate::captcha::CaptchaSettings;
@@ -14,11 +14,7 @@ use crate::media::MediaSettings;
 use crate::rate_limit::RateLimitSettings;
 
 /// How the loader finds this service's configuration.
-pub const SPEC: ServiceSpec = ServiceSpec {
-    name: "citizen-api",
-    env_prefix: "CITIZEN_API",
-    defaults_toml: include_str!("../../../config/citizen-api.toml"),
-};
+pub const SPEC: ServiceSpec = service_kit::service_spec!("citizen-api", "CITIZEN_API");
 
 /// All settings of citizen-api (see config/citizen-api.toml for the defaults and their meaning).
 #[derive(Debug, Clone, Deserialize)]
@@ -104,9 +100,11 @@ pub struct DemoSettings {
 impl ServiceSettings for Settings {
     const SPEC: ServiceSpec = SPEC;
 
+    fn sections(&self) -> Sections<'_> {
+        Sections::new(&self.http, &self.database, &self.telemetry, &self.i18n)
+    }
+
     fn check(&self) -> Result<(), String> {
-        self.http.validate()?;
-        self.i18n.locale()?;
         if self.reports.default_category_name.trim().is_empty() {
             return Err("reports.default_category_name must not be empty".into());
         }
@@ -121,14 +119,6 @@ impl ServiceSettings for Settings {
             );
         }
         Ok(())
-    }
-
-    fn telemetry(&self) -> &TelemetrySettings {
-        &self.telemetry
-    }
-
-    fn database(&self) -> &DatabaseSettings {
-        &self.database
     }
 }
 

@@ -5,18 +5,14 @@ use serde::Deserialize;
 use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
 use service_kit::settings::{
-    HttpSettings, I18nSettings, ServiceSettings, ServiceSpec, TelemetrySettings,
+    HttpSettings, I18nSettings, Sections, ServiceSettings, ServiceSpec, TelemetrySettings,
 };
 
 use crate::notify::{broker, MqttSettings};
 use crate::store::CacheSettings;
 
 /// How the loader finds this service's configuration.
-pub const SPEC: ServiceSpec = ServiceSpec {
-    name: "platform-messages",
-    env_prefix: "PLATFORM_MESSAGES",
-    defaults_toml: include_str!("../../../config/platform-messages.toml"),
-};
+pub const SPEC: ServiceSpec = service_kit::service_spec!("platform-messages", "PLATFORM_MESSAGES");
 
 /// All settings of platform-messages (see config/platform-messages.toml for the defaults and
 /// their meaning).
@@ -37,18 +33,12 @@ pub struct Settings {
 impl ServiceSettings for Settings {
     const SPEC: ServiceSpec = SPEC;
 
+    fn sections(&self) -> Sections<'_> {
+        Sections::new(&self.http, &self.database, &self.telemetry, &self.i18n)
+    }
+
     fn check(&self) -> Result<(), String> {
-        self.http.validate()?;
-        self.i18n.locale()?;
         broker::check_embedded_broker(self.mqtt.embedded_broker, broker::BUILT_IN)
-    }
-
-    fn telemetry(&self) -> &TelemetrySettings {
-        &self.telemetry
-    }
-
-    fn database(&self) -> &DatabaseSettings {
-        &self.database
     }
 }
 

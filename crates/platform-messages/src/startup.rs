@@ -64,20 +64,16 @@ async fn start_notifier(
 /// `platform_messages_cache_lookups_total{result="hit"|"checked"|"miss"}` and
 /// `platform_messages_cache_clients`, brought up to date at every scrape.
 fn watch_cache(metrics: &Metrics, cache: Arc<ClientCache>) -> anyhow::Result<()> {
-    let lookups = prometheus::IntCounterVec::new(
-        prometheus::Opts::new(
-            "platform_messages_cache_lookups_total",
-            "Client state reads of the read endpoints: hit (from memory), checked (from memory \
-             after a revision check), miss (loaded from the database)",
-        ),
-        &["result"],
+    let lookups = metrics.counter_vec(
+        "platform_messages_cache_lookups_total",
+        "Client state reads of the read endpoints: hit (from memory), checked (from memory \
+         after a revision check), miss (loaded from the database)",
+        "result",
     )?;
-    let clients = prometheus::IntGauge::new(
+    let clients = metrics.gauge(
         "platform_messages_cache_clients",
         "Clients whose messages the read cache holds",
     )?;
-    metrics.registry().register(Box::new(lookups.clone()))?;
-    metrics.registry().register(Box::new(clients.clone()))?;
     metrics.add_collector(move |_| {
         let stats = cache.stats();
         for (label, total) in [

@@ -37,33 +37,49 @@ impl From<DbInstant> for DateTime<Utc> {
     }
 }
 
-impl Type<Postgres> for DbUuid {
-    fn type_info() -> PgTypeInfo {
-        <Uuid as Type<Postgres>>::type_info()
-    }
+/// `Type`, `Encode` and `Decode` on PostgreSQL for a newtype stored as its inner type is (sqlx's
+/// own encoding).
+macro_rules! postgres_as_inner {
+    ($($wrapper:ident($inner:ty)),* $(,)?) => {$(
+        impl Type<Postgres> for $wrapper {
+            fn type_info() -> PgTypeInfo {
+                <$inner as Type<Postgres>>::type_info()
+            }
+        }
+
+        impl Encode<'_, Postgres> for $wrapper {
+            fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
+                <$inner as Encode<Postgres>>::encode_by_ref(&self.0, buf)
+            }
+        }
+
+        impl<'r> Decode<'r, Postgres> for $wrapper {
+            fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
+                <$inner as Decode<Postgres>>::decode(value).map($wrapper)
+            }
+        }
+    )*};
 }
 
-impl Encode<'_, Postgres> for DbUuid {
-    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
-        <Uuid as Encode<Postgres>>::encode_by_ref(&self.0, buf)
-    }
+postgres_as_inner!(DbUuid(Uuid), DbInstant(DateTime<Utc>));
+
+/// `Type` on SQLite for a type stored in a column of another's type (its `Encode` and `Decode`
+/// convert).
+macro_rules! sqlite_stored_as {
+    ($($wrapper:ident($stored:ty)),* $(,)?) => {$(
+        impl Type<Sqlite> for $wrapper {
+            fn type_info() -> SqliteTypeInfo {
+                <$stored as Type<Sqlite>>::type_info()
+            }
+
+            fn compatible(ty: &SqliteTypeInfo) -> bool {
+                <$stored as Type<Sqlite>>::compatible(ty)
+            }
+        }
+    )*};
 }
 
-impl<'r> Decode<'r, Postgres> for DbUuid {
-    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
-        <Uuid as Decode<Postgres>>::decode(value).map(DbUuid)
-    }
-}
-
-impl Type<Sqlite> for DbUuid {
-    fn type_info() -> SqliteTypeInfo {
-        <String as Type<Sqlite>>::type_info()
-    }
-
-    fn compatible(ty: &SqliteTypeInfo) -> bool {
-        <String as Type<Sqlite>>::compatible(ty)
-    }
-}
+sqlite_stored_as!(DbUuid(String), DbInstant(i64));
 
 impl<'q> Encode<'q, Sqlite> for DbUuid {
     fn encode_by_ref(&self, buf: &mut Vec<SqliteArgumentValue<'q>>) -> Result<IsNull, BoxDynError> {
@@ -75,34 +91,6 @@ impl<'r> Decode<'r, Sqlite> for DbUuid {
     fn decode(value: SqliteValueRef<'r>) -> Result<Self, BoxDynError> {
         let text = <&str as Decode<Sqlite>>::decode(value)?;
         Ok(DbUuid(Uuid::parse_str(text)?))
-    }
-}
-
-impl Type<Postgres> for DbInstant {
-    fn type_info() -> PgTypeInfo {
-        <DateTime<Utc> as Type<Postgres>>::type_info()
-    }
-}
-
-impl Encode<'_, Postgres> for DbInstant {
-    fn encode_by_ref(&self, buf: &mut PgArgumentBuffer) -> Result<IsNull, BoxDynError> {
-        <DateTime<Utc> as Encode<Postgres>>::encode_by_ref(&self.0, buf)
-    }
-}
-
-impl<'r> Decode<'r, Postgres> for DbInstant {
-    fn decode(value: PgValueRef<'r>) -> Result<Self, BoxDynError> {
-        <DateTime<Utc> as Decode<Postgres>>::decode(value).map(DbInstant)
-    }
-}
-
-impl Type<Sqlite> for DbInstant {
-    fn type_info() -> SqliteTypeInfo {
-        <i64 as Type<Sqlite>>::type_info()
-    }
-
-    fn compatible(ty: &SqliteTypeInfo) -> bool {
-        <i64 as Type<Sqlite>>::compatible(ty)
     }
 }
 
@@ -130,24 +118,17 @@ impl<'r> Decode<'r, Sqlite> for DbInstant {
 #[macro_export]
 macro_rules! both_backends {
     ($pg:ty, $sqlite:ty; $($body:tt)*) => {
-        mod postgres {
+        $crate::both_backends!(@backend postgres, $pg, ::sqlx::Postgres; $($body)*);
+        $crate::both_backends!(@backend sqlite, $sqlite, ::sqlx::Sqlite; $($body)*);
+    };
+    (@backend $module:ident, $store:ty, $db:ty; $($body:tt)*) => {
+        mod $module {
             #[allow(unused_imports)]
             use super::*;
             #[allow(dead_code)]
-            type Backend = $pg;
+            type Backend = $store;
             #[allow(dead_code)]
-            type Db = ::sqlx::Postgres;
-            #[allow(dead_code)]
-            type Tx<'c> = ::sqlx::Transaction<'c, Db>;
-            $($body)*
-        }
-        mod sqlite {
-            #[allow(unused_imports)]
-            use super::*;
-            #[allow(dead_code)]
-            type Backend = $sqlite;
-            #[allow(dead_code)]
-            type Db = ::sqlx::Sqlite;
+            type Db = $db;
             #[allow(dead_code)]
             type Tx<'c> = ::sqlx::Transaction<'c, Db>;
             $($body)*

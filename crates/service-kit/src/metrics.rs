@@ -3,7 +3,8 @@
 
 use actix_web::HttpResponse;
 use prometheus::{
-    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGaugeVec, Opts, Registry, TextEncoder,
+    Encoder, HistogramOpts, HistogramVec, IntCounterVec, IntGauge, IntGaugeVec, Opts, Registry,
+    TextEncoder,
 };
 use std::sync::{Arc, RwLock};
 
@@ -70,6 +71,26 @@ impl Metrics {
     /// The registry, for services that add their own metrics.
     pub fn registry(&self) -> &Registry {
         &self.inner.registry
+    }
+
+    /// A counter family of one label, registered here (a service's own counters, filled by a
+    /// collector).
+    pub fn counter_vec(
+        &self,
+        name: impl Into<String>,
+        help: impl Into<String>,
+        label: &str,
+    ) -> anyhow::Result<IntCounterVec> {
+        let counters = IntCounterVec::new(Opts::new(name, help), &[label])?;
+        self.registry().register(Box::new(counters.clone()))?;
+        Ok(counters)
+    }
+
+    /// A gauge, registered here (a service's own gauge, set by a collector).
+    pub fn gauge(&self, name: &str, help: &str) -> anyhow::Result<IntGauge> {
+        let gauge = IntGauge::new(name, help)?;
+        self.registry().register(Box::new(gauge.clone()))?;
+        Ok(gauge)
     }
 
     /// Runs `collector` before every scrape (to refresh gauges).

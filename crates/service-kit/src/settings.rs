@@ -25,20 +25,73 @@ pub struct ServiceSpec {
     pub defaults_toml: &'static str,
 }
 
-/// A service's settings: where the loader finds them and what their types cannot check. Loading
-/// and validating are the same for every service; each says only what differs.
+/// The [`ServiceSpec`] of a service of this workspace, `name` and `env_prefix` being string
+/// literals: its built-in defaults are `config/<name>.toml` at the workspace root, embedded at
+/// build time.
+#[macro_export]
+macro_rules! service_spec {
+    ($name:literal, $env_prefix:literal) => {
+        $crate::settings::ServiceSpec {
+            name: $name,
+            env_prefix: $env_prefix,
+            defaults_toml: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../config/",
+                $name,
+                ".toml"
+            )),
+        }
+    };
+}
+
+/// The sections every service's settings have, which service-kit reads (start-up, `migrate`)
+/// and checks ([`ServiceSettings::validate`]) alike for each.
+#[derive(Debug, Clone, Copy)]
+pub struct Sections<'a> {
+    pub http: &'a HttpSettings,
+    pub database: &'a crate::db::DatabaseSettings,
+    pub telemetry: &'a TelemetrySettings,
+    pub i18n: &'a I18nSettings,
+}
+
+impl<'a> Sections<'a> {
+    pub fn new(
+        http: &'a HttpSettings,
+        database: &'a crate::db::DatabaseSettings,
+        telemetry: &'a TelemetrySettings,
+        i18n: &'a I18nSettings,
+    ) -> Self {
+        Self {
+            http,
+            database,
+            telemetry,
+            i18n,
+        }
+    }
+
+    /// Checks values of these sections the type system cannot; the message names the key.
+    fn check(&self) -> Result<(), String> {
+        self.http.validate()?;
+        self.i18n.locale()?;
+        Ok(())
+    }
+}
+
+/// A service's settings: where the loader finds them, the [`Sections`] every service has, and
+/// what the types of its own sections cannot check. Loading and validating are the same for every
+/// service; each says only what differs.
 pub trait ServiceSettings: DeserializeOwned {
     /// How the loader finds this service's configuration.
     const SPEC: ServiceSpec;
 
-    /// Checks values the type system cannot; the message names the key.
-    fn check(&self) -> Result<(), String>;
+    /// The sections every service has (`http`, `database`, `telemetry`, `i18n`).
+    fn sections(&self) -> Sections<'_>;
 
-    /// `telemetry.*` (the binary sets up logging with it).
-    fn telemetry(&self) -> &TelemetrySettings;
-
-    /// `database.*` (the binary's `migrate` opens it).
-    fn database(&self) -> &crate::db::DatabaseSettings;
+    /// Checks values of the service's own sections the type system cannot (those of
+    /// [`Sections`] are checked before); the message names the key.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Loads ([`load`]) and validates the settings; the error names the offending key.
     fn load(file: Option<&Path>) -> Result<Self, SettingsError> {
@@ -47,9 +100,12 @@ pub trait ServiceSettings: DeserializeOwned {
         Ok(settings)
     }
 
-    /// [`ServiceSettings::check`], the error naming the service.
+    /// Checks the [`Sections`], then [`ServiceSettings::check`], the error naming the service.
     fn validate(&self) -> Result<(), SettingsError> {
-        self.check().map_err(|message| Self::SPEC.error(message))
+        self.sections()
+            .check()
+            .and_then(|()| self.check())
+            .map_err(|message| Self::SPEC.error(message))
     }
 }
 

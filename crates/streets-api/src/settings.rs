@@ -4,15 +4,11 @@ use serde::Deserialize;
 use service_kit::db::DatabaseSettings;
 use service_kit::http::cache::HttpCacheSettings;
 use service_kit::settings::{
-    HttpSettings, I18nSettings, ServiceSettings, ServiceSpec, TelemetrySettings,
+    HttpSettings, I18nSettings, Sections, ServiceSettings, ServiceSpec, TelemetrySettings,
 };
 
 /// How the loader finds this service's configuration.
-pub const SPEC: ServiceSpec = ServiceSpec {
-    name: "streets-api",
-    env_prefix: "STREETS_API",
-    defaults_toml: include_str!("../../../config/streets-api.toml"),
-};
+pub const SPEC: ServiceSpec = service_kit::service_spec!("streets-api", "STREETS_API");
 
 /// All settings of streets-api.
 #[derive(Debug, Clone, Deserialize)]
@@ -40,18 +36,12 @@ pub struct DemoSettings {
 impl ServiceSettings for Settings {
     const SPEC: ServiceSpec = SPEC;
 
+    fn sections(&self) -> Sections<'_> {
+        Sections::new(&self.http, &self.database, &self.telemetry, &self.i18n)
+    }
+
     fn check(&self) -> Result<(), String> {
-        self.http.validate()?;
-        self.i18n.locale()?;
         self.features.validate()
-    }
-
-    fn telemetry(&self) -> &TelemetrySettings {
-        &self.telemetry
-    }
-
-    fn database(&self) -> &DatabaseSettings {
-        &self.database
     }
 }
 

@@ -115,6 +115,16 @@ impl FeatureProcessor for Collector {
     }
 }
 
+/// Geometry callbacks that refuse the feature ([`Collector::unsupported`]), naming the geometry.
+macro_rules! unsupported {
+    ($($method:ident($($arg:ident: $ty:ty),*) => $kind:literal),* $(,)?) => {$(
+        fn $method(&mut self, $($arg: $ty),*) -> GzResult<()> {
+            self.unsupported($kind);
+            Ok(())
+        }
+    )*};
+}
+
 impl GeomProcessor for Collector {
     fn xy(&mut self, x: f64, y: f64, _idx: usize) -> GzResult<()> {
         if let RawGeometry::Lines(lines) = &mut self.current.geometry {
@@ -153,75 +163,23 @@ impl GeomProcessor for Collector {
         Ok(())
     }
 
-    fn empty_point(&mut self, _idx: usize) -> GzResult<()> {
-        self.unsupported("Point");
-        Ok(())
-    }
-
-    fn point_begin(&mut self, _idx: usize) -> GzResult<()> {
-        self.unsupported("Point");
-        Ok(())
-    }
-
-    fn multipoint_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("MultiPoint");
-        Ok(())
-    }
-
-    fn polygon_begin(&mut self, _tagged: bool, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("Polygon");
-        Ok(())
-    }
-
-    fn multipolygon_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("MultiPolygon");
-        Ok(())
-    }
-
-    fn geometrycollection_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("GeometryCollection");
-        Ok(())
-    }
-
-    fn circularstring_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("CircularString");
-        Ok(())
-    }
-
-    fn compoundcurve_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("CompoundCurve");
-        Ok(())
-    }
-
-    fn curvepolygon_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("CurvePolygon");
-        Ok(())
-    }
-
-    fn multicurve_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("MultiCurve");
-        Ok(())
-    }
-
-    fn multisurface_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("MultiSurface");
-        Ok(())
-    }
-
-    fn triangle_begin(&mut self, _tagged: bool, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("Triangle");
-        Ok(())
-    }
-
-    fn polyhedralsurface_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("PolyhedralSurface");
-        Ok(())
-    }
-
-    fn tin_begin(&mut self, _size: usize, _idx: usize) -> GzResult<()> {
-        self.unsupported("TIN");
-        Ok(())
-    }
+    // Every other geometry: the feature is refused, naming the geometry type.
+    unsupported!(
+        empty_point(_idx: usize) => "Point",
+        point_begin(_idx: usize) => "Point",
+        multipoint_begin(_size: usize, _idx: usize) => "MultiPoint",
+        polygon_begin(_tagged: bool, _size: usize, _idx: usize) => "Polygon",
+        multipolygon_begin(_size: usize, _idx: usize) => "MultiPolygon",
+        geometrycollection_begin(_size: usize, _idx: usize) => "GeometryCollection",
+        circularstring_begin(_size: usize, _idx: usize) => "CircularString",
+        compoundcurve_begin(_size: usize, _idx: usize) => "CompoundCurve",
+        curvepolygon_begin(_size: usize, _idx: usize) => "CurvePolygon",
+        multicurve_begin(_size: usize, _idx: usize) => "MultiCurve",
+        multisurface_begin(_size: usize, _idx: usize) => "MultiSurface",
+        triangle_begin(_tagged: bool, _size: usize, _idx: usize) => "Triangle",
+        polyhedralsurface_begin(_size: usize, _idx: usize) => "PolyhedralSurface",
+        tin_begin(_size: usize, _idx: usize) => "TIN",
+    );
 }
 
 /// Checks the collected features in file order (number, name, geometry, then uniqueness, as

@@ -52,6 +52,19 @@ pub enum ImportError {
 }
 
 impl ImportError {
+    /// [`ImportError::Io`] of the file at `path`, for `map_err`.
+    pub(crate) fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Self + '_ {
+        move |source| ImportError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+
+    /// [`ImportError::Format`]: the `format` file cannot be read as a whole.
+    pub(crate) fn format(format: &'static str, reason: String) -> Self {
+        ImportError::Format { format, reason }
+    }
+
     /// The index of the offending feature, for errors about one feature.
     pub fn feature_index(&self) -> Option<usize> {
         match self {

@@ -15,14 +15,8 @@ const FORMAT: &str = "FlatGeobuf";
 pub(crate) fn read(
     path: &Path,
 ) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
-    let format_error = |reason: String| ImportError::Format {
-        format: FORMAT,
-        reason,
-    };
-    let file = std::fs::File::open(path).map_err(|source| ImportError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let format_error = |reason| ImportError::format(FORMAT, reason);
+    let file = std::fs::File::open(path).map_err(ImportError::io(path))?;
     let reader =
         FgbReader::open(std::io::BufReader::new(file)).map_err(|e| format_error(e.to_string()))?;
     let header = reader.header();

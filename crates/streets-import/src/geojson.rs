@@ -3,7 +3,7 @@
 use serde_json::{Map, Value};
 
 use crate::crs::Reprojector;
-use crate::validate::{read_name, read_number, reproject, FeatureResult, Streets};
+use crate::validate::{read_name, read_number, reproject_lines, FeatureResult, Streets};
 use crate::{parse_crs, Crs, FeatureProblem, ImportError, ImportedStreet};
 use crate::{NAME_PROPERTY, NUMBER_PROPERTY};
 
@@ -210,26 +210,11 @@ fn read_lines(
         other => return Err(FeatureProblem::UnsupportedGeometry(other.to_owned())),
     };
 
-    raw_lines
-        .into_iter()
-        .enumerate()
-        .map(|(line, positions)| {
-            if positions.len() < 2 {
-                return Err(FeatureProblem::TooFewPositions {
-                    line,
-                    count: positions.len(),
-                });
-            }
-            positions
-                .iter()
-                .enumerate()
-                .map(|(position, value)| {
-                    let (x, y) = read_position(value, line, position)?;
-                    reproject(x, y, reprojector, line, position)
-                })
-                .collect()
-        })
-        .collect()
+    reproject_lines(
+        raw_lines.into_iter().map(Vec::as_slice),
+        reprojector,
+        read_position,
+    )
 }
 
 fn malformed_coordinates(kind: &str) -> FeatureProblem {

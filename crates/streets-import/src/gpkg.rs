@@ -38,10 +38,7 @@ pub(crate) fn read(
 }
 
 fn format_error(reason: String) -> ImportError {
-    ImportError::Format {
-        format: FORMAT,
-        reason,
-    }
+    ImportError::format(FORMAT, reason)
 }
 
 fn sql_error(e: sqlx::Error) -> ImportError {

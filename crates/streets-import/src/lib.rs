@@ -91,18 +91,14 @@ pub fn read_file(
     source_crs: Option<&str>,
 ) -> Result<Vec<ImportedStreet>, ImportError> {
     let format = FileFormat::of(path)?;
-    let io = |source| ImportError::Io {
-        path: path.to_owned(),
-        source,
-    };
     let (features, file_crs) = match format {
         FileFormat::GeoJson => {
-            let bytes = std::fs::read(path).map_err(io)?;
+            let bytes = std::fs::read(path).map_err(ImportError::io(path))?;
             return read_geojson(&bytes, source_crs);
         }
         FileFormat::GeoPackage => {
             // SQLite would report a missing file vaguely; name it as for GeoJSON.
-            std::fs::metadata(path).map_err(io)?;
+            std::fs::metadata(path).map_err(ImportError::io(path))?;
             gpkg::read(path)?
         }
         FileFormat::Shapefile => shp::read(path)?,

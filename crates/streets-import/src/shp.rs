@@ -23,10 +23,7 @@ fn sidecar(path: &Path, extension: &str) -> Option<PathBuf> {
 pub(crate) fn read(
     path: &Path,
 ) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
-    let format_error = |reason: String| ImportError::Format {
-        format: FORMAT,
-        reason,
-    };
+    let format_error = |reason| ImportError::format(FORMAT, reason);
     let dbf = sidecar(path, "dbf").ok_or_else(|| {
         format_error("the .dbf beside it (holding I_GM_U and N_GM_U) is missing".to_owned())
     })?;
@@ -43,10 +40,7 @@ pub(crate) fn read(
     let open = |p: &Path| {
         std::fs::File::open(p)
             .map(std::io::BufReader::new)
-            .map_err(|source| ImportError::Io {
-                path: p.to_owned(),
-                source,
-            })
+            .map_err(ImportError::io(p))
     };
     let mut reader = ShpReader::new(open(path)?).map_err(|e| format_error(e.to_string()))?;
     reader

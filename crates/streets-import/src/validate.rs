@@ -54,7 +54,22 @@ pub(crate) fn check_lines(
     if raw.is_empty() {
         return Err(FeatureProblem::EmptyGeometry);
     }
-    raw.iter()
+    reproject_lines(
+        raw.iter().map(Vec::as_slice),
+        reprojector,
+        |&[x, y], _, _| Ok((x, y)),
+    )
+}
+
+/// Each line with at least two positions, each position read by `read_position(position,
+/// line, index)` and reprojected.
+pub(crate) fn reproject_lines<'a, P: 'a>(
+    lines: impl IntoIterator<Item = &'a [P]>,
+    reprojector: &Reprojector,
+    read_position: impl Fn(&P, usize, usize) -> Result<(f64, f64), FeatureProblem>,
+) -> Result<Vec<Vec<[f64; 2]>>, FeatureProblem> {
+    lines
+        .into_iter()
         .enumerate()
         .map(|(line, positions)| {
             if positions.len() < 2 {
@@ -66,7 +81,10 @@ pub(crate) fn check_lines(
             positions
                 .iter()
                 .enumerate()
-                .map(|(position, &[x, y])| reproject(x, y, reprojector, line, position))
+                .map(|(position, value)| {
+                    let (x, y) = read_position(value, line, position)?;
+                    reproject(x, y, reprojector, line, position)
+                })
                 .collect()
         })
         .collect()

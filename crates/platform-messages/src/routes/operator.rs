@@ -34,6 +34,17 @@ fn authorize(principal: &Principal, client_id: &str) -> Result<(), ApiError> {
     checked_client_id(client_id)
 }
 
+service_kit::response_group! {
+    /// The errors of every route on one message: token, scope, and a message the client lacks.
+    struct MessageErrors(Unauthorized, Forbidden, MessageNotFound);
+}
+
+service_kit::response_group! {
+    /// The errors of a route that stores a whole message in place of one (`PUT`, and `PATCH`
+    /// after merging).
+    struct MessageWriteErrors(InvalidMessage, MessageErrors, UnsupportedMediaType);
+}
+
 fn not_found(id: Uuid) -> ApiError {
     ApiError::new(
         ErrorCode::MessageNotFound,
@@ -134,9 +145,7 @@ async fn load(state: &AppState, path: &MessagePath) -> Result<StoredMessage, Api
     responses(
         (status = 200, body = Message),
         (status = 400, description = "`VALIDATION_ERROR`: invalid client id or message id", body = service_kit::ErrorBody),
-        Unauthorized,
-        Forbidden,
-        MessageNotFound,
+        MessageErrors,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]
@@ -173,14 +182,7 @@ async fn store_update(
     put, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
     params(MessagePath),
     request_body = MessageInput,
-    responses(
-        (status = 200, body = Message),
-        InvalidMessage,
-        Unauthorized,
-        Forbidden,
-        MessageNotFound,
-        UnsupportedMediaType,
-    ),
+    responses((status = 200, body = Message), MessageWriteErrors),
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn replace(
@@ -199,14 +201,7 @@ pub async fn replace(
     patch, path = "/clients/{client_id}/messages/{message_id}", tag = "operator",
     params(MessagePath),
     request_body = MessagePatch,
-    responses(
-        (status = 200, body = Message),
-        InvalidMessage,
-        Unauthorized,
-        Forbidden,
-        MessageNotFound,
-        UnsupportedMediaType,
-    ),
+    responses((status = 200, body = Message), MessageWriteErrors),
     security(("bearer" = ["platform:messages:manage"]))
 )]
 pub async fn patch(
@@ -228,9 +223,7 @@ pub async fn patch(
     responses(
         (status = 204, description = "Deleted"),
         (status = 400, description = "`VALIDATION_ERROR`", body = service_kit::ErrorBody),
-        Unauthorized,
-        Forbidden,
-        MessageNotFound,
+        MessageErrors,
     ),
     security(("bearer" = ["platform:messages:manage"]))
 )]

@@ -16,80 +16,79 @@ use utoipa::IntoResponses;
 
 use crate::error::ErrorBody;
 
-/// 400 `INVALID_JSON`, `VALIDATION_ERROR`: a JSON body ([`crate::extract::Json`]) that is not
-/// JSON, or not of the route's schema, where the route checks nothing more it would name.
-#[derive(IntoResponses)]
-#[response(status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR`")]
-pub struct InvalidJsonBody(pub ErrorBody);
+/// Declares each response as a `#[derive(IntoResponses)]` newtype of [`ErrorBody`] under its
+/// status, with its description.
+macro_rules! error_responses {
+    ($($(#[doc = $doc:tt])* $name:ident: $status:tt, $description:tt;)*) => {$(
+        $(#[doc = $doc])*
+        #[derive(IntoResponses)]
+        #[response(status = $status, description = $description)]
+        pub struct $name(pub ErrorBody);
+    )*};
+}
 
-/// 401 `UNAUTHORIZED`: the route needs a valid bearer token ([`crate::auth::Auth`]).
-#[derive(IntoResponses)]
-#[response(status = 401, description = "`UNAUTHORIZED`")]
-pub struct Unauthorized(pub ErrorBody);
+error_responses! {
+    /// 400 `INVALID_JSON`, `VALIDATION_ERROR`: a JSON body ([`crate::extract::Json`]) that is not
+    /// JSON, or not of the route's schema, where the route checks nothing more it would name.
+    InvalidJsonBody: 400, "`INVALID_JSON`, `VALIDATION_ERROR`";
 
-/// 401 `UNAUTHORIZED` of a route where signing in is optional ([`crate::auth::MaybeAuth`]):
-/// answered only when a token is sent and is not valid.
-#[derive(IntoResponses)]
-#[response(
-    status = 401,
-    description = "`UNAUTHORIZED`: a token was sent but is invalid"
-)]
-pub struct InvalidToken(pub ErrorBody);
+    /// 401 `UNAUTHORIZED`: the route needs a valid bearer token ([`crate::auth::Auth`]).
+    Unauthorized: 401, "`UNAUTHORIZED`";
 
-/// 403 `FORBIDDEN`, where the route's description or `security` says what the token lacks.
-#[derive(IntoResponses)]
-#[response(status = 403, description = "`FORBIDDEN`")]
-pub struct Forbidden(pub ErrorBody);
+    /// 401 `UNAUTHORIZED` of a route where signing in is optional ([`crate::auth::MaybeAuth`]):
+    /// answered only when a token is sent and is not valid.
+    InvalidToken: 401, "`UNAUTHORIZED`: a token was sent but is invalid";
 
-/// 413 `PAYLOAD_TOO_LARGE`: the body is over the route's limit ([`crate::extract::BodyLimit`]).
-#[derive(IntoResponses)]
-#[response(status = 413, description = "`PAYLOAD_TOO_LARGE`")]
-pub struct PayloadTooLarge(pub ErrorBody);
+    /// 403 `FORBIDDEN`, where the route's description or `security` says what the token lacks.
+    Forbidden: 403, "`FORBIDDEN`";
 
-/// [`PayloadTooLarge`] in the words "the body is over the JSON limit".
-#[derive(IntoResponses)]
-#[response(
-    status = 413,
-    description = "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit"
-)]
-pub struct OverJsonLimit(pub ErrorBody);
+    /// 413 `PAYLOAD_TOO_LARGE`: the body is over the route's limit ([`crate::extract::BodyLimit`]).
+    PayloadTooLarge: 413, "`PAYLOAD_TOO_LARGE`";
 
-/// 415 `UNSUPPORTED_MEDIA_TYPE`: a JSON body ([`crate::extract::Json`]) with another
-/// `Content-Type`.
-#[derive(IntoResponses)]
-#[response(status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`")]
-pub struct UnsupportedMediaType(pub ErrorBody);
+    /// [`PayloadTooLarge`] in the words "the body is over the JSON limit".
+    OverJsonLimit: 413, "`PAYLOAD_TOO_LARGE`: the body is over the JSON limit";
 
-/// [`UnsupportedMediaType`] in the words "the body is not JSON".
-#[derive(IntoResponses)]
-#[response(
-    status = 415,
-    description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON"
-)]
-pub struct NotJson(pub ErrorBody);
+    /// 415 `UNSUPPORTED_MEDIA_TYPE`: a JSON body ([`crate::extract::Json`]) with another
+    /// `Content-Type`.
+    UnsupportedMediaType: 415, "`UNSUPPORTED_MEDIA_TYPE`";
 
-/// [`UnsupportedMediaType`] in the words "the body is not `application/json`".
-#[derive(IntoResponses)]
-#[response(
-    status = 415,
-    description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`"
-)]
-pub struct NotApplicationJson(pub ErrorBody);
+    /// [`UnsupportedMediaType`] in the words "the body is not JSON".
+    NotJson: 415, "`UNSUPPORTED_MEDIA_TYPE`: the body is not JSON";
 
-/// 503 `SERVICE_UNAVAILABLE`: the database (or another backend the route needs) cannot be
-/// reached.
-#[derive(IntoResponses)]
-#[response(status = 503, description = "`SERVICE_UNAVAILABLE`")]
-pub struct ServiceUnavailable(pub ErrorBody);
+    /// [`UnsupportedMediaType`] in the words "the body is not `application/json`".
+    NotApplicationJson: 415, "`UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`";
 
-/// 503 `SERVICE_UNAVAILABLE` of a route whose only dependency is the database (streets-api's
-/// reads).
-#[derive(IntoResponses)]
-#[response(
-    status = 503,
-    description = "`SERVICE_UNAVAILABLE`: the database cannot be reached"
-)]
-pub struct DatabaseUnavailable(pub ErrorBody);
+    /// 503 `SERVICE_UNAVAILABLE`: the database (or another backend the route needs) cannot be
+    /// reached.
+    ServiceUnavailable: 503, "`SERVICE_UNAVAILABLE`";
+
+    /// 503 `SERVICE_UNAVAILABLE` of a route whose only dependency is the database (streets-api's
+    /// reads).
+    DatabaseUnavailable: 503, "`SERVICE_UNAVAILABLE`: the database cannot be reached";
+}
+
+/// Declares a type whose responses are those of every listed [`IntoResponses`] type together,
+/// so that routes answering with the same errors list them under one name:
+/// `response_group! { /// … \n pub struct MessageErrors(Unauthorized, Forbidden, NotFound); }`.
+/// A later type's status replaces an earlier one's, as in a route's own `responses(…)`.
+#[macro_export]
+macro_rules! response_group {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident($($part:ty),+ $(,)?);) => {
+        $(#[$meta])*
+        $vis struct $name;
+
+        impl ::utoipa::IntoResponses for $name {
+            fn responses() -> ::std::collections::BTreeMap<
+                String,
+                ::utoipa::openapi::RefOr<::utoipa::openapi::response::Response>,
+            > {
+                let mut responses = ::std::collections::BTreeMap::new();
+                $(responses.extend(<$part as ::utoipa::IntoResponses>::responses());)+
+                responses
+            }
+        }
+    };
+}
 
 #[cfg(test)]
 mod tests;

@@ -50,11 +50,17 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
     }
 }
 
+/// `method(arguments…)`: the wrapped deserializer's method, with the same arguments and the
+/// visitor wrapped.
 macro_rules! forward_wrapped {
-    ($($method:ident),* $(,)?) => {
+    ($($method:ident($($arg:ident: $ty:ty),*)),* $(,)?) => {
         $(
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                self.0.$method(StrictVisitor::any(visitor))
+            fn $method<V: Visitor<'de>>(
+                self,
+                $($arg: $ty,)*
+                visitor: V,
+            ) -> Result<V::Value, D::Error> {
+                self.0.$method($($arg,)* StrictVisitor::any(visitor))
             }
         )*
     };
@@ -64,68 +70,37 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
     type Error = D::Error;
 
     forward_wrapped!(
-        deserialize_any,
-        deserialize_bool,
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_i128,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_u128,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_bytes,
-        deserialize_byte_buf,
-        deserialize_option,
-        deserialize_unit,
-        deserialize_seq,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any,
+        deserialize_any(),
+        deserialize_bool(),
+        deserialize_i8(),
+        deserialize_i16(),
+        deserialize_i32(),
+        deserialize_i64(),
+        deserialize_i128(),
+        deserialize_u8(),
+        deserialize_u16(),
+        deserialize_u32(),
+        deserialize_u64(),
+        deserialize_u128(),
+        deserialize_f32(),
+        deserialize_f64(),
+        deserialize_char(),
+        deserialize_str(),
+        deserialize_string(),
+        deserialize_bytes(),
+        deserialize_byte_buf(),
+        deserialize_option(),
+        deserialize_unit(),
+        deserialize_seq(),
+        deserialize_map(),
+        deserialize_identifier(),
+        deserialize_ignored_any(),
+        deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
     );
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_unit_struct(name, StrictVisitor::any(visitor))
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_newtype_struct(name, StrictVisitor::any(visitor))
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, StrictVisitor::any(visitor))
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_tuple_struct(name, len, StrictVisitor::any(visitor))
-    }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
@@ -135,16 +110,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Strict<D> {
     ) -> Result<V::Value, D::Error> {
         self.0
             .deserialize_struct(name, fields, StrictVisitor::structure(visitor))
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0
-            .deserialize_enum(name, variants, StrictVisitor::any(visitor))
     }
 
     fn is_human_readable(&self) -> bool {

@@ -183,22 +183,16 @@ impl<S: ModelSource> ReadModel<S> {
     /// `<name>_read_model_builds_total{outcome="ok"|"failed"}`, filled at every scrape.
     pub fn watch(&self, metrics: &Metrics) -> anyhow::Result<()> {
         let name = self.shared.source.name();
-        let reads = prometheus::IntCounterVec::new(
-            prometheus::Opts::new(
-                format!("{name}_reads_total"),
-                format!("Reads of the {name} read model by where they were answered from"),
-            ),
-            &["source"],
+        let reads = metrics.counter_vec(
+            format!("{name}_reads_total"),
+            format!("Reads of the {name} read model by where they were answered from"),
+            "source",
         )?;
-        let builds = prometheus::IntCounterVec::new(
-            prometheus::Opts::new(
-                format!("{name}_read_model_builds_total"),
-                format!("Builds of the {name} read model by outcome"),
-            ),
-            &["outcome"],
+        let builds = metrics.counter_vec(
+            format!("{name}_read_model_builds_total"),
+            format!("Builds of the {name} read model by outcome"),
+            "outcome",
         )?;
-        metrics.registry().register(Box::new(reads.clone()))?;
-        metrics.registry().register(Box::new(builds.clone()))?;
         let model = self.clone();
         metrics.add_collector(move |_| {
             let stats = model.stats();

@@ -70,42 +70,18 @@ impl Probe<'_> {
     }
 }
 
-macro_rules! other {
-    ($($method:ident),* $(,)?) => {
-        $(
-            fn $method<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
-                Err(self.end(Shape::Other))
-            }
-        )*
-    };
-}
-
 impl<'de> Deserializer<'de> for Probe<'_> {
     type Error = Error;
 
-    other!(
-        deserialize_any,
-        deserialize_bool,
-        deserialize_i8,
-        deserialize_i16,
-        deserialize_i32,
-        deserialize_i64,
-        deserialize_u8,
-        deserialize_u16,
-        deserialize_u32,
-        deserialize_u64,
-        deserialize_f32,
-        deserialize_f64,
-        deserialize_char,
-        deserialize_str,
-        deserialize_string,
-        deserialize_bytes,
-        deserialize_byte_buf,
-        deserialize_unit,
-        deserialize_map,
-        deserialize_identifier,
-        deserialize_ignored_any,
-    );
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+        Err(self.end(Shape::Other))
+    }
+
+    // Everything but what the path goes through (options, newtypes, structs) and a list ends it.
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf unit
+        unit_struct tuple tuple_struct map enum identifier ignored_any
+    }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_some(self)
@@ -121,40 +97,6 @@ impl<'de> Deserializer<'de> for Probe<'_> {
 
     fn deserialize_seq<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
         Err(self.end(Shape::Seq))
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        _len: usize,
-        _visitor: V,
-    ) -> Result<V::Value, Error> {
-        Err(self.end(Shape::Other))
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _len: usize,
-        _visitor: V,
-    ) -> Result<V::Value, Error> {
-        Err(self.end(Shape::Other))
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _visitor: V,
-    ) -> Result<V::Value, Error> {
-        Err(self.end(Shape::Other))
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        _visitor: V,
-    ) -> Result<V::Value, Error> {
-        Err(self.end(Shape::Other))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(

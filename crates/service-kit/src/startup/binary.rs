@@ -98,13 +98,13 @@ async fn run<B: Binary>(cli: Cli<B::Commands>) -> anyhow::Result<()> {
     let settings = B::Settings::load(cli.config.as_deref())?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
-            crate::telemetry::init(settings.telemetry());
+            crate::telemetry::init(settings.sections().telemetry);
             B::serve(&settings, crate::http::shutdown_signal()).await
         }
         Command::Migrate => {
-            crate::telemetry::init(settings.telemetry());
+            crate::telemetry::init(settings.sections().telemetry);
             let migrations = B::migrations();
-            let db = Database::connect(settings.database(), migrations.schema).await?;
+            let db = Database::connect(settings.sections().database, migrations.schema).await?;
             db.migrate(&migrations).await?;
             db.close().await;
             println!("{}: migrations applied", B::Settings::SPEC.name);
@@ -119,8 +119,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)] // test code
 
     use super::*;
-    use crate::db::DatabaseSettings;
-    use crate::settings::{ServiceSpec, TelemetrySettings};
+    use crate::settings::{Sections, ServiceSpec};
 
     #[derive(serde::Deserialize)]
     struct Settings {}
@@ -134,10 +133,7 @@ mod tests {
         fn check(&self) -> Result<(), String> {
             Ok(())
         }
-        fn telemetry(&self) -> &TelemetrySettings {
-            unreachable!("not parsed")
-        }
-        fn database(&self) -> &DatabaseSettings {
+        fn sections(&self) -> Sections<'_> {
             unreachable!("not parsed")
         }
     }

@@ -19,7 +19,7 @@ use service_kit::docs::{OPENAPI_3_0_MEDIA_TYPE, OPENAPI_3_0_PATH};
 use service_kit::extract::Path;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, IntoResponses};
 
 use crate::store::StreetStore;
 use documents::{
@@ -72,6 +72,13 @@ fn feature_media_type(req: &HttpRequest) -> &'static str {
     }
 }
 
+/// A 200 answer with a feature or a page of them ([`feature_media_type`]).
+fn feature_answer(req: &HttpRequest, body: Vec<u8>) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type(feature_media_type(req))
+        .body(body)
+}
+
 fn json_document(body: &impl serde::Serialize) -> Result<HttpResponse, ApiError> {
     let bytes = serde_json::to_vec(body).map_err(ApiError::internal)?;
     Ok(HttpResponse::Ok().content_type(JSON).body(bytes))
@@ -92,6 +99,19 @@ fn check_collection(id: &str) -> Result<(), ApiError> {
         ))
     }
 }
+
+/// 400 `VALIDATION_ERROR` of a route whose only parameter is `f`.
+#[derive(IntoResponses)]
+#[response(
+    status = 400,
+    description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`"
+)]
+pub struct UnknownParameter(pub ErrorBody);
+
+/// 404 `NOT_FOUND` of a route under `/collections/{collectionId}` ([`check_collection`]).
+#[derive(IntoResponses)]
+#[response(status = 404, description = "`NOT_FOUND`: no such collection")]
+pub struct NoSuchCollection(pub ErrorBody);
 
 /// The `f` parameter, for documentation.
 #[derive(IntoParams)]
@@ -114,7 +134,7 @@ pub struct FormatParam {
     params(FormatParam),
     responses(
         (status = 200, description = "The landing page", body = LandingPage),
-        (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
+        UnknownParameter,
     )
 )]
 pub async fn landing_page(
@@ -153,7 +173,7 @@ pub async fn landing_page(
     params(FormatParam),
     responses(
         (status = 200, description = "The conformance classes", body = Conformance),
-        (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
+        UnknownParameter,
     )
 )]
 pub async fn conformance(req: HttpRequest) -> Result<HttpResponse, ApiError> {
@@ -200,7 +220,7 @@ async fn collection_document(
     params(FormatParam),
     responses(
         (status = 200, description = "The collections", body = Collections),
-        (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
+        UnknownParameter,
         DatabaseUnavailable,
     )
 )]
@@ -230,8 +250,8 @@ pub async fn collections(
     params(("collectionId" = String, Path, description = "`streets`, the one collection", example = "streets"), FormatParam),
     responses(
         (status = 200, description = "The collection", body = Collection),
-        (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
-        (status = 404, description = "`NOT_FOUND`: no such collection", body = ErrorBody),
+        UnknownParameter,
+        NoSuchCollection,
         DatabaseUnavailable,
     )
 )]
@@ -290,7 +310,7 @@ pub struct ItemsParams {
             (StreetCollection = "application/json")
         )),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is unknown, repeated, malformed or out of range", body = ErrorBody),
-        (status = 404, description = "`NOT_FOUND`: no such collection", body = ErrorBody),
+        NoSuchCollection,
         DatabaseUnavailable,
     )
 )]
@@ -339,9 +359,7 @@ pub async fn items(
     body.extend_from_slice(b",\"features\":[");
     body.extend_from_slice(&page.features);
     body.extend_from_slice(b"]}");
-    Ok(HttpResponse::Ok()
-        .content_type(feature_media_type(&req))
-        .body(body))
+    Ok(feature_answer(&req, body))
 }
 
 /// One street by its number (the feature's `id`).
@@ -360,7 +378,7 @@ pub async fn items(
             (StreetItem = "application/geo+json"),
             (StreetItem = "application/json")
         )),
-        (status = 400, description = "`VALIDATION_ERROR`: an unknown parameter or an unsupported `f`", body = ErrorBody),
+        UnknownParameter,
         (status = 404, description = "`NOT_FOUND`: no such collection; `STREET_NOT_FOUND`: no such street", body = ErrorBody),
         DatabaseUnavailable,
     )
@@ -407,7 +425,5 @@ pub async fn item(
     body.extend_from_slice(b",\"links\":");
     body.extend_from_slice(&links);
     body.push(b'}');
-    Ok(HttpResponse::Ok()
-        .content_type(feature_media_type(&req))
-        .body(body))
+    Ok(feature_answer(&req, body))
 }

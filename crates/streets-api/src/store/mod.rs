@@ -4,6 +4,7 @@ pub mod bbox;
 mod coords;
 mod postgres;
 pub mod read_model;
+mod shared;
 mod sqlite;
 pub mod wkb;
 
@@ -140,6 +141,12 @@ pub(crate) fn page_of(streets: impl IntoIterator<Item = StoredStreet>) -> StoreR
         page.push(s.number, feature.as_bytes());
     }
     Ok(page)
+}
+
+/// A backend's row of a street as served.
+pub(crate) trait FeatureRow {
+    /// The street as its feature.
+    fn feature(&self) -> StoreResult<Feature>;
 }
 
 /// A feature that could not be serialised is a storage fault (500), never the client's.

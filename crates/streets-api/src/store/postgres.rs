@@ -6,14 +6,14 @@
 use anyhow::Context;
 use async_trait::async_trait;
 use futures::TryStreamExt;
-use sqlx::{FromRow, PgPool};
+use sqlx::{FromRow, PgPool, Postgres, Transaction};
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
 use super::wkb::{lines_from_wkb, multilinestring_wkb};
 use super::{
-    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, ImportSummary,
-    StoreResult, StreetStore,
+    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, FeatureRow,
+    ImportSummary, StoreResult, StreetStore,
 };
 use crate::model::{Feature, ItemsPage, ItemsQuery, StoredStreet, StreetQuery};
 use domain::geo::BBox;
@@ -26,6 +26,20 @@ pub struct PostgresStreets {
 impl PostgresStreets {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
+    }
+
+    /// Every street by number, for `snapshot` (`super::dataset`).
+    pub(super) async fn all_streets(
+        tx: &mut Transaction<'_, Postgres>,
+        total: u64,
+    ) -> StoreResult<Vec<StoredStreet>> {
+        let mut streets = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
+        let sql = format!("SELECT {STORED_COLUMNS} FROM streets ORDER BY number");
+        let mut rows = sqlx::query_as::<_, StoredRow>(&sql).fetch(&mut **tx);
+        while let Some(row) = rows.try_next().await? {
+            streets.push(stored_street(row)?);
+        }
+        Ok(streets)
     }
 }
 
@@ -47,26 +61,28 @@ fn decode_lines(number: i64, wkb: &[u8]) -> anyhow::Result<Vec<Vec<[f64; 2]>>> {
         .with_context(|| format!("street {number} is not a line geometry"))
 }
 
+/// A row of `STORED_COLUMNS`: id, number, name, folded name, WKB.
+type StoredRow = (String, i64, String, String, Vec<u8>);
+
+/// A row of `STORED_COLUMNS` as a street the read model holds.
+fn stored_street((id, number, name, name_folded, wkb): StoredRow) -> StoreResult<StoredStreet> {
+    Ok(StoredStreet {
+        lines: decode_lines(number, &wkb)?,
+        id,
+        number,
+        name,
+        name_folded,
+    })
+}
+
 /// Rows of `STORED_COLUMNS` as the streets the read model holds.
-fn stored_streets(
-    rows: Vec<(String, i64, String, String, Vec<u8>)>,
-) -> StoreResult<Vec<StoredStreet>> {
-    rows.into_iter()
-        .map(|(id, number, name, name_folded, wkb)| {
-            Ok(StoredStreet {
-                lines: decode_lines(number, &wkb)?,
-                id,
-                number,
-                name,
-                name_folded,
-            })
-        })
-        .collect()
+fn stored_streets(rows: Vec<StoredRow>) -> StoreResult<Vec<StoredStreet>> {
+    rows.into_iter().map(stored_street).collect()
 }
 
 const STORED_COLUMNS: &str = "id, number, name, name_folded, ST_AsBinary(geog::geometry)";
 
-impl StreetRow {
+impl FeatureRow for StreetRow {
     fn feature(&self) -> StoreResult<Feature> {
         let lines = decode_lines(self.number, &self.wkb)?;
         Feature::from_lines(&self.id, self.number, &self.name, &lines).map_err(feature_error)
@@ -76,21 +92,13 @@ impl StreetRow {
 #[async_trait]
 impl StreetStore for PostgresStreets {
     async fn street_by_number(&self, number: i64) -> StoreResult<Option<Feature>> {
-        let row: Option<StreetRow> =
-            sqlx::query_as(&format!("SELECT {COLUMNS} FROM streets WHERE number = $1"))
-                .bind(number)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.map(|r| r.feature()).transpose()
+        let sql = format!("SELECT {COLUMNS} FROM streets WHERE number = $1");
+        Self::street_where::<StreetRow, _>(&self.pool, &sql, number).await
     }
 
     async fn street_by_id(&self, id: &str) -> StoreResult<Option<Feature>> {
-        let row: Option<StreetRow> =
-            sqlx::query_as(&format!("SELECT {COLUMNS} FROM streets WHERE id = $1"))
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.map(|r| r.feature()).transpose()
+        let sql = format!("SELECT {COLUMNS} FROM streets WHERE id = $1");
+        Self::street_where::<StreetRow, _>(&self.pool, &sql, id).await
     }
 
     async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
@@ -244,29 +252,20 @@ impl StreetStore for PostgresStreets {
     }
 
     async fn dataset_extent(&self) -> StoreResult<Option<BBox>> {
-        let row: (Option<f64>, Option<f64>, Option<f64>, Option<f64>) = sqlx::query_as(
+        Self::extent(
+            &self.pool,
             "SELECT ST_XMin(e), ST_YMin(e), ST_XMax(e), ST_YMax(e)
              FROM (SELECT ST_Extent(geog::geometry) AS e FROM streets) t",
         )
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(match row {
-            (Some(a), Some(b), Some(c), Some(d)) => Some([a, b, c, d]),
-            _ => None,
-        })
+        .await
     }
 
     async fn count_streets(&self) -> StoreResult<u64> {
-        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(u64::try_from(n).unwrap_or(0))
+        Self::street_count(&self.pool).await
     }
 
     async fn dataset_generation(&self) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar("SELECT generation FROM dataset")
-            .fetch_one(&self.pool)
-            .await?)
+        Self::generation(&self.pool).await
     }
 
     async fn dataset_snapshot(&self, at_most: u64) -> StoreResult<DatasetSnapshot> {
@@ -276,37 +275,6 @@ impl StreetStore for PostgresStreets {
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .execute(&mut *tx)
             .await?;
-        let generation: i64 = sqlx::query_scalar("SELECT generation FROM dataset")
-            .fetch_one(&mut *tx)
-            .await?;
-        let total: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
-            .fetch_one(&mut *tx)
-            .await?;
-        let total = u64::try_from(total).unwrap_or(0);
-        let mut streets = Vec::new();
-        if total <= at_most {
-            streets.reserve(usize::try_from(total).unwrap_or(0));
-            let mut rows = sqlx::query_as::<_, (String, i64, String, String, Vec<u8>)>(
-                "SELECT id, number, name, name_folded, ST_AsBinary(geog::geometry)
-                 FROM streets ORDER BY number",
-            )
-            .fetch(&mut *tx);
-            while let Some((id, number, name, name_folded, wkb)) = rows.try_next().await? {
-                let lines = decode_lines(number, &wkb)?;
-                streets.push(StoredStreet {
-                    id,
-                    number,
-                    name,
-                    name_folded,
-                    lines,
-                });
-            }
-        }
-        tx.commit().await?;
-        Ok(DatasetSnapshot {
-            generation,
-            total,
-            streets,
-        })
+        Self::snapshot(tx, at_most).await
     }
 }

@@ -4,14 +4,14 @@
 use anyhow::Context;
 use async_trait::async_trait;
 use domain::geo::{bbox_around, bbox_of_lines, distance_to_lines_m};
-use sqlx::{FromRow, Row, SqlitePool};
+use sqlx::{FromRow, Row, Sqlite, SqlitePool, Transaction};
 use std::collections::HashMap;
 use streets_import::ImportedStreet;
 
 use super::coords::{pack, unpack};
 use super::{
-    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, ImportSummary,
-    StoreError, StoreResult, StreetStore,
+    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, FeatureRow,
+    ImportSummary, StoreError, StoreResult, StreetStore,
 };
 use crate::model::{
     multilinestring_json, Feature, ItemsPage, ItemsQuery, Near, StoredStreet, StreetQuery,
@@ -26,6 +26,22 @@ pub struct SqliteStreets {
 impl SqliteStreets {
     pub fn new(pool: SqlitePool) -> Self {
         Self { pool }
+    }
+
+    /// Every street by number, for `snapshot` (`super::dataset`).
+    pub(super) async fn all_streets(
+        tx: &mut Transaction<'_, Sqlite>,
+        total: u64,
+    ) -> StoreResult<Vec<StoredStreet>> {
+        let mut streets = Vec::with_capacity(usize::try_from(total).unwrap_or(0));
+        let mut rows = sqlx::query(
+            "SELECT id, number, name, name_folded, coords FROM streets ORDER BY number",
+        )
+        .fetch(&mut **tx);
+        while let Some(row) = futures::TryStreamExt::try_next(&mut rows).await? {
+            streets.push(stored_street(&row)?);
+        }
+        Ok(streets)
     }
 
     async fn find_near(
@@ -67,6 +83,9 @@ impl SqliteStreets {
     }
 }
 
+/// The columns a read serves, those of [`StreetRow`].
+const COLUMNS: &str = "id, number, name, geojson";
+
 /// The columns a read serves (`id, number, name, geojson`).
 #[derive(FromRow)]
 struct StreetRow {
@@ -76,7 +95,7 @@ struct StreetRow {
     geojson: String,
 }
 
-impl StreetRow {
+impl FeatureRow for StreetRow {
     fn feature(&self) -> StoreResult<Feature> {
         Feature::from_geojson(&self.id, self.number, &self.name, &self.geojson)
             .map_err(feature_error)
@@ -104,21 +123,13 @@ struct Packed<'r> {
 #[async_trait]
 impl StreetStore for SqliteStreets {
     async fn street_by_number(&self, number: i64) -> StoreResult<Option<Feature>> {
-        let row: Option<StreetRow> =
-            sqlx::query_as("SELECT id, number, name, geojson FROM streets WHERE number = ?1")
-                .bind(number)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.map(|r| r.feature()).transpose()
+        let sql = format!("SELECT {COLUMNS} FROM streets WHERE number = ?1");
+        Self::street_where::<StreetRow, _>(&self.pool, &sql, number).await
     }
 
     async fn street_by_id(&self, id: &str) -> StoreResult<Option<Feature>> {
-        let row: Option<StreetRow> =
-            sqlx::query_as("SELECT id, number, name, geojson FROM streets WHERE id = ?1")
-                .bind(id)
-                .fetch_optional(&self.pool)
-                .await?;
-        row.map(|r| r.feature()).transpose()
+        let sql = format!("SELECT {COLUMNS} FROM streets WHERE id = ?1");
+        Self::street_where::<StreetRow, _>(&self.pool, &sql, id).await
     }
 
     async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
@@ -261,64 +272,24 @@ impl StreetStore for SqliteStreets {
     async fn dataset_extent(&self) -> StoreResult<Option<BBox>> {
         // The R*Tree holds 32-bit floats rounded outward: the box may be a few centimetres
         // larger than the streets', never smaller.
-        let row: (Option<f64>, Option<f64>, Option<f64>, Option<f64>) = sqlx::query_as(
+        Self::extent(
+            &self.pool,
             "SELECT min(min_lon), min(min_lat), max(max_lon), max(max_lat) FROM streets_rtree",
         )
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(match row {
-            (Some(a), Some(b), Some(c), Some(d)) => Some([a, b, c, d]),
-            _ => None,
-        })
+        .await
     }
 
     async fn count_streets(&self) -> StoreResult<u64> {
-        let n: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(u64::try_from(n).unwrap_or(0))
+        Self::street_count(&self.pool).await
     }
 
     async fn dataset_generation(&self) -> StoreResult<i64> {
-        Ok(sqlx::query_scalar("SELECT generation FROM dataset")
-            .fetch_one(&self.pool)
-            .await?)
+        Self::generation(&self.pool).await
     }
 
     async fn dataset_snapshot(&self, at_most: u64) -> StoreResult<DatasetSnapshot> {
         // One read transaction: in WAL mode it reads one snapshot from its first SELECT on, so
         // the streets are those of the generation read first.
-        let mut tx = self.pool.begin().await?;
-        let generation: i64 = sqlx::query_scalar("SELECT generation FROM dataset")
-            .fetch_one(&mut *tx)
-            .await?;
-        let total: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
-            .fetch_one(&mut *tx)
-            .await?;
-        let total = u64::try_from(total).unwrap_or(0);
-        let mut streets = Vec::new();
-        if total <= at_most {
-            streets.reserve(usize::try_from(total).unwrap_or(0));
-            let mut rows = sqlx::query(
-                "SELECT id, number, name, name_folded, coords FROM streets ORDER BY number",
-            )
-            .fetch(&mut *tx);
-            while let Some(row) = futures::TryStreamExt::try_next(&mut rows).await? {
-                let packed = Packed::from_row(&row)?;
-                streets.push(StoredStreet {
-                    id: row.try_get("id")?,
-                    number: row.try_get("number")?,
-                    name: row.try_get("name")?,
-                    name_folded: row.try_get("name_folded")?,
-                    lines: unpack(packed.coords).context("corrupt packed coordinates")?,
-                });
-            }
-        }
-        tx.commit().await?;
-        Ok(DatasetSnapshot {
-            generation,
-            total,
-            streets,
-        })
+        Self::snapshot(self.pool.begin().await?, at_most).await
     }
 }

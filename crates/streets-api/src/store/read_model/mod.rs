@@ -146,11 +146,10 @@ impl ReadModelStreets {
             return Ok(());
         };
         model.watch(metrics)?;
-        let streets = prometheus::IntGauge::new(
+        let streets = metrics.gauge(
             "streets_read_model_streets",
             "Streets in the read model this replica holds (0: none, reads go to the database)",
         )?;
-        metrics.registry().register(Box::new(streets.clone()))?;
         metrics.add_collector(move |_| {
             let held = model.held().map_or(0, |m| m.len());
             streets.set(i64::try_from(held).unwrap_or(i64::MAX));
