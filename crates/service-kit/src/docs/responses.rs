@@ -12,18 +12,16 @@
 //! `application/json`"); each wording has its type, so that settling on one is a change here,
 //! not in every route.
 
-use utoipa::IntoResponses;
-
-use crate::error::ErrorBody;
-
 /// Declares each response as a `#[derive(IntoResponses)]` newtype of [`ErrorBody`] under its
-/// status, with its description.
+/// status, with its description: `/// … \n Name: status, "description";`. The services declare
+/// their own responses with it too.
+#[macro_export]
 macro_rules! error_responses {
-    ($($(#[doc = $doc:tt])* $name:ident: $status:tt, $description:tt;)*) => {$(
-        $(#[doc = $doc])*
-        #[derive(IntoResponses)]
+    ($($(#[$meta:meta])* $name:ident: $status:tt, $description:tt;)*) => {$(
+        $(#[$meta])*
+        #[derive(::utoipa::IntoResponses)]
         #[response(status = $status, description = $description)]
-        pub struct $name(pub ErrorBody);
+        pub struct $name(pub $crate::ErrorBody);
     )*};
 }
 
@@ -67,13 +65,14 @@ error_responses! {
     DatabaseUnavailable: 503, "`SERVICE_UNAVAILABLE`: the database cannot be reached";
 }
 
-/// Declares a type whose responses are those of every listed [`IntoResponses`] type together,
-/// so that routes answering with the same errors list them under one name:
-/// `response_group! { /// … \n pub struct MessageErrors(Unauthorized, Forbidden, NotFound); }`.
-/// A later type's status replaces an earlier one's, as in a route's own `responses(…)`.
+/// Declares types whose responses are those of every listed [`utoipa::IntoResponses`] type
+/// together, so that routes answering with the same errors list them under one name:
+/// `response_group! { /// … \n pub struct MessageErrors(Unauthorized, Forbidden, NotFound); }`
+/// (several such structs in one call). A later type's status replaces an earlier one's, as in a
+/// route's own `responses(…)`.
 #[macro_export]
 macro_rules! response_group {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident($($part:ty),+ $(,)?);) => {
+    ($($(#[$meta:meta])* $vis:vis struct $name:ident($($part:ty),+ $(,)?);)+) => {$(
         $(#[$meta])*
         $vis struct $name;
 
@@ -87,7 +86,7 @@ macro_rules! response_group {
                 responses
             }
         }
-    };
+    )+};
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@ use serde_json::Value;
 use utoipa::OpenApi;
 
 use super::*;
+use crate::ErrorBody;
 
 #[utoipa::path(
     get,
