@@ -7,6 +7,7 @@ mod me;
 pub mod model;
 pub mod news;
 pub mod news_categories;
+mod not_found;
 mod notifications;
 mod paging;
 pub mod params;

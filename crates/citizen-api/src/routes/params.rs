@@ -21,11 +21,11 @@ use service_kit::ApiError;
 use utoipa::IntoParams;
 use uuid::Uuid;
 
-use super::admin::{category_not_found, issue_not_found};
-use super::news::news_item_not_found;
+use super::not_found::{
+    category_not_found, issue_not_found, news_category_not_found, news_item_not_found,
+    project_not_found, report_not_found,
+};
 use super::paging::instant;
-use super::projects::project_not_found;
-use super::reports::report_not_found;
 use crate::store::ReportFilter;
 
 /// Declares path parameters (see the module's description): each field's doc comment is its
@@ -107,7 +107,7 @@ path_params!(
     NewsCategoryPath {
         /// The category id
         category_id
-    } => super::news_categories::category_not_found
+    } => news_category_not_found
 );
 path_params!(
     /// `/news/{newId}`, read.

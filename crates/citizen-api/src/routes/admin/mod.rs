@@ -20,7 +20,6 @@ pub mod statement;
 pub mod workflow;
 
 use actix_web::web;
-use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use service_kit::auth::Principal;
 use service_kit::ApiError;
@@ -117,18 +116,9 @@ pub async fn access(state: &AppState, principal: &Principal) -> Result<Access, A
     ))
 }
 
-/// 404 `ISSUE_NOT_FOUND`.
-pub fn issue_not_found() -> ApiError {
-    ApiError::new(ErrorCode::IssueNotFound, Message::new("issue-not-found"))
-}
+pub use super::not_found::issue_not_found;
 
-/// 404 `CATEGORY_NOT_FOUND`.
-pub fn category_not_found() -> ApiError {
-    ApiError::new(
-        ErrorCode::CategoryNotFound,
-        Message::new("report-category-not-found"),
-    )
-}
+pub use super::not_found::category_not_found;
 
 /// The issue of the path when the caller may work it; 404 otherwise (also for another
 /// category's issue).

@@ -9,8 +9,6 @@ pub mod upload;
 use actix_web::web;
 use actix_web::{HttpResponse, Resource, Route};
 use chrono::{DateTime, Utc};
-use domain::error_code::ErrorCode;
-use domain::i18n::Message;
 use serde::Serialize;
 use service_kit::instant;
 use service_kit::ApiError;
@@ -86,13 +84,7 @@ impl From<NewsItem> for NewsItemBody {
     }
 }
 
-/// 404 `NEWS_ITEM_NOT_FOUND`.
-pub fn news_item_not_found() -> ApiError {
-    ApiError::new(
-        ErrorCode::NewsItemNotFound,
-        Message::new("news-item-not-found"),
-    )
-}
+pub use super::not_found::news_item_not_found;
 
 /// The answer to an editor's delete: 200 without a body, or `not_found` when there was nothing
 /// to delete.

@@ -45,13 +45,7 @@ impl From<NewsCategory> for NewsCategoryBody {
     }
 }
 
-/// 404 `CATEGORY_NOT_FOUND`.
-pub fn category_not_found() -> ApiError {
-    ApiError::new(
-        ErrorCode::CategoryNotFound,
-        Message::new("news-category-not-found"),
-    )
-}
+pub use super::not_found::news_category_not_found as category_not_found;
 
 /// A store refusal as an answer.
 pub fn category_error(err: CategoryError) -> ApiError {

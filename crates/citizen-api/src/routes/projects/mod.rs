@@ -6,11 +6,8 @@ pub mod detail;
 pub mod list;
 
 use chrono::{DateTime, Utc};
-use domain::error_code::ErrorCode;
-use domain::i18n::Message;
 use serde::Serialize;
 use service_kit::instant;
-use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -83,13 +80,7 @@ impl From<Project> for ProjectBody {
     }
 }
 
-/// 404 `PROJECT_NOT_FOUND`.
-pub fn project_not_found() -> ApiError {
-    ApiError::new(
-        ErrorCode::ProjectNotFound,
-        Message::new("project-not-found"),
-    )
-}
+pub use super::not_found::project_not_found;
 
 /// Registers `/projects` and `/projects/{projectId}`.
 pub fn configure(cfg: &mut actix_web::web::ServiceConfig) {
