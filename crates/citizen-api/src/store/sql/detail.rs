@@ -5,7 +5,10 @@
 //! stored forms (an instant as text or as microseconds, a flag as a boolean or 0/1), so the
 //! issues' fields accept either.
 
-use chrono::{DateTime, Utc};
+use std::fmt;
+
+use chrono::{DateTime, FixedOffset, Utc};
+use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use sqlx::types::Json;
 use sqlx::Row;
@@ -13,22 +16,61 @@ use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
 use crate::store::records::{report, REPORT_COLUMNS};
-use crate::store::{status, Instant, Issue, Media, ReportWithIssues, StoreError, StoreResult};
+use crate::store::{status, Instant, Issue, Media, ReportWithIssues, StoreResult};
 
-/// An instant inside JSON: PostgreSQL's text, or SQLite's microseconds.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsonInstant {
-    Text(DateTime<Utc>),
-    Micros(i64),
+/// An instant inside JSON: PostgreSQL's text, or SQLite's INTEGER microseconds. Read by a
+/// visitor, not an untagged enum: that would buffer each value and build an error for the
+/// variant that does not fit, on every issue of every detail read.
+struct JsonInstant(Instant);
+
+impl<'de> Deserialize<'de> for JsonInstant {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl Visitor<'_> for Either {
+            type Value = JsonInstant;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an instant as text or as microseconds")
+            }
+            fn visit_i64<E: de::Error>(self, micros: i64) -> Result<JsonInstant, E> {
+                DateTime::from_timestamp_micros(micros)
+                    .map(JsonInstant)
+                    .ok_or_else(|| E::custom("stored instant is out of range"))
+            }
+            fn visit_u64<E: de::Error>(self, micros: u64) -> Result<JsonInstant, E> {
+                self.visit_i64(i64::try_from(micros).map_err(E::custom)?)
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<JsonInstant, E> {
+                let at: DateTime<FixedOffset> = text.parse().map_err(E::custom)?;
+                Ok(JsonInstant(at.with_timezone(&Utc)))
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
 }
 
 /// A flag inside JSON: PostgreSQL's boolean, or SQLite's 0/1.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum JsonFlag {
-    Bool(bool),
-    Int(i64),
+struct JsonFlag(bool);
+
+impl<'de> Deserialize<'de> for JsonFlag {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either;
+        impl Visitor<'_> for Either {
+            type Value = JsonFlag;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a flag as a boolean or as 0/1")
+            }
+            fn visit_bool<E: de::Error>(self, flag: bool) -> Result<JsonFlag, E> {
+                Ok(JsonFlag(flag))
+            }
+            fn visit_i64<E: de::Error>(self, flag: i64) -> Result<JsonFlag, E> {
+                Ok(JsonFlag(flag != 0))
+            }
+            fn visit_u64<E: de::Error>(self, flag: u64) -> Result<JsonFlag, E> {
+                Ok(JsonFlag(flag != 0))
+            }
+        }
+        deserializer.deserialize_any(Either)
+    }
 }
 
 #[derive(Deserialize)]
@@ -43,25 +85,14 @@ struct IssueJson {
 
 impl IssueJson {
     fn into_issue(self, report_id: Uuid) -> StoreResult<Issue> {
-        let inserted_at = match self.inserted_at {
-            JsonInstant::Text(at) => at,
-            JsonInstant::Micros(micros) => {
-                DateTime::from_timestamp_micros(micros).ok_or_else(|| {
-                    StoreError::Other(anyhow::anyhow!("stored instant is out of range"))
-                })?
-            }
-        };
         Ok(Issue {
             id: self.id,
             report_id,
             category_id: self.category_id,
             status: status(&self.status)?,
             parent_id: self.parent_id,
-            has_possible_duplicates: match self.has_possible_duplicates {
-                JsonFlag::Bool(flag) => flag,
-                JsonFlag::Int(flag) => flag != 0,
-            },
-            inserted_at,
+            has_possible_duplicates: self.has_possible_duplicates.0,
+            inserted_at: self.inserted_at.0,
         })
     }
 }
