@@ -34,24 +34,6 @@ impl PoolFigures {
     }
 }
 
-/// What a backend's placement decides on (`VoteStore::place_votes`'s arguments).
-pub(in crate::store) struct Placement<'a> {
-    pub subject: &'a str,
-    pub target: Uuid,
-    pub count: u32,
-    pub pool: VotePool,
-    pub expiry: ExpiryRule<Instant>,
-    pub now: Instant,
-}
-
-/// What a backend's revocation does (`VoteStore::revoke_votes`'s arguments).
-pub(in crate::store) struct Revocation<'a> {
-    pub subject: &'a str,
-    pub target: Uuid,
-    pub count: u32,
-    pub now: Instant,
-}
-
 /// Why tokens were not placed.
 #[derive(Debug, thiserror::Error)]
 pub enum PlaceError {

@@ -1,27 +1,23 @@
 //! The vote pool (PostgreSQL): the account's `vote_accounts` row is the lock, taken by the
 //! functions `place_vote_tokens` and `revoke_vote_tokens` (migration 0007), one statement each.
 
+use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::PgStore;
-use crate::store::votes::{
-    figure, new_tokens, PlaceError, Placement, PoolFigures, Revocation, VoteToken,
-};
-use crate::store::{StoreError, StoreResult};
+use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteToken};
+use crate::store::{Instant, StoreError, StoreResult};
 
 impl PgStore {
     pub(in crate::store) async fn place_vote_tokens(
         &self,
-        placement: Placement<'_>,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        pool: VotePool,
+        expiry: ExpiryRule<Instant>,
+        now: Instant,
     ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
-        let Placement {
-            subject,
-            target,
-            count,
-            pool,
-            expiry,
-            now,
-        } = placement;
         // One statement (migration 0007): the target check, the account's lock, the count and
         // the insert; the tokens go in only when they fit, the rule `VotePool::check_place`
         // names the refusal of.
@@ -53,13 +49,13 @@ impl PgStore {
         Ok((tokens, PoolFigures::new(pool, active + count)))
     }
 
-    pub(in crate::store) async fn revoke_vote_tokens(&self, r: Revocation<'_>) -> StoreResult<u32> {
-        let Revocation {
-            subject,
-            target,
-            count,
-            now,
-        } = r;
+    pub(in crate::store) async fn revoke_vote_tokens(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        now: Instant,
+    ) -> StoreResult<u32> {
         let revoked: i64 = sqlx::query_scalar("SELECT revoke_vote_tokens($1, $2, $3, $4, $5)")
             .bind(subject)
             .bind(target)

@@ -8,9 +8,7 @@ use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::votes::{
-    figure, PlaceError, Placement, PoolFigures, Revocation, VoteStore, VoteToken,
-};
+use crate::store::votes::{figure, PlaceError, PoolFigures, VoteStore, VoteToken};
 use crate::store::{Instant, StoreResult};
 
 /// The tokens that count against the pool at `$2` (now).
@@ -50,8 +48,8 @@ both_backends! {
             expiry: ExpiryRule<Instant>,
             now: Instant,
         ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
-            let placement = Placement { subject, target, count, pool, expiry, now };
-            self.place_vote_tokens(placement).await
+            self.place_vote_tokens(subject, target, count, pool, expiry, now)
+                .await
         }
 
         async fn revoke_votes(
@@ -61,8 +59,7 @@ both_backends! {
             count: u32,
             now: Instant,
         ) -> StoreResult<u32> {
-            let revocation = Revocation { subject, target, count, now };
-            self.revoke_vote_tokens(revocation).await
+            self.revoke_vote_tokens(subject, target, count, now).await
         }
 
         async fn vote_tokens(

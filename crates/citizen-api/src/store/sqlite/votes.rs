@@ -1,26 +1,24 @@
 //! The vote pool (SQLite): `BEGIN IMMEDIATE` holds the write lock for the whole decision.
 
+use domain::votes::{ExpiryRule, VotePool};
+use uuid::Uuid;
+
 use super::SqliteStore;
 use crate::store::sql::votes::ACTIVE;
 use crate::store::sql::{DbInstant, DbUuid};
-use crate::store::votes::{
-    figure, new_tokens, PlaceError, Placement, PoolFigures, Revocation, VoteToken,
-};
-use crate::store::StoreResult;
+use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteToken};
+use crate::store::{Instant, StoreResult};
 
 impl SqliteStore {
     pub(in crate::store) async fn place_vote_tokens(
         &self,
-        placement: Placement<'_>,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        pool: VotePool,
+        expiry: ExpiryRule<Instant>,
+        now: Instant,
     ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
-        let Placement {
-            subject,
-            target,
-            count,
-            pool,
-            expiry,
-            now,
-        } = placement;
         let mut tx = self.begin_write().await?;
         let exists: Option<DbUuid> = sqlx::query_scalar(
             "SELECT id FROM reports WHERE id = $1 UNION ALL SELECT id FROM projects WHERE id = $1",
@@ -65,13 +63,13 @@ impl SqliteStore {
         Ok((tokens, PoolFigures::new(pool, active + count)))
     }
 
-    pub(in crate::store) async fn revoke_vote_tokens(&self, r: Revocation<'_>) -> StoreResult<u32> {
-        let Revocation {
-            subject,
-            target,
-            count,
-            now,
-        } = r;
+    pub(in crate::store) async fn revoke_vote_tokens(
+        &self,
+        subject: &str,
+        target: Uuid,
+        count: u32,
+        now: Instant,
+    ) -> StoreResult<u32> {
         let mut tx = self.begin_write().await?;
         let revoked = sqlx::query(&format!(
             "UPDATE vote_tokens SET revoked_at = $2 WHERE id IN ( \
