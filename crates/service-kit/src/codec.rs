@@ -14,7 +14,7 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::postgres::{PgArgumentBuffer, PgTypeInfo, PgValueRef};
 use sqlx::sqlite::{SqliteArgumentValue, SqliteTypeInfo, SqliteValueRef};
-use sqlx::{Decode, Encode, Postgres, Sqlite, Type};
+use sqlx::{Database, Decode, Encode, Postgres, Sqlite, Type};
 use uuid::Uuid;
 
 /// A UUID column: `uuid` on PostgreSQL, hyphenated TEXT on SQLite.
@@ -34,6 +34,42 @@ impl From<DbUuid> for Uuid {
 impl From<DbInstant> for DateTime<Utc> {
     fn from(value: DbInstant) -> Self {
         value.0
+    }
+}
+
+/// A nullable [`DbUuid`] or [`DbInstant`] column, for a `#[derive(sqlx::FromRow)]` field of the
+/// plain type: `#[sqlx(try_from = "DbOption<DbUuid>")] parent_id: Option<Uuid>`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DbOption<T>(pub Option<T>);
+
+impl From<DbOption<DbUuid>> for Option<Uuid> {
+    fn from(value: DbOption<DbUuid>) -> Self {
+        value.0.map(Uuid::from)
+    }
+}
+
+impl From<DbOption<DbInstant>> for Option<DateTime<Utc>> {
+    fn from(value: DbOption<DbInstant>) -> Self {
+        value.0.map(DateTime::from)
+    }
+}
+
+impl<T: Type<DB>, DB: Database> Type<DB> for DbOption<T> {
+    fn type_info() -> DB::TypeInfo {
+        T::type_info()
+    }
+
+    fn compatible(ty: &DB::TypeInfo) -> bool {
+        T::compatible(ty)
+    }
+}
+
+impl<'r, T, DB: Database> Decode<'r, DB> for DbOption<T>
+where
+    Option<T>: Decode<'r, DB>,
+{
+    fn decode(value: DB::ValueRef<'r>) -> Result<Self, BoxDynError> {
+        <Option<T> as Decode<'r, DB>>::decode(value).map(DbOption)
     }
 }
 

@@ -7,6 +7,7 @@ use domain::geo::{LocationParam, LonLat};
 use domain::issues::{IssueStatus, StatusChange};
 use domain::limits::Page;
 use domain::reports::{Direction, Order, OrderBy};
+use service_kit::codec::{DbInstant, DbUuid};
 use uuid::Uuid;
 
 /// An instant as the service handles it (microsecond precision, what both databases keep).
@@ -30,15 +31,18 @@ pub struct NewCategory {
     pub statement_deadline_days: Option<u32>,
 }
 
-/// A stored file (an attachment of a report or of a statement). Deserialized from the JSON
-/// arrays the stores build of a report's media (`{id, filename, media_type, size_bytes}`).
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+/// A stored file (an attachment of a report or of a statement): a row of `media` (`id,
+/// filename, media_type, size_bytes`), or an element of the JSON arrays the stores build of a
+/// report's media.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, sqlx::FromRow)]
 pub struct Media {
+    #[sqlx(try_from = "DbUuid")]
     pub id: Uuid,
     /// The client's file name (sanitised).
     pub filename: String,
     /// The sniffed MIME type.
     pub media_type: String,
+    #[sqlx(try_from = "i64")]
     pub size_bytes: u64,
 }
 
@@ -161,16 +165,22 @@ impl<T> ListPage<T> {
     }
 }
 
-/// An officer's statement on an issue.
-#[derive(Debug, Clone, PartialEq)]
+/// An officer's statement on an issue, read from `statements s` (`sql::reading::STATEMENT_COLUMNS`).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Statement {
+    #[sqlx(try_from = "DbUuid")]
     pub id: Uuid,
+    #[sqlx(try_from = "DbUuid")]
     pub issue_id: Uuid,
     pub text: String,
+    #[sqlx(rename = "final")]
     pub final_: bool,
     /// The officer (never shown in public views).
     pub author: String,
+    #[sqlx(try_from = "DbInstant")]
     pub inserted_at: Instant,
+    /// Read separately (`media`).
+    #[sqlx(skip)]
     pub media: Vec<Media>,
 }
 

@@ -7,14 +7,18 @@ use domain::geo::LonLat;
 use domain::news::{NewsCursor, ParentError};
 use uuid::Uuid;
 
+use service_kit::codec::{DbOption, DbUuid};
+
 use super::{Instant, StoreError, StoreResult};
 
-/// A news category (spec 2.5).
-#[derive(Debug, Clone, PartialEq)]
+/// A news category (spec 2.5), read from `news_categories` (`records::NEWS_CATEGORY_COLUMNS`).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct NewsCategory {
+    #[sqlx(try_from = "DbUuid")]
     pub id: Uuid,
     pub name: String,
     pub description: Option<String>,
+    #[sqlx(try_from = "DbOption<DbUuid>")]
     pub parent_id: Option<Uuid>,
 }
 

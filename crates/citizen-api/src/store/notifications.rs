@@ -2,20 +2,24 @@
 
 use async_trait::async_trait;
 use domain::notifications::Interval;
+use service_kit::codec::{DbInstant, DbOption};
 use uuid::Uuid;
 
 use super::{Instant, StoreResult};
 
-/// A feed entry (spec 2.7).
-#[derive(Debug, Clone, PartialEq)]
+/// A feed entry (spec 2.7), read from `notifications` (`records::NOTIFICATION_COLUMNS`).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Notification {
     pub tag: String,
     pub title: String,
     pub body: Option<String>,
     pub url: Option<String>,
     pub icon: Option<String>,
+    #[sqlx(try_from = "DbInstant")]
     pub sent_at: Instant,
+    #[sqlx(try_from = "DbInstant")]
     pub inserted_at: Instant,
+    #[sqlx(try_from = "DbOption<DbInstant>")]
     pub read_at: Option<Instant>,
 }
 

@@ -3,11 +3,14 @@
 use async_trait::async_trait;
 use uuid::Uuid;
 
+use service_kit::codec::{DbInstant, DbOption, DbUuid};
+
 use super::{Instant, StoreResult};
 
 /// A file of a project, addressed by URL.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct ProjectMedia {
+    #[sqlx(try_from = "DbUuid")]
     pub id: Uuid,
     pub public_url: String,
     pub original_filename: Option<String>,
@@ -15,15 +18,21 @@ pub struct ProjectMedia {
 }
 
 /// A project. The list reads it without media.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct Project {
+    #[sqlx(try_from = "DbUuid")]
     pub id: Uuid,
     pub title: String,
     pub description: String,
     /// When the project opens to the public (votes, comments); the list's order.
+    #[sqlx(try_from = "DbInstant")]
     pub open_from: Instant,
+    #[sqlx(try_from = "DbInstant")]
     pub inserted_at: Instant,
+    #[sqlx(try_from = "DbOption<DbInstant>")]
     pub updated_at: Option<Instant>,
+    /// Read separately (`project_media`).
+    #[sqlx(skip)]
     pub media: Vec<ProjectMedia>,
 }
 

@@ -7,8 +7,6 @@ use sqlx::types::Json;
 use sqlx::FromRow;
 
 use super::admin::{AdminIssue, DuplicateSubject};
-use super::news::NewsCategory;
-use super::notifications::Notification;
 use super::status_events::StatusEvent;
 use super::{location, status, Category, Issue, IssueRow, Media, Report, StoreResult};
 
@@ -66,58 +64,12 @@ impl TryFrom<StatusEventRecord> for StatusEvent {
     }
 }
 
-/// The columns of a [`NotificationRecord`] from `notifications`.
+/// The columns of a [`Notification`](crate::store::notifications::Notification) from `notifications`.
 pub(crate) const NOTIFICATION_COLUMNS: &str =
     "tag, title, body, url, icon, sent_at, inserted_at, read_at";
 
-#[derive(sqlx::FromRow)]
-pub(crate) struct NotificationRecord {
-    tag: String,
-    title: String,
-    body: Option<String>,
-    url: Option<String>,
-    icon: Option<String>,
-    sent_at: DbInstant,
-    inserted_at: DbInstant,
-    read_at: Option<DbInstant>,
-}
-
-impl From<NotificationRecord> for Notification {
-    fn from(r: NotificationRecord) -> Self {
-        Self {
-            tag: r.tag,
-            title: r.title,
-            body: r.body,
-            url: r.url,
-            icon: r.icon,
-            sent_at: r.sent_at.0,
-            inserted_at: r.inserted_at.0,
-            read_at: r.read_at.map(|at| at.0),
-        }
-    }
-}
-
-/// The columns of a [`NewsCategoryRecord`] from `news_categories`.
+/// The columns of a [`NewsCategory`](crate::store::news::NewsCategory) from `news_categories`.
 pub(crate) const NEWS_CATEGORY_COLUMNS: &str = "id, name, description, parent_id";
-
-#[derive(sqlx::FromRow)]
-pub(crate) struct NewsCategoryRecord {
-    id: DbUuid,
-    name: String,
-    description: Option<String>,
-    parent_id: Option<DbUuid>,
-}
-
-impl From<NewsCategoryRecord> for NewsCategory {
-    fn from(row: NewsCategoryRecord) -> Self {
-        NewsCategory {
-            id: row.id.0,
-            name: row.name,
-            description: row.description,
-            parent_id: row.parent_id.map(|p| p.0),
-        }
-    }
-}
 
 /// The columns of an [`IssueRecord`] from `issues i`.
 pub(crate) const ISSUE_COLUMNS: &str =
@@ -292,28 +244,6 @@ where
             Ok(one)
         })
         .collect()
-}
-
-#[derive(sqlx::FromRow)]
-pub(crate) struct MediaRecord {
-    id: DbUuid,
-    filename: String,
-    media_type: String,
-    size_bytes: i64,
-}
-
-/// A stored file's row (`id, filename, media_type, size_bytes`).
-pub(crate) fn media<'r, R: sqlx::Row>(row: &'r R) -> StoreResult<Media>
-where
-    MediaRecord: FromRow<'r, R>,
-{
-    let row = MediaRecord::from_row(row)?;
-    Ok(Media {
-        id: row.id.0,
-        filename: row.filename,
-        media_type: row.media_type,
-        size_bytes: u64::try_from(row.size_bytes).unwrap_or_default(),
-    })
 }
 
 /// The columns of a public list row: the issue with the copies of its report's columns and media

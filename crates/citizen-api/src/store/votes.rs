@@ -4,15 +4,22 @@ use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VoteError, VotePool};
 use uuid::Uuid;
 
+use service_kit::codec::{DbInstant, DbOption, DbUuid};
+
 use super::{Instant, StoreError, StoreResult};
 
 /// A placed token (spec 2.6).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct VoteToken {
+    #[sqlx(try_from = "DbUuid")]
     pub id: Uuid,
+    #[sqlx(rename = "target_id", try_from = "DbUuid")]
     pub target: Uuid,
+    #[sqlx(try_from = "DbInstant")]
     pub inserted_at: Instant,
+    #[sqlx(try_from = "DbOption<DbInstant>")]
     pub expires_at: Option<Instant>,
+    #[sqlx(try_from = "DbOption<DbInstant>")]
     pub revoked_at: Option<Instant>,
 }
 

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
 use crate::store::news::{NewsCategory, NewsDraft, NewsError, NewsItem, NewsQuery, NewsSnapshot};
-use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS};
+use crate::store::records::NEWS_CATEGORY_COLUMNS as CATEGORY_COLUMNS;
 use crate::store::{Instant, StoreResult};
 
 /// The columns of a [`NewsRecord`] from `news_items n`.
@@ -274,7 +274,7 @@ both_backends! {
                 sqlx::query_scalar("SELECT generation FROM news_generation WHERE id = 1")
                     .fetch_one(&mut *tx)
                     .await?;
-            let categories: Vec<NewsCategoryRecord> = sqlx::query_as(&format!(
+            let categories: Vec<NewsCategory> = sqlx::query_as(&format!(
                 "SELECT {CATEGORY_COLUMNS} FROM news_categories ORDER BY name, id"
             ))
             .fetch_all(&mut *tx)
@@ -290,7 +290,7 @@ both_backends! {
             tx.commit().await?;
             Ok(NewsSnapshot::assemble(
                 generation,
-                categories.into_iter().map(NewsCategory::from).collect(),
+                categories,
                 items.into_iter().map(NewsItem::from).collect(),
                 links
                     .into_iter()

@@ -13,7 +13,7 @@ use crate::store::news::{
     NewNewsCategory, NewsCategory, NewsCategoryChange, NewsCategoryTx, NewsDraft, NewsError,
     NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
 };
-use crate::store::records::{NewsCategoryRecord, NEWS_CATEGORY_COLUMNS as COLUMNS};
+use crate::store::records::NEWS_CATEGORY_COLUMNS as COLUMNS;
 use crate::store::{Instant, StoreResult};
 
 both_backends! {
@@ -39,7 +39,7 @@ both_backends! {
             new: &NewNewsCategory,
             now: Instant,
         ) -> StoreResult<NewsCategory> {
-            let row: NewsCategoryRecord = sqlx::query_as(&format!(
+            let row: NewsCategory = sqlx::query_as(&format!(
                 "INSERT INTO news_categories (id, name, description, parent_id, created_at, \
                  updated_at) VALUES ($1, $2, $3, $4, $5, $5) RETURNING {COLUMNS}"
             ))
@@ -50,7 +50,7 @@ both_backends! {
             .bind(DbInstant(now))
             .fetch_one(&mut *self.0)
             .await?;
-            Ok(row.into())
+            Ok(row)
         }
 
         async fn update_category(
@@ -59,7 +59,7 @@ both_backends! {
             change: &NewsCategoryChange,
             now: Instant,
         ) -> StoreResult<NewsCategory> {
-            let row: NewsCategoryRecord = sqlx::query_as(&format!(
+            let row: NewsCategory = sqlx::query_as(&format!(
                 "UPDATE news_categories SET name = coalesce($2, name), \
                  description = CASE WHEN $3 THEN $4 ELSE description END, \
                  parent_id = CASE WHEN $5 THEN $6 ELSE parent_id END, updated_at = $7 \
@@ -74,7 +74,7 @@ both_backends! {
             .bind(DbInstant(now))
             .fetch_one(&mut *self.0)
             .await?;
-            Ok(row.into())
+            Ok(row)
         }
 
         async fn delete_category(&mut self, id: Uuid) -> StoreResult<()> {
@@ -94,12 +94,11 @@ both_backends! {
     #[async_trait]
     impl NewsStore for Backend {
         async fn news_categories(&self) -> StoreResult<Vec<NewsCategory>> {
-            let rows: Vec<NewsCategoryRecord> = sqlx::query_as(&format!(
+            Ok(sqlx::query_as(&format!(
                 "SELECT {COLUMNS} FROM news_categories ORDER BY name, id"
             ))
             .fetch_all(&self.pool)
-            .await?;
-            Ok(rows.into_iter().map(NewsCategory::from).collect())
+            .await?)
         }
 
         async fn begin_news_category_write(&self) -> StoreResult<Box<dyn NewsCategoryTx>> {

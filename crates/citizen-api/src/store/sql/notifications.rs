@@ -10,7 +10,7 @@ use crate::store::notifications::{
     newest_first, retry_taken_instant, EmailSubscription, Marked, NewNotification, Notification,
     NotificationStore, OutboxTx, PushSubscription, Settings,
 };
-use crate::store::records::{NotificationRecord, NOTIFICATION_COLUMNS as COLUMNS};
+use crate::store::records::NOTIFICATION_COLUMNS as COLUMNS;
 use crate::store::{Instant, StoreResult};
 
 both_backends! {
@@ -21,7 +21,7 @@ both_backends! {
             executor: E,
             new: &NewNotification,
             now: Instant,
-        ) -> StoreResult<Option<NotificationRecord>>
+        ) -> StoreResult<Option<Notification>>
         where
             E: sqlx::Executor<'c, Database = Db>,
         {
@@ -55,7 +55,7 @@ both_backends! {
             now: Instant,
         ) -> StoreResult<Option<Notification>> {
             let row = retry_taken_instant(|| Backend::insert_notification(&self.pool, new, now)).await?;
-            Ok(row.map(Notification::from))
+            Ok(row)
         }
 
         async fn notifications(
@@ -80,8 +80,7 @@ both_backends! {
             if let Some((sent_at, inserted_at)) = after {
                 query = query.bind(DbInstant(sent_at)).bind(DbInstant(inserted_at));
             }
-            let rows: Vec<NotificationRecord> = query.fetch_all(&self.pool).await?;
-            Ok(rows.into_iter().map(Notification::from).collect())
+            Ok(query.fetch_all(&self.pool).await?)
         }
 
         async fn mark_read(&self, subject: &str, tags: &[String], now: Instant) -> StoreResult<Marked> {
@@ -98,10 +97,10 @@ both_backends! {
                 list.push_bind(tag);
             }
             update.push(format!(") RETURNING {COLUMNS}"));
-            let rows: Vec<NotificationRecord> = update.build_query_as().fetch_all(&mut *tx).await?;
-            if rows.len() != tags.len() {
+            let mut marked: Vec<Notification> = update.build_query_as().fetch_all(&mut *tx).await?;
+            if marked.len() != tags.len() {
                 tx.rollback().await?;
-                return Ok(Marked::NotOwn(tags.len() - rows.len()));
+                return Ok(Marked::NotOwn(tags.len() - marked.len()));
             }
             let unread: i64 = sqlx::query_scalar(
                 "SELECT count(*) FROM notifications WHERE subject = $1 AND read_at IS NULL",
@@ -110,7 +109,6 @@ both_backends! {
             .fetch_one(&mut *tx)
             .await?;
             tx.commit().await?;
-            let mut marked: Vec<Notification> = rows.into_iter().map(Notification::from).collect();
             newest_first(&mut marked);
             Ok(Marked::Done(marked, u64::try_from(unread).unwrap_or(0)))
         }

@@ -4,53 +4,10 @@ use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::projects::{Project, ProjectDraft, ProjectMedia, ProjectStore};
+use crate::store::projects::{Project, ProjectDraft, ProjectStore};
 use crate::store::{Instant, StoreError, StoreResult};
 
 const COLUMNS: &str = "id, title, description, open_from, inserted_at, updated_at";
-
-#[derive(sqlx::FromRow)]
-struct ProjectRecord {
-    id: DbUuid,
-    title: String,
-    description: String,
-    open_from: DbInstant,
-    inserted_at: DbInstant,
-    updated_at: Option<DbInstant>,
-}
-
-impl From<ProjectRecord> for Project {
-    fn from(row: ProjectRecord) -> Self {
-        Project {
-            id: row.id.0,
-            title: row.title,
-            description: row.description,
-            open_from: row.open_from.0,
-            inserted_at: row.inserted_at.0,
-            updated_at: row.updated_at.map(|at| at.0),
-            media: Vec::new(),
-        }
-    }
-}
-
-#[derive(sqlx::FromRow)]
-struct MediaRecord {
-    id: DbUuid,
-    public_url: String,
-    original_filename: Option<String>,
-    media_type: Option<String>,
-}
-
-impl From<MediaRecord> for ProjectMedia {
-    fn from(row: MediaRecord) -> Self {
-        ProjectMedia {
-            id: row.id.0,
-            public_url: row.public_url,
-            original_filename: row.original_filename,
-            media_type: row.media_type,
-        }
-    }
-}
 
 /// The page of projects after the cursor: the cursor is the index scan's start (a separate
 /// statement, see `notifications`), the page size a literal (`page_sql`).
@@ -97,30 +54,29 @@ both_backends! {
             limit: u32,
         ) -> StoreResult<Vec<Project>> {
             let sql = page_statement(after.is_some(), limit);
-            let mut query = sqlx::query_as::<_, ProjectRecord>(&sql);
+            let mut query = sqlx::query_as::<_, Project>(&sql);
             if let Some((open_from, id)) = after {
                 query = query.bind(DbInstant(open_from)).bind(DbUuid(id));
             }
-            let rows = query.fetch_all(&self.pool).await?;
-            Ok(rows.into_iter().map(Project::from).collect())
+            Ok(query.fetch_all(&self.pool).await?)
         }
 
         async fn project(&self, id: Uuid) -> StoreResult<Option<Project>> {
-            let row: Option<ProjectRecord> =
+            let found: Option<Project> =
                 sqlx::query_as(&format!("SELECT {COLUMNS} FROM projects WHERE id = $1"))
                     .bind(DbUuid(id))
                     .fetch_optional(&self.pool)
                     .await?;
-            let Some(row) = row else { return Ok(None) };
-            let media: Vec<MediaRecord> = sqlx::query_as(
+            let Some(mut found) = found else {
+                return Ok(None);
+            };
+            found.media = sqlx::query_as(
                 "SELECT id, public_url, original_filename, media_type FROM project_media \
                  WHERE project_id = $1 ORDER BY position",
             )
             .bind(DbUuid(id))
             .fetch_all(&self.pool)
             .await?;
-            let mut found = Project::from(row);
-            found.media = media.into_iter().map(ProjectMedia::from).collect();
             Ok(Some(found))
         }
 

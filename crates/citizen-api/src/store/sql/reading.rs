@@ -4,41 +4,16 @@
 
 use std::collections::HashMap;
 
-use sqlx::{QueryBuilder, Row};
+use sqlx::{FromRow, QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::{DbInstant, DbUuid};
-use crate::store::records::{issue, media, ISSUE_COLUMNS};
+use super::DbUuid;
+use crate::store::records::{issue, ISSUE_COLUMNS};
 use crate::store::{Issue, Media, Report, ReportWithIssues, Statement, StoreResult};
 
-/// The columns of a [`StatementRecord`] from `statements s`.
+/// The columns of a [`Statement`] from `statements s`.
 pub(in crate::store) const STATEMENT_COLUMNS: &str =
     "s.id, s.issue_id, s.text, s.final, s.author, s.inserted_at";
-
-#[derive(sqlx::FromRow)]
-struct StatementRecord {
-    id: DbUuid,
-    issue_id: DbUuid,
-    text: String,
-    #[sqlx(rename = "final")]
-    final_: bool,
-    author: String,
-    inserted_at: DbInstant,
-}
-
-impl From<StatementRecord> for Statement {
-    fn from(row: StatementRecord) -> Self {
-        Statement {
-            id: row.id.0,
-            issue_id: row.issue_id.0,
-            text: row.text,
-            final_: row.final_,
-            author: row.author,
-            inserted_at: row.inserted_at.0,
-            media: Vec::new(),
-        }
-    }
-}
 
 both_backends! {
     impl Backend {
@@ -60,7 +35,7 @@ both_backends! {
             q.push(format!(" ORDER BY {owner}, position"));
             for row in &q.build().fetch_all(&self.pool).await? {
                 let owner: DbUuid = row.try_get("owner")?;
-                out.entry(owner.0).or_default().push(media(row)?);
+                out.entry(owner.0).or_default().push(Media::from_row(row)?);
             }
             Ok(out)
         }
@@ -101,8 +76,7 @@ both_backends! {
             &self,
             mut q: QueryBuilder<'_, Db>,
         ) -> StoreResult<Vec<Statement>> {
-            let rows: Vec<StatementRecord> = q.build_query_as().fetch_all(&self.pool).await?;
-            let mut out: Vec<Statement> = rows.into_iter().map(Statement::from).collect();
+            let mut out: Vec<Statement> = q.build_query_as().fetch_all(&self.pool).await?;
             let ids: Vec<Uuid> = out.iter().map(|s| s.id).collect();
             let mut media = self.media_of("statement_id", &ids).await?;
             for statement in &mut out {

@@ -15,27 +15,6 @@ use crate::store::{Instant, StoreResult};
 pub(in crate::store) const ACTIVE: &str =
     "revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)";
 
-#[derive(sqlx::FromRow)]
-struct TokenRecord {
-    id: DbUuid,
-    target_id: DbUuid,
-    inserted_at: DbInstant,
-    expires_at: Option<DbInstant>,
-    revoked_at: Option<DbInstant>,
-}
-
-impl From<TokenRecord> for VoteToken {
-    fn from(r: TokenRecord) -> Self {
-        VoteToken {
-            id: r.id.0,
-            target: r.target_id.0,
-            inserted_at: r.inserted_at.0,
-            expires_at: r.expires_at.map(|at| at.0),
-            revoked_at: r.revoked_at.map(|at| at.0),
-        }
-    }
-}
-
 both_backends! {
     #[async_trait]
     impl VoteStore for Backend {
@@ -91,8 +70,7 @@ both_backends! {
             if let Some((inserted_at, id)) = after {
                 query = query.bind(DbInstant(inserted_at)).bind(DbUuid(id));
             }
-            let rows: Vec<TokenRecord> = query.fetch_all(&self.pool).await?;
-            Ok(rows.into_iter().map(VoteToken::from).collect())
+            Ok(query.fetch_all(&self.pool).await?)
         }
 
         async fn active_votes(
