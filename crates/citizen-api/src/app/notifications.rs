@@ -14,7 +14,7 @@ pub async fn drain_outbox(
     now: Instant,
 ) -> StoreResult<usize> {
     let mut tx = notifications.begin_drain().await?;
-    let events = tx.claim_events(limit, now).await?;
+    let events = tx.claim_events(limit).await?;
     for pending in &events {
         if let Some((kind, title)) = pending.kind.clone().zip(pending.title.clone()) {
             let recipients = tx.recipients(&kind).await?;

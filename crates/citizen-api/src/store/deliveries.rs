@@ -80,19 +80,18 @@ pub enum Finish {
     Gone,
 }
 
-/// A claimed delivery from the claim query's row (`tag`, `channel`, `target`, `title`, `body`,
-/// `url`, and the subscription's `p256dh`/`auth` or `email`/`unsubscribe_token`, null when the
-/// subscription ended); `attempts` as each backend counts it.
-pub(crate) fn delivery_from_row<R>(
-    row: &R,
-    attempts: u32,
-    lease_until: Instant,
-) -> StoreResult<Delivery>
+/// A claimed delivery from the claim query's row (`tag`, `channel`, `target`, `attempts` with
+/// the claim's own, `title`, `body`, `url`, and the subscription's `p256dh`/`auth` or
+/// `email`/`unsubscribe_token`, null when the subscription ended).
+pub(crate) fn delivery_from_row<R>(row: &R, lease_until: Instant) -> StoreResult<Delivery>
 where
     R: sqlx::Row,
     for<'r> String: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
+    for<'r> i64: sqlx::Decode<'r, R::Database> + sqlx::Type<R::Database>,
     for<'r> &'r str: sqlx::ColumnIndex<R>,
 {
+    let attempts: i64 = row.try_get("attempts")?;
+    let attempts = u32::try_from(attempts).unwrap_or(0);
     let text = |column: &str| -> StoreResult<Option<String>> { Ok(row.try_get(column)?) };
     let channel: String = row.try_get("channel")?;
     let channel = Channel::parse(&channel).ok_or_else(|| {

@@ -258,8 +258,8 @@ pub struct PendingEvent {
 #[async_trait]
 pub trait OutboxTx: Send {
     /// Claims up to `limit` pending events, oldest first; rows another worker holds are skipped
-    /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: its write lock and the lease).
-    async fn claim_events(&mut self, limit: u32, now: Instant) -> StoreResult<Vec<PendingEvent>>;
+    /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: the drain's write lock).
+    async fn claim_events(&mut self, limit: u32) -> StoreResult<Vec<PendingEvent>>;
 
     /// Who is told about `kind`, with their stored locale.
     async fn recipients(&mut self, kind: &EventKind) -> StoreResult<Vec<(String, Option<String>)>>;

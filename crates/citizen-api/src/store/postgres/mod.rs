@@ -1,7 +1,6 @@
 //! PostgreSQL backend (schema `citizen_api`, PostGIS for locations).
 
 mod admin;
-mod deliveries;
 mod detail;
 mod digests;
 mod issues;
@@ -10,7 +9,6 @@ mod nearest;
 mod news;
 mod news_categories;
 mod notifications;
-mod outbox;
 mod reports;
 mod rows;
 mod votes;

@@ -1,14 +1,31 @@
-//! Deliveries: what both backends write the same way (a new feed entry's delivery rows, a
-//! finished attempt, an unsubscription, pruning and expiring old rows). Claiming due rows is each backend's
-//! (`deliveries.rs`): PostgreSQL claims with `FOR UPDATE SKIP LOCKED`, SQLite under its
-//! write lock; both with a lease (`claimed_until`), so a crashed worker's row is taken again once
-//! the lease is over.
+//! Deliveries on both backends: a new feed entry's delivery rows, claiming due rows, a
+//! finished attempt, an unsubscription, pruning and expiring old rows. A claim takes rows with
+//! `Backend::SKIP_LOCKED` (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: the write lock of
+//! `BEGIN IMMEDIATE`) and gives them a lease (`claimed_until`), so replicas never send one row at
+//! the same time and a crashed worker's row is taken again once the lease is over.
 
 use async_trait::async_trait;
+use sqlx::QueryBuilder;
 
 use super::DbInstant;
-use crate::store::deliveries::{Channel, Delivery, DeliveryKey, DeliveryStore, Finish};
+use crate::store::deliveries::{
+    delivery_from_row, Channel, Delivery, DeliveryKey, DeliveryStore, Finish,
+};
 use crate::store::{Instant, StoreResult};
+
+/// What a claimed delivery is sent with: its feed entry and its subscription (null when the
+/// subscription ended since), read for the claimed keys (`notification_deliveries d`).
+const CLAIMED_COLUMNS: &str = "SELECT d.tag, d.channel, d.target, \
+       CAST(d.attempts AS BIGINT) AS attempts, \
+       coalesce(d.digest_title, n.title) AS title, \
+       CASE WHEN d.digest_title IS NULL THEN n.body ELSE d.digest_body END AS body, \
+       n.url, w.p256dh, w.auth, e.email, e.unsubscribe_token, \
+       coalesce(s.locale, e.locale) AS locale \
+     FROM notification_deliveries d JOIN notifications n ON n.tag = d.tag \
+     LEFT JOIN webpush_subscriptions w \
+       ON d.channel = 'webpush' AND w.endpoint = d.target AND w.subject = n.subject \
+     LEFT JOIN email_subscriptions e ON d.channel = 'email' AND e.subject = d.target \
+     LEFT JOIN notification_settings s ON s.subject = e.subject";
 
 both_backends! {
     impl Backend {
@@ -53,7 +70,55 @@ both_backends! {
             now: Instant,
             lease_until: Instant,
         ) -> StoreResult<Vec<Delivery>> {
-            self.claim_due_deliveries(channels, limit, now, lease_until).await
+            if channels.is_empty() {
+                return Ok(Vec::new());
+            }
+            let mut tx = self.begin_write().await?;
+            let mut claim = QueryBuilder::<Db>::new(
+                "UPDATE notification_deliveries SET attempts = attempts + 1, claimed_until = ",
+            );
+            claim
+                .push_bind(DbInstant(lease_until))
+                .push(
+                    " WHERE (tag, channel, target) IN ( \
+                       SELECT tag, channel, target FROM notification_deliveries \
+                       WHERE done_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ",
+                )
+                .push_bind(DbInstant(now))
+                .push(" AND (claimed_until IS NULL OR claimed_until <= ")
+                .push_bind(DbInstant(now))
+                .push(") AND channel IN (");
+            let mut list = claim.separated(", ");
+            for channel in channels {
+                list.push_bind(channel.as_str());
+            }
+            claim
+                .push(") ORDER BY next_attempt_at, tag LIMIT ")
+                .push_bind(i64::from(limit))
+                .push(Backend::SKIP_LOCKED)
+                .push(") RETURNING tag, channel, target");
+            let keys: Vec<(String, String, String)> =
+                claim.build_query_as().fetch_all(&mut *tx).await?;
+            if keys.is_empty() {
+                tx.commit().await?;
+                return Ok(Vec::new());
+            }
+            let mut read = QueryBuilder::<Db>::new(CLAIMED_COLUMNS);
+            read.push(" WHERE (d.tag, d.channel, d.target) IN (VALUES ");
+            let mut list = read.separated(", ");
+            for (tag, channel, target) in keys {
+                list.push("(")
+                    .push_bind_unseparated(tag)
+                    .push_unseparated(", ")
+                    .push_bind_unseparated(channel)
+                    .push_unseparated(", ")
+                    .push_bind_unseparated(target)
+                    .push_unseparated(")");
+            }
+            read.push(") ORDER BY d.next_attempt_at, d.tag");
+            let rows = read.build().fetch_all(&mut *tx).await?;
+            tx.commit().await?;
+            rows.iter().map(|row| delivery_from_row(row, lease_until)).collect()
         }
 
         async fn finish_delivery(

@@ -1,7 +1,7 @@
 //! The notification outbox on both backends: the event in the change's transaction, and the
-//! primitives `app::notifications::drain_outbox` runs in one transaction. Claiming rows is each
-//! backend's (`claim_outbox_rows`): PostgreSQL with `FOR UPDATE SKIP LOCKED`, SQLite under its
-//! write lock with a lease.
+//! primitives `app::notifications::drain_outbox` runs in one transaction. A drain claims rows
+//! with `Backend::SKIP_LOCKED` (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: the drain's
+//! `BEGIN IMMEDIATE` holds the write lock, which is the claim).
 
 use async_trait::async_trait;
 use uuid::Uuid;
@@ -12,7 +12,7 @@ use crate::store::{Instant, StoreResult};
 
 /// An outbox row as a drain claims it, with its report's or news item's title.
 #[derive(sqlx::FromRow)]
-pub(in crate::store) struct OutboxRecord {
+struct OutboxRecord {
     id: DbUuid,
     kind: String,
     report_id: Option<DbUuid>,
@@ -39,8 +39,7 @@ impl From<OutboxRecord> for PendingEvent {
 }
 
 /// The outbox columns a drain reads (`notification_outbox o`, its report `r` or news item `n`).
-pub(in crate::store) const OUTBOX_COLUMNS: &str =
-    "o.id, o.kind, o.report_id, o.news_id, o.status, o.occurred_at, \
+const OUTBOX_COLUMNS: &str = "o.id, o.kind, o.report_id, o.news_id, o.status, o.occurred_at, \
      coalesce(r.title, n.title) AS title";
 
 both_backends! {
@@ -49,12 +48,20 @@ both_backends! {
 
     #[async_trait]
     impl OutboxTx for DrainTx {
-        async fn claim_events(
-            &mut self,
-            limit: u32,
-            now: Instant,
-        ) -> StoreResult<Vec<PendingEvent>> {
-            let rows = Backend::claim_outbox_rows(&mut self.0, limit, now).await?;
+        async fn claim_events(&mut self, limit: u32) -> StoreResult<Vec<PendingEvent>> {
+            // The subquery takes the pending rows no other drain holds; the joins only read.
+            let rows: Vec<OutboxRecord> = sqlx::query_as(&format!(
+                "SELECT {OUTBOX_COLUMNS} \
+                 FROM notification_outbox o LEFT JOIN reports r ON r.id = o.report_id \
+                 LEFT JOIN news_items n ON n.id = o.news_id \
+                 WHERE o.id IN (SELECT id FROM notification_outbox WHERE processed_at IS NULL \
+                   ORDER BY occurred_at, id LIMIT $1{}) \
+                 ORDER BY o.occurred_at, o.id",
+                Backend::SKIP_LOCKED
+            ))
+            .bind(i64::from(limit))
+            .fetch_all(&mut *self.0)
+            .await?;
             Ok(rows.into_iter().map(PendingEvent::from).collect())
         }
 

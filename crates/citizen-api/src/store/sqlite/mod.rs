@@ -3,7 +3,6 @@
 //! lock up front, so concurrent steps on one issue serialise instead of failing).
 
 mod admin;
-mod deliveries;
 mod detail;
 mod digests;
 mod issues;
@@ -12,7 +11,6 @@ mod nearest;
 mod news;
 mod news_categories;
 mod notifications;
-mod outbox;
 mod reports;
 mod rows;
 mod votes;
