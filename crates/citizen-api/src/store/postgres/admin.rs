@@ -49,16 +49,9 @@ fn push_issue_match(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
         let names: Vec<&str> = filter.list.statuses.iter().map(|s| s.as_str()).collect();
         q.push(" AND i.status = ANY(").push_bind(names).push(")");
     }
-    match filter.overdue {
-        Some(true) => {
-            q.push(" AND ");
-            push_overdue(q, filter.now);
-        }
-        Some(false) => {
-            q.push(" AND NOT ");
-            push_overdue(q, filter.now);
-        }
-        None => {}
+    if let Some(overdue) = filter.overdue {
+        q.push(if overdue { " AND " } else { " AND NOT " });
+        push_overdue(q, filter.now);
     }
     q.push(")");
 }

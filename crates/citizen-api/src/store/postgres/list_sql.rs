@@ -7,7 +7,7 @@ use sqlx::{Postgres, QueryBuilder};
 
 use super::page_sql;
 use super::rows::LIST_COLUMNS;
-pub(super) use crate::store::sql::direction;
+pub(super) use crate::store::sql::{direction, order_by};
 use crate::store::{Instant, ReportFilter};
 
 /// `ST_MakePoint(lon, lat)` in WGS84 (a planar geometry) with bound values.
@@ -66,14 +66,8 @@ pub(super) fn push_order(
             push_point(q, near.point.lon, near.point.lat);
             q.push(format!(" {dir}, {id} {dir}"));
         }
-        // Equal counts: the filing time, then the id, in the same direction.
-        (OrderBy::Votes, _) => {
-            q.push(format!(
-                " ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"
-            ));
-        }
-        _ => {
-            q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
+        (by, _) => {
+            q.push(order_by(by, filter.order.direction, date, id));
         }
     }
     q.push(page_sql(

@@ -10,7 +10,7 @@
 //! its write lock up front with `BEGIN IMMEDIATE`). A table group whose statements differ (PostGIS,
 //! text search, row locks) keeps its module in each backend.
 
-use domain::reports::Direction;
+use domain::reports::{Direction, OrderBy};
 pub(super) use service_kit::codec::{DbInstant, DbUuid};
 
 /// A list's direction in SQL.
@@ -18,6 +18,17 @@ pub(in crate::store) fn direction(d: Direction) -> &'static str {
     match d {
         Direction::Asc => "ASC",
         Direction::Desc => "DESC",
+    }
+}
+
+/// ` ORDER BY` of a report list not ordered by distance: by the votes (equal counts: the filing
+/// time, then the id) or by the filing time (then the id), all in the list's direction; `date`
+/// is the filing-time column, `id` the row's id column, and the query selects `votes_count`.
+pub(in crate::store) fn order_by(by: OrderBy, d: Direction, date: &str, id: &str) -> String {
+    let dir = direction(d);
+    match by {
+        OrderBy::Votes => format!(" ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"),
+        _ => format!(" ORDER BY {date} {dir}, {id} {dir}"),
     }
 }
 

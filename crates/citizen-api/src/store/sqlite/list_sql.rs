@@ -8,7 +8,7 @@ use sqlx::{QueryBuilder, Sqlite};
 
 use super::micros;
 use super::rows::{push_in, LIST_COLUMNS};
-pub(super) use crate::store::sql::direction;
+pub(super) use crate::store::sql::{direction, order_by};
 use crate::store::{Instant, ReportFilter};
 
 /// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
@@ -118,14 +118,8 @@ pub(super) fn push_order(
             push_distance2(q, alias, near.point);
             q.push(format!(") {dir}, {id} {dir}"));
         }
-        // Equal counts: the filing time, then the id, in the same direction.
-        (OrderBy::Votes, _) => {
-            q.push(format!(
-                " ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"
-            ));
-        }
-        _ => {
-            q.push(format!(" ORDER BY {date} {dir}, {id} {dir}"));
+        (by, _) => {
+            q.push(order_by(by, filter.order.direction, date, id));
         }
     }
     q.push(" LIMIT ")

@@ -61,16 +61,9 @@ fn push_issue_match(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
         }
         q.push(")");
     }
-    match filter.overdue {
-        Some(true) => {
-            q.push(" AND ");
-            push_overdue(q, filter.now);
-        }
-        Some(false) => {
-            q.push(" AND NOT ");
-            push_overdue(q, filter.now);
-        }
-        None => {}
+    if let Some(overdue) = filter.overdue {
+        q.push(if overdue { " AND " } else { " AND NOT " });
+        push_overdue(q, filter.now);
     }
     q.push(")");
 }
