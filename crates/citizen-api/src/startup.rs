@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use service_kit::auth::Authenticator;
 use service_kit::clock::Clock;
+use service_kit::db::Migrations;
 use service_kit::http::cache::HttpCache;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 pub use service_kit::startup::BuildOptions;
-use service_kit::startup::{self, HttpApp};
+use service_kit::startup::{self, HttpApp, ServiceApp};
 
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
@@ -33,13 +34,29 @@ pub struct Application {
     stores: Stores,
 }
 
-impl Application {
+impl ServiceApp for Application {
+    type Settings = Settings;
+
+    fn migrations() -> Migrations<'static> {
+        store::migrations()
+    }
+
     /// Pool and migrations, the city, the default category (and the demo data when
     /// configured), readiness, the app, and the bound listener.
-    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+    async fn build(settings: &Settings) -> anyhow::Result<Self> {
         Self::build_with(settings, BuildOptions::default()).await
     }
 
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
+    async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        Ok(self.http.run_until(shutdown).await?)
+    }
+}
+
+impl Application {
     /// [`Application::build`] with test/benchmark options.
     pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let city = Arc::new(City::load(&settings.city)?);
@@ -148,13 +165,5 @@ impl Application {
     /// The stores (tests set up state the API cannot create yet through them).
     pub fn stores(&self) -> Stores {
         self.stores.clone()
-    }
-
-    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
-    pub async fn run_until(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Ok(self.http.run_until(shutdown).await?)
     }
 }

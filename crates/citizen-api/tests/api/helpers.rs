@@ -20,6 +20,7 @@ use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
 use service_kit::db::{Database, DatabaseSettings};
 use service_kit::settings::ServiceSettings;
+use service_kit::startup::ServiceApp;
 use test_support::{Backend, TestDatabase};
 use uuid::Uuid;
 

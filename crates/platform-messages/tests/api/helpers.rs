@@ -15,6 +15,7 @@ use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::settings::ServiceSettings;
+use service_kit::startup::ServiceApp;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
