@@ -43,22 +43,8 @@ impl ServiceApp for Application {
 
     /// Pool and migrations, the city, the default category (and the demo data when
     /// configured), readiness, the app, and the bound listener.
-    async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        Self::build_with(settings, BuildOptions::default()).await
-    }
-
-    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
-    async fn run_until(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Ok(self.http.run_until(shutdown).await?)
-    }
-}
-
-impl Application {
-    /// [`Application::build`] with test/benchmark options.
-    pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
+    /// With test/benchmark options.
+    async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
@@ -157,6 +143,16 @@ impl Application {
         Ok(Self { http, stores })
     }
 
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
+    async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        Ok(self.http.run_until(shutdown).await?)
+    }
+}
+
+impl Application {
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.http.port()

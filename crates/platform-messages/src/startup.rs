@@ -110,33 +110,9 @@ impl ServiceApp for Application {
     }
 
     /// Pool and migrations, the MQTT publisher, readiness, the app, and the bound listener.
-    async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        Self::build_with(settings, BuildOptions::default()).await
-    }
-
-    /// Serves until `shutdown` resolves, then drains within the grace period and closes the
-    /// broker connection and the pool.
-    async fn run_until(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        let scheduler = self
-            .scheduler_loop
-            .then(|| tokio::spawn(self.scheduler.clone().run()));
-        let served = self.http.run_until(shutdown).await;
-        if let Some(task) = scheduler {
-            task.abort();
-        }
-        self.notifier.shutdown().await;
-        self.db.close().await;
-        Ok(served?)
-    }
-}
-
-impl Application {
-    /// [`Application::build`] with test/benchmark options. With `options.clock`, the scheduler's
+    /// With test/benchmark options. With `options.clock`, the scheduler's
     /// sleeping loop is not started: the caller drives [`Scheduler::run_due`] itself.
-    pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
+    async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
         let store = store::for_database(&db);
@@ -181,6 +157,26 @@ impl Application {
         })
     }
 
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the
+    /// broker connection and the pool.
+    async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let scheduler = self
+            .scheduler_loop
+            .then(|| tokio::spawn(self.scheduler.clone().run()));
+        let served = self.http.run_until(shutdown).await;
+        if let Some(task) = scheduler {
+            task.abort();
+        }
+        self.notifier.shutdown().await;
+        self.db.close().await;
+        Ok(served?)
+    }
+}
+
+impl Application {
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.http.port()

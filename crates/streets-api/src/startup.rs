@@ -5,7 +5,7 @@
 use service_kit::db::Migrations;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
-use service_kit::startup::{self, HttpApp, ServiceApp};
+use service_kit::startup::{self, BuildOptions, HttpApp, ServiceApp};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -28,8 +28,8 @@ impl ServiceApp for Application {
     }
 
     /// Pool and migrations, the demo data when configured and empty, readiness, the app, and
-    /// the bound listener.
-    async fn build(settings: &Settings) -> anyhow::Result<Self> {
+    /// the bound listener. streets-api reads no clock: the options change nothing.
+    async fn build_with(settings: &Settings, _: BuildOptions) -> anyhow::Result<Self> {
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
         let model = Arc::new(store::ReadModelStreets::new(

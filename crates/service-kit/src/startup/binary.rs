@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use super::BuildOptions;
 use crate::db::{Database, Migrations};
 use crate::settings::ServiceSettings;
 
@@ -23,8 +24,17 @@ pub trait ServiceApp: Sized {
     fn migrations() -> Migrations<'static>;
 
     /// Builds the application: pool and migrations, readiness, the app and the bound listener
-    /// (the steps of [`crate::startup`]).
-    fn build(settings: &Self::Settings) -> impl Future<Output = anyhow::Result<Self>>;
+    /// (the steps of [`crate::startup`]), with what tests and benchmarks may change.
+    fn build_with(
+        settings: &Self::Settings,
+        options: BuildOptions,
+    ) -> impl Future<Output = anyhow::Result<Self>>;
+
+    /// [`ServiceApp::build_with`] with the default options (the system clock): what `serve`
+    /// builds.
+    fn build(settings: &Self::Settings) -> impl Future<Output = anyhow::Result<Self>> {
+        Self::build_with(settings, BuildOptions::default())
+    }
 
     /// Serves until `shutdown` resolves, then drains within the grace period and stops what the
     /// application started (the pool, and whatever else the service runs).
@@ -170,7 +180,7 @@ mod tests {
         fn migrations() -> Migrations<'static> {
             unreachable!("not parsed")
         }
-        async fn build(_: &Settings) -> anyhow::Result<Self> {
+        async fn build_with(_: &Settings, _: BuildOptions) -> anyhow::Result<Self> {
             Ok(Self)
         }
         async fn run_until(
