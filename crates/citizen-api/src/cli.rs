@@ -1,12 +1,10 @@
 //! The binary's own commands, beside the `serve` and `migrate` every service has
 //! (`service_kit::startup::main`): `dev-token` and `import-news`.
 
-use std::future::Future;
 use std::path::PathBuf;
 
 use clap::Subcommand;
 use service_kit::auth::DevTokenArgs;
-use service_kit::db::Migrations;
 
 use crate::{store, Application, Settings};
 
@@ -27,24 +25,10 @@ pub enum Commands {
 }
 
 impl service_kit::startup::Binary for Cli {
-    type Settings = Settings;
+    type App = Application;
     type Commands = Commands;
     const ABOUT: &'static str =
         "Citizens' reports of problems in the city, with their issues and public timeline";
-
-    fn migrations() -> Migrations<'static> {
-        store::migrations()
-    }
-
-    async fn serve(
-        settings: &Settings,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Application::build(settings)
-            .await?
-            .run_until(shutdown)
-            .await
-    }
 
     async fn run(settings: &Settings, command: Commands) -> anyhow::Result<()> {
         match command {

@@ -7,11 +7,12 @@ use std::sync::Arc;
 
 use service_kit::auth::Authenticator;
 use service_kit::clock::Clock;
+use service_kit::db::Migrations;
 use service_kit::http::cache::HttpCache;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 pub use service_kit::startup::BuildOptions;
-use service_kit::startup::{self, HttpApp};
+use service_kit::startup::{self, HttpApp, ServiceApp};
 
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
@@ -33,15 +34,17 @@ pub struct Application {
     stores: Stores,
 }
 
-impl Application {
-    /// Pool and migrations, the city, the default category (and the demo data when
-    /// configured), readiness, the app, and the bound listener.
-    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        Self::build_with(settings, BuildOptions::default()).await
+impl ServiceApp for Application {
+    type Settings = Settings;
+
+    fn migrations() -> Migrations<'static> {
+        store::migrations()
     }
 
-    /// [`Application::build`] with test/benchmark options.
-    pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
+    /// Pool and migrations, the city, the default category (and the demo data when
+    /// configured), readiness, the app, and the bound listener.
+    /// With test/benchmark options.
+    async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
@@ -140,6 +143,16 @@ impl Application {
         Ok(Self { http, stores })
     }
 
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
+    async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        Ok(self.http.run_until(shutdown).await?)
+    }
+}
+
+impl Application {
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.http.port()
@@ -148,13 +161,5 @@ impl Application {
     /// The stores (tests set up state the API cannot create yet through them).
     pub fn stores(&self) -> Stores {
         self.stores.clone()
-    }
-
-    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
-    pub async fn run_until(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Ok(self.http.run_until(shutdown).await?)
     }
 }

@@ -22,6 +22,7 @@ use platform_messages::notify::{topic, Notice};
 use platform_messages::{Application, Settings};
 use secrecy::SecretString;
 use service_kit::settings::ServiceSettings;
+use service_kit::startup::ServiceApp;
 
 fn env_number(name: &str, default: u64) -> u64 {
     std::env::var(name)

@@ -1,13 +1,10 @@
 //! The binary's own command, beside the `serve` and `migrate` every service has
 //! (`service_kit::startup::main`): `dev-token`.
 
-use std::future::Future;
-
 use clap::Subcommand;
 use service_kit::auth::DevTokenArgs;
-use service_kit::db::Migrations;
 
-use crate::{store, Application, Settings};
+use crate::{Application, Settings};
 
 /// platform-messages' binary, for `service_kit::startup::main`.
 pub struct Cli;
@@ -20,23 +17,9 @@ pub enum Commands {
 }
 
 impl service_kit::startup::Binary for Cli {
-    type Settings = Settings;
+    type App = Application;
     type Commands = Commands;
     const ABOUT: &'static str = "Operator announcements per client application, over REST and MQTT";
-
-    fn migrations() -> Migrations<'static> {
-        store::migrations()
-    }
-
-    async fn serve(
-        settings: &Settings,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Application::build(settings)
-            .await?
-            .run_until(shutdown)
-            .await
-    }
 
     async fn run(settings: &Settings, command: Commands) -> anyhow::Result<()> {
         match command {

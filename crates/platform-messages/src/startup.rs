@@ -8,11 +8,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use service_kit::auth::Authenticator;
-use service_kit::db::Database;
+use service_kit::db::{Database, Migrations};
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 pub use service_kit::startup::BuildOptions;
-use service_kit::startup::{self, HttpApp};
+use service_kit::startup::{self, HttpApp, ServiceApp};
 
 use crate::clock::Clock;
 use crate::notify::{self, EmbeddedBroker, Notifier};
@@ -102,15 +102,17 @@ fn metrics(db: &Database, cache: Arc<ClientCache>) -> anyhow::Result<Metrics> {
     Ok(metrics)
 }
 
-impl Application {
-    /// Pool and migrations, the MQTT publisher, readiness, the app, and the bound listener.
-    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
-        Self::build_with(settings, BuildOptions::default()).await
+impl ServiceApp for Application {
+    type Settings = Settings;
+
+    fn migrations() -> Migrations<'static> {
+        store::migrations()
     }
 
-    /// [`Application::build`] with test/benchmark options. With `options.clock`, the scheduler's
+    /// Pool and migrations, the MQTT publisher, readiness, the app, and the bound listener.
+    /// With test/benchmark options. With `options.clock`, the scheduler's
     /// sleeping loop is not started: the caller drives [`Scheduler::run_due`] itself.
-    pub async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
+    async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
         let store = store::for_database(&db);
@@ -155,6 +157,26 @@ impl Application {
         })
     }
 
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the
+    /// broker connection and the pool.
+    async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        let scheduler = self
+            .scheduler_loop
+            .then(|| tokio::spawn(self.scheduler.clone().run()));
+        let served = self.http.run_until(shutdown).await;
+        if let Some(task) = scheduler {
+            task.abort();
+        }
+        self.notifier.shutdown().await;
+        self.db.close().await;
+        Ok(served?)
+    }
+}
+
+impl Application {
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.http.port()
@@ -175,23 +197,5 @@ impl Application {
     /// The embedded broker's address, when one was started.
     pub fn embedded_broker(&self) -> Option<std::net::SocketAddr> {
         self.embedded_broker.as_ref().map(|b| b.listen)
-    }
-
-    /// Serves until `shutdown` resolves, then drains within the grace period and closes the
-    /// broker connection and the pool.
-    pub async fn run_until(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        let scheduler = self
-            .scheduler_loop
-            .then(|| tokio::spawn(self.scheduler.clone().run()));
-        let served = self.http.run_until(shutdown).await;
-        if let Some(task) = scheduler {
-            task.abort();
-        }
-        self.notifier.shutdown().await;
-        self.db.close().await;
-        Ok(served?)
     }
 }

@@ -109,6 +109,36 @@ pub struct Migrations<'a> {
     pub extensions: &'a [&'a str],
 }
 
+/// A service's [`Migrations`], both dialects embedded at build time (`sqlx::migrate!`) from the
+/// folders named relative to the service's crate: the body of each store's `migrations()`.
+///
+/// ```ignore
+/// service_kit::embedded_migrations! {
+///     schema: SCHEMA,
+///     postgres: "../../migrations/streets-api/postgres",
+///     sqlite: "../../migrations/streets-api/sqlite",
+///     extensions: &["postgis"],
+/// }
+/// ```
+#[macro_export]
+macro_rules! embedded_migrations {
+    (
+        schema: $schema:expr,
+        postgres: $postgres:tt,
+        sqlite: $sqlite:tt,
+        extensions: $extensions:expr $(,)?
+    ) => {{
+        static POSTGRES: ::sqlx::migrate::Migrator = ::sqlx::migrate!($postgres);
+        static SQLITE: ::sqlx::migrate::Migrator = ::sqlx::migrate!($sqlite);
+        $crate::db::Migrations {
+            schema: $schema,
+            postgres: &POSTGRES,
+            sqlite: &SQLITE,
+            extensions: $extensions,
+        }
+    }};
+}
+
 /// A PostgreSQL connection idle for this long is pinged before it is handed out.
 pub const IDLE_PING_AFTER: Duration = Duration::from_secs(30);
 

@@ -175,13 +175,30 @@ fn layered<T: DeserializeOwned>(
         .map_err(|e| spec.error(e.to_string()))
 }
 
+/// `T` from its built-in defaults and the environment `env` alone (neither the process's
+/// environment nor a file), not validated: how each service's tests load its settings.
+pub fn load_from_pairs<T: ServiceSettings>(env: &[(&str, &str)]) -> Result<T, SettingsError> {
+    let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+    load_from(&T::SPEC, None, env)
+}
+
+/// The list settings of the [`Sections`] every service has, which each service's settings must
+/// read from the environment like their own.
+const SECTION_LISTS: [&str; 1] = ["http.cors_allowed_origins"];
+
 /// Sets every list setting of `T` from the environment at once, as `<PREFIX>__A__B=x.example,
-/// y.example`, and checks that each becomes those two items and that `T` still loads; the keys
-/// walked, or what went wrong. Each service's tests call it with its own settings type.
-pub fn check_lists_from_environment<T: DeserializeOwned>(
-    spec: &ServiceSpec,
-) -> Result<Vec<String>, String> {
+/// y.example`, and checks that each becomes those two items, that those of the [`Sections`] are
+/// among them and that `T` still loads; the keys walked, or what went wrong. Each service's tests
+/// call it with its own settings type.
+pub fn check_lists_from_environment<T: ServiceSettings>() -> Result<Vec<String>, String> {
+    let spec = &T::SPEC;
     let keys = list_keys::<T>();
+    if let Some(missing) = SECTION_LISTS
+        .into_iter()
+        .find(|k| !keys.iter().any(|key| key == k))
+    {
+        return Err(format!("{missing} not walked: {keys:?}"));
+    }
     let items = ["x.example".to_owned(), "y.example".to_owned()];
     let env: Vec<(String, String)> = keys
         .iter()

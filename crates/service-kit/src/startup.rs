@@ -12,7 +12,7 @@
 
 mod binary;
 
-pub use binary::{main, Binary};
+pub use binary::{main, Binary, ServiceApp};
 
 use std::future::Future;
 use std::sync::Arc;

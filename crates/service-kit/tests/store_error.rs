@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
 
 use service_kit::store_error::StoreError;
-use sqlx::postgres::PgPoolOptions;
+use sqlx::postgres::{PgPool, PgPoolOptions};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
 use sqlx::{Connection, Executor};
 use std::str::FromStr;
@@ -76,16 +76,39 @@ async fn expect_violations<'e, E: Executor<'e> + Copy>(
     }
 }
 
-#[tokio::test]
-async fn postgres_constraint_violations() {
-    let Some(db) = test_support::postgres("store_error").await else {
-        return;
+/// A query that finds no row is `NotFound`; one the database cannot parse is `Other`.
+async fn expect_not_found_and_other<'e, E: Executor<'e> + Copy>(executor: E) {
+    let Err(missing) = executor
+        .fetch_one("SELECT id FROM parent WHERE id = 42")
+        .await
+    else {
+        panic!("found a parent 42");
     };
+    assert!(matches!(StoreError::from(missing), StoreError::NotFound));
+    let syntax = failing(executor, "SELEKT 1").await;
+    assert!(matches!(syntax, StoreError::Other(_)), "{syntax:?}");
+}
+
+/// A pool of `connections` on a fresh PostgreSQL database (kept as long as the
+/// [`test_support::TestPostgres`]); `None` when PostgreSQL is unreachable (the test skips).
+async fn postgres_pool(
+    label: &str,
+    connections: u32,
+) -> Option<(test_support::TestPostgres, PgPool)> {
+    let db = test_support::postgres(label).await?;
     let pool = PgPoolOptions::new()
-        .max_connections(2)
+        .max_connections(connections)
         .connect(&db.url)
         .await
         .unwrap();
+    Some((db, pool))
+}
+
+#[tokio::test]
+async fn postgres_constraint_violations() {
+    let Some((_db, pool)) = postgres_pool("store_error", 2).await else {
+        return;
+    };
     pool.execute(PG_SCHEMA).await.unwrap();
 
     let constraints = [
@@ -98,26 +121,15 @@ async fn postgres_constraint_violations() {
     expect_violations(&pool, constraints).await;
     let referenced = "DELETE FROM parent WHERE id = 1";
     expect_invalid(failing(&pool, referenced).await, Some("child_parent_fk"));
-    let missing = sqlx::query_scalar::<_, i32>("SELECT id FROM parent WHERE id = 42")
-        .fetch_one(&pool)
-        .await
-        .unwrap_err();
-    assert!(matches!(StoreError::from(missing), StoreError::NotFound));
-    let syntax = failing(&pool, "SELEKT 1").await;
-    assert!(matches!(syntax, StoreError::Other(_)), "{syntax:?}");
+    expect_not_found_and_other(&pool).await;
     pool.close().await;
 }
 
 #[tokio::test]
 async fn postgres_terminated_session_is_unavailable() {
-    let Some(db) = test_support::postgres("store_error_57p01").await else {
+    let Some((db, pool)) = postgres_pool("store_error_57p01", 1).await else {
         return;
     };
-    let pool = PgPoolOptions::new()
-        .max_connections(1)
-        .connect(&db.url)
-        .await
-        .unwrap();
     let mut victim = pool.acquire().await.unwrap();
     let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()")
         .fetch_one(&mut *victim)
@@ -176,13 +188,7 @@ async fn sqlite_constraint_violations() {
         Some("child.n"),
     ];
     expect_violations(&pool, constraints).await;
-    let missing = sqlx::query_scalar::<_, i64>("SELECT id FROM parent WHERE id = 42")
-        .fetch_one(&pool)
-        .await
-        .unwrap_err();
-    assert!(matches!(StoreError::from(missing), StoreError::NotFound));
-    let syntax = failing(&pool, "SELEKT 1").await;
-    assert!(matches!(syntax, StoreError::Other(_)), "{syntax:?}");
+    expect_not_found_and_other(&pool).await;
 }
 
 #[tokio::test]

@@ -1,12 +1,10 @@
 //! The binary's own command, beside the `serve` and `migrate` every service has
 //! (`service_kit::startup::main`): `import FILE`.
 
-use std::future::Future;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Subcommand;
-use service_kit::db::Migrations;
 use service_kit::startup;
 
 use crate::{store, Application, Settings};
@@ -30,23 +28,9 @@ pub enum Commands {
 }
 
 impl service_kit::startup::Binary for Cli {
-    type Settings = Settings;
+    type App = Application;
     type Commands = Commands;
     const ABOUT: &'static str = "Public street geometries of the city (GeoJSON, WGS84)";
-
-    fn migrations() -> Migrations<'static> {
-        store::migrations()
-    }
-
-    async fn serve(
-        settings: &Settings,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Application::build(settings)
-            .await?
-            .run_until(shutdown)
-            .await
-    }
 
     async fn run(settings: &Settings, command: Commands) -> anyhow::Result<()> {
         match command {

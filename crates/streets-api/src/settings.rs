@@ -49,14 +49,11 @@ impl ServiceSettings for Settings {
 mod tests {
     #![allow(clippy::unwrap_used)] // test code
 
-    use super::{Settings, SPEC};
+    use super::Settings;
 
     #[test]
     fn every_list_setting_is_read_from_the_environment() {
-        let keys = service_kit::settings::check_lists_from_environment::<Settings>(&SPEC).unwrap();
-        assert!(
-            keys.iter().any(|k| k == "http.cors_allowed_origins"),
-            "{keys:?}"
-        );
+        // Among them `http.cors_allowed_origins`, which service-kit requires.
+        service_kit::settings::check_lists_from_environment::<Settings>().unwrap();
     }
 }

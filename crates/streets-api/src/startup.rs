@@ -2,9 +2,10 @@
 //! migrate, readiness, app, bind, run. The library owns it so tests run the real application on
 //! port 0.
 
+use service_kit::db::Migrations;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
-use service_kit::startup::{self, HttpApp};
+use service_kit::startup::{self, BuildOptions, HttpApp, ServiceApp};
 use std::future::Future;
 use std::sync::Arc;
 
@@ -19,10 +20,16 @@ pub struct Application {
     model: Arc<store::ReadModelStreets>,
 }
 
-impl Application {
+impl ServiceApp for Application {
+    type Settings = Settings;
+
+    fn migrations() -> Migrations<'static> {
+        store::migrations()
+    }
+
     /// Pool and migrations, the demo data when configured and empty, readiness, the app, and
-    /// the bound listener.
-    pub async fn build(settings: &Settings) -> anyhow::Result<Self> {
+    /// the bound listener. streets-api reads no clock: the options change nothing.
+    async fn build_with(settings: &Settings, _: BuildOptions) -> anyhow::Result<Self> {
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
         let model = Arc::new(store::ReadModelStreets::new(
@@ -72,6 +79,16 @@ impl Application {
         Ok(Self { http, store, model })
     }
 
+    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
+    async fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        Ok(self.http.run_until(shutdown).await?)
+    }
+}
+
+impl Application {
     /// The bound port (useful with port 0).
     pub fn port(&self) -> u16 {
         self.http.port()
@@ -85,13 +102,5 @@ impl Application {
     /// The replica's read model (for tests: its generation, an awaited build).
     pub fn read_model(&self) -> Arc<store::ReadModelStreets> {
         self.model.clone()
-    }
-
-    /// Serves until `shutdown` resolves, then drains within the grace period and closes the pool.
-    pub async fn run_until(
-        self,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> anyhow::Result<()> {
-        Ok(self.http.run_until(shutdown).await?)
     }
 }

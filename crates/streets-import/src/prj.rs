@@ -308,27 +308,29 @@ mod tests {
     fn esri_names_as_gdal_writes_them_in_a_prj() {
         // What ogr2ogr 3.6 writes beside a Shapefile in EPSG:5514 (shortened).
         let krovak = r#"PROJCS["S-JTSK_Krovak_East_North",GEOGCS["GCS_S_JTSK",DATUM["D_S_JTSK",SPHEROID["Bessel_1841",6377397.155,299.1528128]],PRIMEM["Greenwich",0.0],UNIT["Degree",0.0174532925199433]],PROJECTION["Krovak"],UNIT["Meter",1.0]]"#;
-        assert_eq!(code(krovak), Some(5514));
-        assert_eq!(
-            code(r#"PROJCS["WGS_1984_UTM_Zone_33N",GEOGCS["GCS_WGS_1984"]]"#),
-            Some(32633)
-        );
-        assert_eq!(
-            code(r#"PROJCS["WGS_1984_UTM_Zone_19S",GEOGCS["GCS_WGS_1984"]]"#),
-            Some(32719)
-        );
-        assert_eq!(
-            code(r#"PROJCS["ETRS_1989_UTM_Zone_34N",GEOGCS["GCS_ETRS_1989"]]"#),
-            Some(25834)
-        );
-        assert_eq!(
-            code(r#"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984"]]"#),
-            Some(4326)
-        );
-        assert_eq!(
-            code(r#"PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984"]]"#),
-            Some(3857)
-        );
+        let names = [
+            (krovak, 5514),
+            (
+                r#"PROJCS["WGS_1984_UTM_Zone_33N",GEOGCS["GCS_WGS_1984"]]"#,
+                32633,
+            ),
+            (
+                r#"PROJCS["WGS_1984_UTM_Zone_19S",GEOGCS["GCS_WGS_1984"]]"#,
+                32719,
+            ),
+            (
+                r#"PROJCS["ETRS_1989_UTM_Zone_34N",GEOGCS["GCS_ETRS_1989"]]"#,
+                25834,
+            ),
+            (r#"GEOGCS["GCS_WGS_1984",DATUM["D_WGS_1984"]]"#, 4326),
+            (
+                r#"PROJCS["WGS_1984_Web_Mercator_Auxiliary_Sphere",GEOGCS["GCS_WGS_1984"]]"#,
+                3857,
+            ),
+        ];
+        for (wkt, epsg) in names {
+            assert_eq!(code(wkt), Some(epsg), "{wkt}");
+        }
     }
 
     #[test]

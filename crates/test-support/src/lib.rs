@@ -312,6 +312,21 @@ impl XorShift {
     }
 }
 
+/// The order of a name search, the rule of the SQL backends: whole name 0, name prefix 1, a
+/// later word starts with `q` 2 (`LIKE 'q%' OR LIKE '% q%'`), for folded `name` and `q`. Written
+/// out independently of `domain::text::match_rank`, as the reference tests compare it with.
+pub fn name_rank(name: &str, q: &str) -> Option<u8> {
+    if name == q {
+        Some(0)
+    } else if name.starts_with(q) {
+        Some(1)
+    } else if name.contains(&format!(" {q}")) {
+        Some(2)
+    } else {
+        None
+    }
+}
+
 /// The value on the first line of a Prometheus text exposition that starts with `prefix`
 /// (`news_reads_total{source="memory"`), if any.
 pub fn metric_value(exposition: &str, prefix: &str) -> Option<f64> {

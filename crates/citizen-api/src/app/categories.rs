@@ -26,8 +26,7 @@ pub async fn create(
     let created = tx.insert_category(Uuid::now_v7(), new, now).await?;
     let detail = json!({"category_id": created.id, "name": created.name,
         "is_default": created.is_default, "statement_deadline_days": created.statement_deadline_days});
-    record(tx.as_mut(), "category_created", detail, actor, now).await?;
-    tx.commit().await?;
+    commit_recorded(tx, "category_created", detail, actor, now).await?;
     Ok(created)
 }
 
@@ -54,8 +53,7 @@ pub async fn update(
     let updated = tx.write_category(id, change, deadline).await?;
     let detail = json!({"category_id": id, "name": change.name,
         "is_default": change.is_default, "statement_deadline_days": change.statement_deadline_days});
-    record(tx.as_mut(), "category_updated", detail, actor, now).await?;
-    tx.commit().await?;
+    commit_recorded(tx, "category_updated", detail, actor, now).await?;
     Ok(updated)
 }
 
@@ -75,16 +73,14 @@ pub async fn delete(
         return Err(CategoryError::InUse);
     }
     tx.delete_category(id).await?;
-    record(
-        tx.as_mut(),
+    commit_recorded(
+        tx,
         "category_deleted",
         json!({"category_id": id}),
         actor,
         now,
     )
-    .await?;
-    tx.commit().await?;
-    Ok(())
+    .await
 }
 
 /// Lets an officer (a token subject) work in a category (idempotent: an assignment that exists
@@ -100,9 +96,7 @@ pub async fn assign_officer(
     tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
     tx.assign_officer(subject, id).await?;
     let detail = json!({"category_id": id, "officer": subject});
-    record(tx.as_mut(), "officer_assigned", detail, actor, now).await?;
-    tx.commit().await?;
-    Ok(())
+    commit_recorded(tx, "officer_assigned", detail, actor, now).await
 }
 
 /// Takes an officer off a category (idempotent: recorded only when they were assigned).
@@ -121,6 +115,18 @@ pub async fn remove_officer(
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// Records the change in the audit trail and commits it with its entry.
+async fn commit_recorded(
+    mut tx: Box<dyn CategoryTx>,
+    action: &'static str,
+    detail: serde_json::Value,
+    actor: &str,
+    now: Instant,
+) -> Result<(), CategoryError> {
+    record(tx.as_mut(), action, detail, actor, now).await?;
+    Ok(tx.commit().await?)
 }
 
 async fn record(

@@ -26,8 +26,7 @@ pub async fn change_status(
     let next = next_status(current.status, transition)?;
     let updated = set_status(tx.as_mut(), &current, next, None, actor, now).await?;
     tx.record_notification(updated.status_event(), now).await?;
-    record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
-    tx.commit().await?;
+    commit_step(tx, current.report_id, before, now).await?;
     Ok(updated)
 }
 
@@ -48,13 +47,8 @@ pub async fn move_issue(
         return Err(WorkflowError::CategoryNotFound);
     }
     set_status(tx.as_mut(), &current, IssueStatus::Moved, None, actor, now).await?;
-    let opened = tx
-        .open_issue(Uuid::now_v7(), current.report_id, category_id, now)
-        .await?;
-    tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
-        .await?;
-    record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
-    tx.commit().await?;
+    let opened = open_in_category(tx.as_mut(), current.report_id, category_id, actor, now).await?;
+    commit_step(tx, current.report_id, before, now).await?;
     Ok(opened)
 }
 
@@ -92,8 +86,7 @@ pub async fn mark_duplicate(
     )
     .await?;
     tx.record_notification(updated.status_event(), now).await?;
-    record_status_if_changed(tx.as_mut(), current.report_id, before, now).await?;
-    tx.commit().await?;
+    commit_step(tx, current.report_id, before, now).await?;
     Ok(updated)
 }
 
@@ -151,13 +144,8 @@ pub async fn open_issue(
             constraint: Some("one issue per category".into()),
         });
     }
-    let opened = tx
-        .open_issue(Uuid::now_v7(), report_id, category_id, now)
-        .await?;
-    tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
-        .await?;
-    record_status_if_changed(tx.as_mut(), report_id, before, now).await?;
-    tx.commit().await?;
+    let opened = open_in_category(tx.as_mut(), report_id, category_id, actor, now).await?;
+    commit_step(tx, report_id, before, now).await?;
     Ok(Some(opened))
 }
 
@@ -189,6 +177,34 @@ async fn set_status(
         .await?;
     tx.mark_processed(current.report_id, now).await?;
     Ok(updated)
+}
+
+/// Opens a new issue of the report in the category, its opening recorded with its actor.
+async fn open_in_category(
+    tx: &mut dyn IssueTx,
+    report_id: Uuid,
+    category_id: Uuid,
+    actor: &str,
+    now: Instant,
+) -> StoreResult<Issue> {
+    let opened = tx
+        .open_issue(Uuid::now_v7(), report_id, category_id, now)
+        .await?;
+    tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
+        .await?;
+    Ok(opened)
+}
+
+/// Ends a step that may change the report's public status: records the status event when it
+/// now differs from `before`, then commits.
+async fn commit_step(
+    mut tx: Box<dyn IssueTx>,
+    report_id: Uuid,
+    before: Option<IssueStatus>,
+    now: Instant,
+) -> StoreResult<()> {
+    record_status_if_changed(tx.as_mut(), report_id, before, now).await?;
+    tx.commit().await
 }
 
 /// Records the report's status event when its public status now differs from `before`.

@@ -10,7 +10,7 @@ use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 use citizen_api::app::workflow;
 use citizen_api::store::{self, Category, Issue, NewCategory, NewReport, Statement, WorkflowError};
 use citizen_api::stores::{self, Stores};
-use citizen_api::{Application, BuildOptions, Settings, SPEC};
+use citizen_api::{Application, BuildOptions, Settings};
 use domain::geo::{LocationParam, LonLat};
 use domain::issues::Transition;
 use secrecy::SecretString;
@@ -20,6 +20,7 @@ use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
 use service_kit::db::{Database, DatabaseSettings};
 use service_kit::settings::ServiceSettings;
+use service_kit::startup::ServiceApp;
 use test_support::{Backend, TestDatabase};
 use uuid::Uuid;
 
@@ -47,8 +48,7 @@ pub struct TestApp {
 
 /// Production settings with the test database, port 0 and the dev secret.
 pub fn settings(db: &TestDatabase) -> Settings {
-    let mut s: Settings =
-        service_kit::settings::load_from(&SPEC, None, Vec::new()).expect("default settings");
+    let mut s: Settings = service_kit::settings::load_from_pairs(&[]).expect("default settings");
     s.http.port = 0;
     s.http.workers = 2;
     s.http.shutdown_grace_seconds = 1;

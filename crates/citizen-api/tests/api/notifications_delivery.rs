@@ -6,6 +6,7 @@
 use chrono::TimeDelta;
 use serde_json::json;
 use service_kit::clock::Clock;
+use service_kit::startup::ServiceApp;
 use test_support::on_both_backends;
 
 use crate::delivery_helpers::{

@@ -7,6 +7,7 @@ use citizen_api::notify::digest::{DigestSettings, DigestWriter};
 use domain::notifications::Interval;
 use serde_json::json;
 use service_kit::clock::Clock;
+use service_kit::startup::ServiceApp;
 use test_support::on_both_backends;
 
 use crate::delivery_helpers::{

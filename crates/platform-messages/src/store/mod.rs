@@ -12,7 +12,6 @@ use domain::messages::{Audience, Kind, Targeting, Version, Window};
 use service_kit::codec::{DbInstant, DbUuid};
 use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
-use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
 pub use cache::{CacheSettings, CacheStats, ClientCache};
@@ -22,16 +21,12 @@ pub use sqlite::SqliteStore;
 /// PostgreSQL schema owned by this service.
 pub const SCHEMA: &str = "platform_messages";
 
-static POSTGRES_MIGRATIONS: Migrator =
-    sqlx::migrate!("../../migrations/platform-messages/postgres");
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/platform-messages/sqlite");
-
 /// The embedded migrations of both dialects.
 pub fn migrations() -> Migrations<'static> {
-    Migrations {
+    service_kit::embedded_migrations! {
         schema: SCHEMA,
-        postgres: &POSTGRES_MIGRATIONS,
-        sqlite: &SQLITE_MIGRATIONS,
+        postgres: "../../migrations/platform-messages/postgres",
+        sqlite: "../../migrations/platform-messages/sqlite",
         extensions: &[],
     }
 }

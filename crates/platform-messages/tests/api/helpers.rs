@@ -10,11 +10,12 @@ use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 use platform_messages::clock::ManualClock;
 use platform_messages::notify::Notifier;
 use platform_messages::scheduler::Scheduler;
-use platform_messages::{Application, BuildOptions, Settings, SPEC};
+use platform_messages::{Application, BuildOptions, Settings};
 use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::settings::ServiceSettings;
+use service_kit::startup::ServiceApp;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
@@ -64,8 +65,7 @@ pub async fn fresh_database(backend: Backend) -> Option<Arc<TestDatabase>> {
 
 /// Production settings with the test database, port 0, the dev secret and `broker`.
 pub fn settings(db: &TestDatabase, broker: &Broker) -> Settings {
-    let mut s: Settings =
-        service_kit::settings::load_from(&SPEC, None, Vec::new()).expect("default settings");
+    let mut s: Settings = service_kit::settings::load_from_pairs(&[]).expect("default settings");
     s.http.host = "127.0.0.1".into();
     s.http.port = 0;
     s.http.workers = 2;

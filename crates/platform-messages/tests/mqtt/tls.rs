@@ -12,6 +12,7 @@ use platform_messages::notify::{topic, Notice};
 use platform_messages::Application;
 use secrecy::SecretString;
 use serde_json::json;
+use service_kit::startup::ServiceApp;
 use std::sync::Arc;
 use test_support::{Backend, TestDatabase};
 

@@ -1,7 +1,7 @@
 //! The command line every service's binary has: `serve` (the default), `migrate`, and the
 //! service's own commands, with `--config FILE` (or `<PREFIX>_CONFIG`) read after the built-in
 //! defaults. Each `main.rs` chooses the allocator and calls [`main`] with its service's
-//! [`Binary`].
+//! [`Binary`]; `serve` and `migrate` are the same for every service, through its [`ServiceApp`].
 
 use std::ffi::OsString;
 use std::future::Future;
@@ -9,31 +9,57 @@ use std::path::PathBuf;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
+use super::BuildOptions;
 use crate::db::{Database, Migrations};
 use crate::settings::ServiceSettings;
 
-/// What a service's binary adds to the commands every service has.
-pub trait Binary {
+/// A service's application as `serve` and `migrate` use it: built from the service's settings,
+/// served until shutdown, with the migrations of its database.
+pub trait ServiceApp: Sized {
     /// The service's settings (their [`ServiceSettings::SPEC`] names the binary and the
     /// environment variables).
     type Settings: ServiceSettings;
+
+    /// The migrations of the service's database, which `migrate` applies.
+    fn migrations() -> Migrations<'static>;
+
+    /// Builds the application: pool and migrations, readiness, the app and the bound listener
+    /// (the steps of [`crate::startup`]), with what tests and benchmarks may change.
+    fn build_with(
+        settings: &Self::Settings,
+        options: BuildOptions,
+    ) -> impl Future<Output = anyhow::Result<Self>>;
+
+    /// [`ServiceApp::build_with`] with the default options (the system clock): what `serve`
+    /// builds.
+    fn build(settings: &Self::Settings) -> impl Future<Output = anyhow::Result<Self>> {
+        Self::build_with(settings, BuildOptions::default())
+    }
+
+    /// Serves until `shutdown` resolves, then drains within the grace period and stops what the
+    /// application started (the pool, and whatever else the service runs).
+    fn run_until(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> impl Future<Output = anyhow::Result<()>> + Send;
+}
+
+/// The settings of `B`'s service.
+type SettingsOf<B> = <<B as Binary>::App as ServiceApp>::Settings;
+
+/// What a service's binary adds to the commands every service has.
+pub trait Binary {
+    /// The service's application, which `serve` builds and runs and whose migrations `migrate`
+    /// applies.
+    type App: ServiceApp;
     /// The service's own commands, beside `serve` and `migrate`.
     type Commands: Subcommand;
     /// What the service does, for `--help`.
     const ABOUT: &'static str;
 
-    /// The migrations `migrate` applies.
-    fn migrations() -> Migrations<'static>;
-
-    /// `serve`: builds the application and serves until `shutdown` resolves.
-    fn serve(
-        settings: &Self::Settings,
-        shutdown: impl Future<Output = ()> + Send + 'static,
-    ) -> impl Future<Output = anyhow::Result<()>>;
-
     /// Runs one of the service's own commands (each sets up telemetry when it logs).
     fn run(
-        settings: &Self::Settings,
+        settings: &SettingsOf<Self>,
         command: Self::Commands,
     ) -> impl Future<Output = anyhow::Result<()>>;
 }
@@ -64,7 +90,7 @@ enum Command<C: Subcommand> {
 fn parse<B: Binary>(
     args: impl IntoIterator<Item = impl Into<OsString> + Clone>,
 ) -> Result<Cli<B::Commands>, clap::Error> {
-    let spec = B::Settings::SPEC;
+    let spec = SettingsOf::<B>::SPEC;
     let prefix = spec.env_prefix;
     let matches = Cli::<B::Commands>::command()
         .name(spec.name)
@@ -95,19 +121,22 @@ pub fn main<B: Binary>() -> anyhow::Result<()> {
 }
 
 async fn run<B: Binary>(cli: Cli<B::Commands>) -> anyhow::Result<()> {
-    let settings = B::Settings::load(cli.config.as_deref())?;
+    let settings = SettingsOf::<B>::load(cli.config.as_deref())?;
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => {
             crate::telemetry::init(settings.sections().telemetry);
-            B::serve(&settings, crate::http::shutdown_signal()).await
+            B::App::build(&settings)
+                .await?
+                .run_until(crate::http::shutdown_signal())
+                .await
         }
         Command::Migrate => {
             crate::telemetry::init(settings.sections().telemetry);
-            let migrations = B::migrations();
+            let migrations = B::App::migrations();
             let db = Database::connect(settings.sections().database, migrations.schema).await?;
             db.migrate(&migrations).await?;
             db.close().await;
-            println!("{}: migrations applied", B::Settings::SPEC.name);
+            println!("{}: migrations applied", SettingsOf::<B>::SPEC.name);
             Ok(())
         }
         Command::Service(command) => B::run(&settings, command).await,
@@ -144,21 +173,30 @@ mod tests {
         Import { file: PathBuf },
     }
 
-    struct Example;
+    struct ExampleApp;
 
-    impl Binary for Example {
+    impl ServiceApp for ExampleApp {
         type Settings = Settings;
-        type Commands = Own;
-        const ABOUT: &'static str = "An example service";
         fn migrations() -> Migrations<'static> {
             unreachable!("not parsed")
         }
-        async fn serve(
-            _: &Settings,
+        async fn build_with(_: &Settings, _: BuildOptions) -> anyhow::Result<Self> {
+            Ok(Self)
+        }
+        async fn run_until(
+            self,
             _: impl Future<Output = ()> + Send + 'static,
         ) -> anyhow::Result<()> {
             Ok(())
         }
+    }
+
+    struct Example;
+
+    impl Binary for Example {
+        type App = ExampleApp;
+        type Commands = Own;
+        const ABOUT: &'static str = "An example service";
         async fn run(_: &Settings, _: Own) -> anyhow::Result<()> {
             Ok(())
         }

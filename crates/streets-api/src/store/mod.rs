@@ -12,7 +12,6 @@ use actix_web::web::Bytes;
 use async_trait::async_trait;
 use service_kit::db::{Database, Migrations};
 pub use service_kit::store_error::{StoreError, StoreResult};
-use sqlx::migrate::Migrator;
 use std::sync::Arc;
 use streets_import::ImportedStreet;
 
@@ -26,15 +25,12 @@ pub use sqlite::SqliteStreets;
 /// The PostgreSQL schema owned by streets-api.
 pub const SCHEMA: &str = "streets";
 
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/streets-api/postgres");
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/streets-api/sqlite");
-
 /// The migrations of both dialects.
 pub fn migrations() -> Migrations<'static> {
-    Migrations {
+    service_kit::embedded_migrations! {
         schema: SCHEMA,
-        postgres: &POSTGRES_MIGRATIONS,
-        sqlite: &SQLITE_MIGRATIONS,
+        postgres: "../../migrations/streets-api/postgres",
+        sqlite: "../../migrations/streets-api/sqlite",
         extensions: &["postgis", "pg_trgm"],
     }
 }

@@ -3,6 +3,7 @@
 use secrecy::ExposeSecret;
 use serde_json::Value;
 use service_kit::settings::ServiceSettings;
+use service_kit::startup::ServiceApp;
 use std::sync::Arc;
 use streets_api::store::{ReadModelStreets, StreetStore};
 use streets_api::{Application, Settings};

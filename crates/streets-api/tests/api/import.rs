@@ -1,6 +1,7 @@
 //! `streets-api import`: the real binary against the test database; atomic replacement.
 
 use crate::helpers::{number, short_street, spawn_app, Backend, TestApp};
+use service_kit::startup::ServiceApp;
 use std::path::Path;
 use std::process::Command;
 

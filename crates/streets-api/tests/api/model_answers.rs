@@ -7,7 +7,7 @@ use domain::geo::{distance_to_lines_m, LonLat};
 use domain::text::fold;
 use streets_import::ImportedStreet;
 use test_support::on_both_backends;
-use test_support::XorShift;
+use test_support::{name_rank, XorShift};
 
 on_both_backends!(
     crate::helpers::spawn_app;
@@ -65,26 +65,13 @@ fn city(rng: &mut XorShift, n: i64) -> Vec<ImportedStreet> {
         .collect()
 }
 
-/// Whole name 0, name prefix 1, a later word starts with q 2 (`LIKE 'q%' OR LIKE '% q%'`).
-fn rank(name: &str, q: &str) -> Option<u8> {
-    if name == q {
-        Some(0)
-    } else if name.starts_with(q) {
-        Some(1)
-    } else if name.contains(&format!(" {q}")) {
-        Some(2)
-    } else {
-        None
-    }
-}
-
 fn by_rank(streets: &[ImportedStreet], q: &str) -> Vec<i64> {
     let q = fold(q);
     let mut hits: Vec<_> = streets
         .iter()
         .filter_map(|s| {
             let folded = fold(&s.name);
-            rank(&folded, &q).map(|r| (r, folded, s.number))
+            name_rank(&folded, &q).map(|r| (r, folded, s.number))
         })
         .collect();
     hits.sort();
@@ -179,7 +166,7 @@ async fn radius_searches_match_the_oracle(app: TestApp) {
                 .iter()
                 .filter(|(_, n)| {
                     let s = streets.iter().find(|s| s.number == *n).unwrap();
-                    rank(&fold(&s.name), "nov").is_some()
+                    name_rank(&fold(&s.name), "nov").is_some()
                 })
                 .map(|h| h.1)
                 .collect();

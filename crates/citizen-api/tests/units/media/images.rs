@@ -57,6 +57,31 @@ pub fn xmp() -> Vec<u8> {
     x
 }
 
+/// Whether a part of a file is in the bytes stored once its metadata is removed.
+#[derive(Clone, Copy, PartialEq)]
+enum Part {
+    Kept,
+    Removed,
+}
+use Part::{Kept, Removed};
+
+/// `(file, expected)`: every one of `parts` in order, and the bytes that must be stored, the
+/// parts kept.
+fn file_and_expected(parts: &[(&[u8], Part)]) -> (Vec<u8>, Vec<u8>) {
+    let file = parts
+        .iter()
+        .map(|(bytes, _)| *bytes)
+        .collect::<Vec<_>>()
+        .concat();
+    let expected = parts
+        .iter()
+        .filter(|(_, part)| *part == Kept)
+        .map(|(bytes, _)| *bytes)
+        .collect::<Vec<_>>()
+        .concat();
+    (file, expected)
+}
+
 /// A JPEG segment `FF marker` with its length.
 fn segment(marker: u8, payload: &[u8]) -> Vec<u8> {
     let mut s = vec![0xFF, marker];
@@ -100,38 +125,24 @@ pub fn jpeg() -> (Vec<u8>, Vec<u8>) {
     let mut trailer = b"MPF trailer ".to_vec();
     trailer.extend_from_slice(&exif(true));
 
-    let file = [
-        &[0xFF, 0xD8][..],
-        &app0,
-        &app1_exif,
-        &app1_xmp,
-        &icc,
-        &mpf,
-        &app13,
-        &app12,
-        &com,
-        &dqt,
-        &sof0,
-        &dht,
-        &sos,
-        &scan,
-        &eoi,
-        &trailer,
-    ]
-    .concat();
-    let expected = [
-        &[0xFF, 0xD8][..],
-        &app0,
-        &icc,
-        &dqt,
-        &sof0,
-        &dht,
-        &sos,
-        &scan,
-        &eoi,
-    ]
-    .concat();
-    (file, expected)
+    file_and_expected(&[
+        (&[0xFF, 0xD8], Kept),
+        (&app0, Kept),
+        (&app1_exif, Removed),
+        (&app1_xmp, Removed),
+        (&icc, Kept),
+        (&mpf, Removed),
+        (&app13, Removed),
+        (&app12, Removed),
+        (&com, Removed),
+        (&dqt, Kept),
+        (&sof0, Kept),
+        (&dht, Kept),
+        (&sos, Kept),
+        (&scan, Kept),
+        (&eoi, Kept),
+        (&trailer, Removed),
+    ])
 }
 
 /// A JPEG whose entropy-coded data holds stuffed `FF 00` bytes, restart markers and fill
@@ -144,30 +155,18 @@ pub fn jpeg_with_markers_in_scans() -> (Vec<u8>, Vec<u8>) {
     let com = segment(0xFE, b"between scans");
     let sos2 = segment(0xDA, &[1, 1, 0x00, 1, 63, 0]);
     let scan2 = [0xFF, 0x00, 0x78, 0xFF, 0xD1, 0x9A];
-    let file = [
-        &[0xFF, 0xD8][..],
-        &dri,
-        &sof2,
-        &sos,
-        &scan1,
-        &com,
-        &sos2,
-        &scan2,
-        &[0xFF, 0xFF, 0xD9],
-    ]
-    .concat();
-    let expected = [
-        &[0xFF, 0xD8][..],
-        &dri,
-        &sof2,
-        &sos,
-        &scan1,
-        &sos2,
-        &scan2,
-        &[0xFF, 0xD9],
-    ]
-    .concat();
-    (file, expected)
+    file_and_expected(&[
+        (&[0xFF, 0xD8], Kept),
+        (&dri, Kept),
+        (&sof2, Kept),
+        (&sos, Kept),
+        (&scan1, Kept),
+        (&com, Removed),
+        (&sos2, Kept),
+        (&scan2, Kept),
+        (&[0xFF], Removed), // a fill byte before EOI
+        (&[0xFF, 0xD9], Kept),
+    ])
 }
 
 /// CRC-32 (ISO-HDLC) as PNG uses it.
@@ -221,23 +220,20 @@ pub fn png() -> (Vec<u8>, Vec<u8>) {
         ],
     );
     let iend = png_chunk(b"IEND", &[]);
-    let file = [
-        &signature[..],
-        &ihdr,
-        &exif,
-        &text,
-        &phys,
-        &ztxt,
-        &itxt,
-        &time,
-        &c2pa,
-        &idat,
-        &iend,
-        b"trailing Exif\0\0",
-    ]
-    .concat();
-    let expected = [&signature[..], &ihdr, &phys, &idat, &iend].concat();
-    (file, expected)
+    file_and_expected(&[
+        (&signature, Kept),
+        (&ihdr, Kept),
+        (&exif, Removed),
+        (&text, Removed),
+        (&phys, Kept),
+        (&ztxt, Removed),
+        (&itxt, Removed),
+        (&time, Removed),
+        (&c2pa, Removed),
+        (&idat, Kept),
+        (&iend, Kept),
+        (b"trailing Exif\0\0", Removed),
+    ])
 }
 
 fn riff_chunk(fourcc: &[u8; 4], data: &[u8]) -> Vec<u8> {

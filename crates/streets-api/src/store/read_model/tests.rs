@@ -42,25 +42,13 @@ fn names(rng: &mut XorShift, n: usize) -> Vec<String> {
         .collect()
 }
 
-/// The rule of the SQL backends: whole name 0, name prefix 1, a later word starts with q 2
-/// (`LIKE '% q%'`), written out independently of `domain::text::match_rank` as the reference.
-pub(super) fn rank(name: &str, q: &str) -> Option<u8> {
-    if name == q {
-        Some(0)
-    } else if name.starts_with(q) {
-        Some(1)
-    } else if name.contains(&format!(" {q}")) {
-        Some(2)
-    } else {
-        None
-    }
-}
-
 fn oracle(names: &[String], q: &str) -> Vec<u32> {
     let mut hits: Vec<_> = names
         .iter()
         .enumerate()
-        .filter_map(|(i, name)| rank(name, q).map(|r| (r, name.as_str(), i as u32)))
+        .filter_map(|(i, name)| {
+            test_support::name_rank(name, q).map(|r| (r, name.as_str(), i as u32))
+        })
         .collect();
     hits.sort();
     hits.into_iter().map(|h| h.2).collect()
