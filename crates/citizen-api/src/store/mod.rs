@@ -21,7 +21,6 @@ use async_trait::async_trait;
 use domain::issues::{IssueStatus, TransitionError};
 use service_kit::db::Migrations;
 pub use service_kit::store_error::{StoreError, StoreResult};
-use sqlx::migrate::Migrator;
 use uuid::Uuid;
 
 pub use model::*;
@@ -29,15 +28,12 @@ pub use model::*;
 /// PostgreSQL schema owned by this service.
 pub const SCHEMA: &str = "citizen_api";
 
-static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/citizen-api/postgres");
-static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../../migrations/citizen-api/sqlite");
-
 /// The embedded migrations of both dialects.
 pub fn migrations() -> Migrations<'static> {
-    Migrations {
+    service_kit::embedded_migrations! {
         schema: SCHEMA,
-        postgres: &POSTGRES_MIGRATIONS,
-        sqlite: &SQLITE_MIGRATIONS,
+        postgres: "../../migrations/citizen-api/postgres",
+        sqlite: "../../migrations/citizen-api/sqlite",
         extensions: &["postgis", "pg_trgm"],
     }
 }
