@@ -1,10 +1,10 @@
-//! `DbUuid` and `DbInstant` against real databases: one statement text (`$n` placeholders) and
-//! one `FromRow` struct serve both backends, and SQLite keeps the stored forms its migrations and
-//! data already use (hyphenated text, INTEGER microseconds).
+//! `DbUuid`, `DbInstant` and `DbOption` against real databases: one statement text (`$n`
+//! placeholders) and one `FromRow` struct serve both backends, and SQLite keeps the stored forms
+//! its migrations and data already use (hyphenated text, INTEGER microseconds).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
 
 use chrono::{DateTime, Utc};
-use service_kit::codec::{DbInstant, DbUuid};
+use service_kit::codec::{DbInstant, DbOption, DbUuid};
 use sqlx::sqlite::SqlitePoolOptions;
 use sqlx::{Connection, Executor, PgConnection, SqliteConnection};
 use uuid::Uuid;
@@ -17,13 +17,37 @@ struct Record {
     until: Option<DbInstant>,
 }
 
+/// The same row read into plain types (`try_from`), as the services' own types read theirs.
+#[derive(Debug, PartialEq, sqlx::FromRow)]
+struct Plain {
+    #[sqlx(try_from = "DbUuid")]
+    id: Uuid,
+    #[sqlx(try_from = "DbOption<DbUuid>")]
+    parent: Option<Uuid>,
+    #[sqlx(try_from = "DbInstant")]
+    at: DateTime<Utc>,
+    #[sqlx(try_from = "DbOption<DbInstant>")]
+    until: Option<DateTime<Utc>>,
+}
+
+impl From<&Record> for Plain {
+    fn from(r: &Record) -> Self {
+        Plain {
+            id: r.id.0,
+            parent: r.parent.map(|p| p.0),
+            at: r.at.0,
+            until: r.until.map(|u| u.0),
+        }
+    }
+}
+
 const INSERT: &str = "INSERT INTO t (id, parent, at, until) VALUES ($1, $2, $3, $4)";
 const SELECT: &str = "SELECT id, parent, at, until FROM t WHERE id = $1 AND at <= $2";
 
 fn sample() -> Record {
     Record {
         id: DbUuid(Uuid::now_v7()),
-        parent: None,
+        parent: Some(DbUuid(Uuid::now_v7())),
         // Microsecond precision: what both backends keep.
         at: DbInstant(DateTime::from_timestamp_micros(1_764_288_000_123_456).unwrap()),
         until: Some(DbInstant(
@@ -61,6 +85,13 @@ async fn sqlite_keeps_hyphenated_text_and_microseconds() {
         .await
         .unwrap();
     assert_eq!(read, record);
+    let plain: Plain = sqlx::query_as(SELECT)
+        .bind(record.id)
+        .bind(record.at)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(plain, Plain::from(&record));
 
     // The stored forms are the ones written before these types existed.
     let (id, at, kind): (String, i64, String) = sqlx::query_as("SELECT id, at, typeof(at) FROM t")
@@ -86,7 +117,13 @@ async fn sqlite_keeps_hyphenated_text_and_microseconds() {
         .unwrap();
     assert_eq!(read.id, DbUuid(old));
     assert_eq!(read.at.0.timestamp_micros(), 5);
-    assert_eq!(read.until, None);
+    assert_eq!((read.parent, read.until), (None, None));
+    let plain: Plain = sqlx::query_as("SELECT id, parent, at, until FROM t WHERE id = $1")
+        .bind(DbUuid(old))
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!((plain.parent, plain.until), (None, None));
 }
 
 #[tokio::test]
@@ -129,6 +166,13 @@ async fn postgres_uses_its_own_uuid_and_timestamptz() {
         .await
         .unwrap();
     assert_eq!(read, record);
+    let plain: Plain = sqlx::query_as(SELECT)
+        .bind(record.id)
+        .bind(record.at)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert_eq!(plain, Plain::from(&record));
     let (id, at): (Uuid, DateTime<Utc>) = sqlx::query_as("SELECT id, at FROM t")
         .fetch_one(&mut conn)
         .await
