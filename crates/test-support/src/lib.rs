@@ -10,6 +10,7 @@
 //!   start again without disturbing the shared server.
 //! * [`spawn_app_thread`] runs the application under test on a runtime and thread of its own,
 //!   stopped when the test drops it; [`http`] holds the plumbing of the services' HTTP tests.
+//! * [`webpush::vapid_claims`] checks a web push request's VAPID header.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
@@ -20,6 +21,7 @@ mod app_thread;
 pub mod broker_away;
 pub mod http;
 mod private_pg;
+pub mod webpush;
 
 pub use app_thread::{spawn_app_thread, AppThread, Stopped};
 pub use private_pg::PrivatePostgres;
