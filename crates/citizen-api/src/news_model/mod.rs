@@ -28,7 +28,7 @@ use crate::store::news::{
     NewNewsCategory, NewsCategory, NewsCategoryChange, NewsCategoryTx, NewsDraft, NewsError,
     NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
 };
-use crate::store::{Instant, StoreResult};
+use crate::store::{Instant, StoreResult, WriteTx};
 
 /// `news.cache.*`.
 #[derive(Debug, Clone, Deserialize)]
@@ -246,7 +246,10 @@ impl NewsCategoryTx for WrittenCategories {
     async fn delete_category(&mut self, id: Uuid) -> StoreResult<()> {
         self.inner.delete_category(id).await
     }
+}
 
+#[async_trait]
+impl WriteTx for WrittenCategories {
     async fn commit(self: Box<Self>) -> StoreResult<()> {
         self.inner.commit().await?;
         self.model.written().await;

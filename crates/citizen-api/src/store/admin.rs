@@ -303,7 +303,7 @@ pub(crate) fn sort_audit(entries: &mut [AuditEntry]) {
 /// locked until it commits (PostgreSQL: `FOR UPDATE`; SQLite: the write lock of `BEGIN
 /// IMMEDIATE`, taken when it starts).
 #[async_trait]
-pub trait CategoryTx: Send {
+pub trait CategoryTx: super::WriteTx {
     /// Locks the default category's row.
     async fn lock_default(&mut self) -> StoreResult<()>;
 
@@ -343,6 +343,4 @@ pub trait CategoryTx: Send {
 
     /// Records the change in the audit trail.
     async fn record_event(&mut self, event: &AdminEvent) -> StoreResult<()>;
-
-    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }

@@ -123,9 +123,17 @@ pub trait IssueStore: Send + Sync + 'static {
     async fn begin_step(&self) -> StoreResult<Box<dyn IssueTx>>;
 }
 
+/// A writing transaction of a store: what it wrote takes effect when it commits; dropped without
+/// committing, it rolls back. Every `…Tx` of the store traits is one.
+#[async_trait]
+pub trait WriteTx: Send {
+    /// Commits the transaction.
+    async fn commit(self: Box<Self>) -> StoreResult<()>;
+}
+
 /// One transaction of an officer's step, one statement per method.
 #[async_trait]
-pub trait IssueTx: Send {
+pub trait IssueTx: WriteTx {
     /// The issue, locked until the transaction ends; on PostgreSQL its report's row is locked
     /// first (`FOR NO KEY UPDATE`), since every transaction that changes issues of a report takes
     /// the report's row before them (migration 0014's triggers rewrite the issues' copies while
@@ -209,9 +217,6 @@ pub trait IssueTx: Send {
         after: Option<IssueStatus>,
         now: Instant,
     ) -> StoreResult<()>;
-
-    /// Commits the transaction.
-    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }
 
 /// How the stores use the database, beyond its URL.

@@ -235,7 +235,7 @@ pub trait NewsStore: Send + Sync + 'static {
 /// A write of news categories in one transaction (`app::news_categories`): no other category
 /// write runs until it ends, so the tree it reads is the tree it changes.
 #[async_trait]
-pub trait NewsCategoryTx: Send {
+pub trait NewsCategoryTx: super::WriteTx {
     /// Every category's parent (id → parent id).
     async fn tree(&mut self) -> StoreResult<HashMap<Uuid, Option<Uuid>>>;
 
@@ -255,6 +255,4 @@ pub trait NewsCategoryTx: Send {
 
     /// Deletes the category: its links to news items and the subscriptions to it go with it.
     async fn delete_category(&mut self, id: Uuid) -> StoreResult<()>;
-
-    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }

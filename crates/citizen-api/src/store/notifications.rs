@@ -256,7 +256,7 @@ pub struct PendingEvent {
 
 /// Draining the outbox in one transaction.
 #[async_trait]
-pub trait OutboxTx: Send {
+pub trait OutboxTx: super::WriteTx {
     /// Claims up to `limit` pending events, oldest first; rows another worker holds are skipped
     /// (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: the drain's write lock).
     async fn claim_events(&mut self, limit: u32) -> StoreResult<Vec<PendingEvent>>;
@@ -269,8 +269,6 @@ pub trait OutboxTx: Send {
     async fn insert_entry(&mut self, new: &NewNotification, now: Instant) -> StoreResult<()>;
 
     async fn mark_processed(&mut self, event_id: Uuid, now: Instant) -> StoreResult<()>;
-
-    async fn commit(self: Box<Self>) -> StoreResult<()>;
 }
 
 /// A feed entry's texts: title and body.

@@ -6,7 +6,7 @@ use anyhow::Context as _;
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::{DbInstant, DbUuid};
+use super::{DbInstant, DbUuid, Writing};
 use crate::store::admin::{AdminEvent, CategoryChange, CategoryTx};
 use crate::store::records::{CategoryRecord, CATEGORY_COLUMNS as COLUMNS};
 use crate::store::{Category, CategoryStore, Instant, NewCategory, StoreResult};
@@ -27,15 +27,12 @@ both_backends! {
         pub(in crate::store) async fn begin_category_change_tx(
             &self,
         ) -> StoreResult<Box<dyn CategoryTx>> {
-            Ok(Box::new(ChangeTx(self.begin_write().await?)))
+            Ok(Box::new(Writing(self.begin_write().await?)))
         }
     }
 
-    /// A change of report categories: a writing transaction.
-    struct ChangeTx(Tx<'static>);
-
     #[async_trait]
-    impl CategoryTx for ChangeTx {
+    impl CategoryTx for Writing<Db> {
         async fn lock_default(&mut self) -> StoreResult<()> {
             sqlx::query(&format!(
                 "SELECT id FROM report_categories WHERE is_default{}",
@@ -131,11 +128,6 @@ both_backends! {
 
         async fn record_event(&mut self, event: &AdminEvent) -> StoreResult<()> {
             Backend::insert_event(&mut *self.0, event).await
-        }
-
-        async fn commit(self: Box<Self>) -> StoreResult<()> {
-            self.0.commit().await?;
-            Ok(())
         }
     }
 

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use domain::issues::IssueStatus;
 use uuid::Uuid;
 
-use super::{DbInstant, DbUuid};
+use super::{DbInstant, DbUuid, Writing};
 use crate::store::notifications::EventKind;
 use crate::store::records::{IssueRecord, ISSUE_RETURNING};
 use crate::store::{
@@ -87,18 +87,15 @@ both_backends! {
         }
     }
 
-    /// One officer's step: a writing transaction.
-    struct StepTx(Tx<'static>);
-
     #[async_trait]
     impl IssueStore for Backend {
         async fn begin_step(&self) -> StoreResult<Box<dyn IssueTx>> {
-            Ok(Box::new(StepTx(self.begin_write().await?)))
+            Ok(Box::new(Writing(self.begin_write().await?)))
         }
     }
 
     #[async_trait]
-    impl IssueTx for StepTx {
+    impl IssueTx for Writing<Db> {
         async fn lock_issue(&mut self, issue_id: Uuid) -> StoreResult<Option<Issue>> {
             let row = Backend::lock_issue_row(&mut self.0, issue_id).await?;
             Ok(row.map(Issue::try_from).transpose()?)
@@ -254,10 +251,6 @@ both_backends! {
             now: Instant,
         ) -> StoreResult<()> {
             Backend::insert_status_event(&mut self.0, report_id, before, after, now).await
-        }
-
-        async fn commit(self: Box<Self>) -> StoreResult<()> {
-            Ok(self.0.commit().await?)
         }
     }
 }

@@ -32,6 +32,18 @@ pub(in crate::store) fn order_by(by: OrderBy, d: Direction, date: &str, id: &str
     }
 }
 
+/// A writing transaction of either backend, which every `…Tx` of the store traits is
+/// implemented on (`begin_write`, or `begin_category_write`, starts it).
+pub(in crate::store) struct Writing<DB: sqlx::Database>(pub sqlx::Transaction<'static, DB>);
+
+#[async_trait::async_trait]
+impl<DB: sqlx::Database> super::WriteTx for Writing<DB> {
+    async fn commit(self: Box<Self>) -> super::StoreResult<()> {
+        self.0.commit().await?;
+        Ok(())
+    }
+}
+
 /// [`service_kit::both_backends!`] for this service's stores (defined before the modules below,
 /// which use it by its textual scope).
 macro_rules! both_backends {

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::{DbInstant, DbUuid};
+use super::{DbInstant, DbUuid, Writing};
 use crate::store::news::{
     NewNewsCategory, NewsCategory, NewsCategoryChange, NewsCategoryTx, NewsDraft, NewsError,
     NewsItem, NewsQuery, NewsSnapshot, NewsStore, SubscriptionError,
@@ -17,11 +17,8 @@ use crate::store::records::NEWS_CATEGORY_COLUMNS as COLUMNS;
 use crate::store::{Instant, StoreResult};
 
 both_backends! {
-    /// A write of news categories: the tree is locked (`begin_category_write`).
-    struct CategoryWriteTx(Tx<'static>);
-
     #[async_trait]
-    impl NewsCategoryTx for CategoryWriteTx {
+    impl NewsCategoryTx for Writing<Db> {
         async fn tree(&mut self) -> StoreResult<HashMap<Uuid, Option<Uuid>>> {
             let rows: Vec<(DbUuid, Option<DbUuid>)> =
                 sqlx::query_as("SELECT id, parent_id FROM news_categories")
@@ -84,11 +81,6 @@ both_backends! {
                 .await?;
             Ok(())
         }
-
-        async fn commit(self: Box<Self>) -> StoreResult<()> {
-            self.0.commit().await?;
-            Ok(())
-        }
     }
 
     #[async_trait]
@@ -102,7 +94,7 @@ both_backends! {
         }
 
         async fn begin_news_category_write(&self) -> StoreResult<Box<dyn NewsCategoryTx>> {
-            Ok(Box::new(CategoryWriteTx(self.begin_category_write().await?)))
+            Ok(Box::new(Writing(self.begin_category_write().await?)))
         }
 
         async fn news_page(&self, query: &NewsQuery) -> StoreResult<Vec<NewsItem>> {

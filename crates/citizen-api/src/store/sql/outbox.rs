@@ -6,7 +6,7 @@
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::{DbInstant, DbUuid};
+use super::{DbInstant, DbUuid, Writing};
 use crate::store::notifications::{EventKind, NewNotification, OutboxTx, PendingEvent};
 use crate::store::{Instant, StoreResult};
 
@@ -43,11 +43,8 @@ const OUTBOX_COLUMNS: &str = "o.id, o.kind, o.report_id, o.news_id, o.status, o.
      coalesce(r.title, n.title) AS title";
 
 both_backends! {
-    /// A drain of the outbox: a writing transaction.
-    struct DrainTx(Tx<'static>);
-
     #[async_trait]
-    impl OutboxTx for DrainTx {
+    impl OutboxTx for Writing<Db> {
         async fn claim_events(&mut self, limit: u32) -> StoreResult<Vec<PendingEvent>> {
             // The subquery takes the pending rows no other drain holds; the joins only read.
             let rows: Vec<OutboxRecord> = sqlx::query_as(&format!(
@@ -91,17 +88,12 @@ both_backends! {
             .await?;
             Ok(())
         }
-
-        async fn commit(self: Box<Self>) -> StoreResult<()> {
-            self.0.commit().await?;
-            Ok(())
-        }
     }
 
     impl Backend {
         /// Starts a drain of the outbox.
         pub(in crate::store) async fn drain_tx(&self) -> StoreResult<Box<dyn OutboxTx>> {
-            Ok(Box::new(DrainTx(self.begin_write().await?)))
+            Ok(Box::new(Writing(self.begin_write().await?)))
         }
 
         /// Records `event` in the outbox (call it in the transaction of the change, before
