@@ -41,6 +41,26 @@ impl From<&Record> for Plain {
     }
 }
 
+/// `record`, written with [`INSERT`], reads back with [`SELECT`] as itself and as [`Plain`].
+macro_rules! assert_reads_back {
+    ($executor:expr, $record:expr) => {
+        let read: Record = sqlx::query_as(SELECT)
+            .bind($record.id)
+            .bind($record.at)
+            .fetch_one($executor)
+            .await
+            .unwrap();
+        assert_eq!(read, $record);
+        let plain: Plain = sqlx::query_as(SELECT)
+            .bind($record.id)
+            .bind($record.at)
+            .fetch_one($executor)
+            .await
+            .unwrap();
+        assert_eq!(plain, Plain::from(&$record));
+    };
+}
+
 const INSERT: &str = "INSERT INTO t (id, parent, at, until) VALUES ($1, $2, $3, $4)";
 const SELECT: &str = "SELECT id, parent, at, until FROM t WHERE id = $1 AND at <= $2";
 
@@ -78,20 +98,7 @@ async fn sqlite_keeps_hyphenated_text_and_microseconds() {
         .await
         .unwrap();
 
-    let read: Record = sqlx::query_as(SELECT)
-        .bind(record.id)
-        .bind(record.at)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    assert_eq!(read, record);
-    let plain: Plain = sqlx::query_as(SELECT)
-        .bind(record.id)
-        .bind(record.at)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    assert_eq!(plain, Plain::from(&record));
+    assert_reads_back!(&pool, record);
 
     // The stored forms are the ones written before these types existed.
     let (id, at, kind): (String, i64, String) = sqlx::query_as("SELECT id, at, typeof(at) FROM t")
@@ -159,20 +166,7 @@ async fn postgres_uses_its_own_uuid_and_timestamptz() {
         .execute(&mut conn)
         .await
         .unwrap();
-    let read: Record = sqlx::query_as(SELECT)
-        .bind(record.id)
-        .bind(record.at)
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-    assert_eq!(read, record);
-    let plain: Plain = sqlx::query_as(SELECT)
-        .bind(record.id)
-        .bind(record.at)
-        .fetch_one(&mut conn)
-        .await
-        .unwrap();
-    assert_eq!(plain, Plain::from(&record));
+    assert_reads_back!(&mut conn, record);
     let (id, at): (Uuid, DateTime<Utc>) = sqlx::query_as("SELECT id, at FROM t")
         .fetch_one(&mut conn)
         .await

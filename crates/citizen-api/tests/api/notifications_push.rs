@@ -6,8 +6,6 @@ use base64::Engine as _;
 use citizen_api::notify::push_send::{topic, PushOutcome, PushSender};
 use citizen_api::notify::webpush::derive;
 use citizen_api::store::notifications::PushSubscription;
-use p256::ecdsa::signature::Verifier as _;
-use p256::ecdsa::{Signature, VerifyingKey};
 use p256::elliptic_curve::sec1::ToEncodedPoint as _;
 use wiremock::matchers::path;
 use wiremock::MockServer;
@@ -47,22 +45,9 @@ pub fn verify_vapid(request: &wiremock::Request, public_key: &str) -> serde_json
         .unwrap()
         .to_str()
         .unwrap();
-    let (t, k) = authorization
-        .strip_prefix("vapid t=")
-        .unwrap()
-        .split_once(", k=")
-        .unwrap();
+    let (k, claims) = test_support::webpush::vapid_claims(authorization);
     assert_eq!(k, public_key);
-    let public = VerifyingKey::from_sec1_bytes(&URL_SAFE_NO_PAD.decode(k).unwrap()).unwrap();
-    let (input, signature) = t.rsplit_once('.').unwrap();
-    let signature = Signature::from_slice(&URL_SAFE_NO_PAD.decode(signature).unwrap()).unwrap();
-    public.verify(input.as_bytes(), &signature).unwrap();
-    serde_json::from_slice(
-        &URL_SAFE_NO_PAD
-            .decode(input.split_once('.').unwrap().1)
-            .unwrap(),
-    )
-    .unwrap()
+    claims
 }
 
 async fn stand_in(status: u16) -> MockServer {
@@ -101,9 +86,7 @@ async fn a_push_carries_vapid_a_stable_topic_and_a_payload_only_the_browser_read
         assert_eq!(header("ttl"), "86400");
         // The same event and recipient: the same topic on a repeat.
         assert_eq!(header("topic"), "0190a1b2c3d47e5f8a9b0c1d2e3f4a5b");
-        let authorization = header("authorization");
-        let (k, claims) = test_support::webpush::vapid_claims(&authorization);
-        assert_eq!(k, sender.public_key());
+        let claims = verify_vapid(request, &sender.public_key());
         assert_eq!(claims["aud"], server.uri());
         assert_eq!(decrypt(&request.body, &browser, &auth), payload.to_vec());
     }
