@@ -63,7 +63,7 @@ impl From<sqlx::Error> for PlaceError {
 /// of `BEGIN IMMEDIATE`), then counts its active tokens at `now` and decides with the domain
 /// rules, so concurrent requests on any number of replicas never overdraw the pool.
 #[async_trait]
-pub trait VoteStore: Send + Sync + 'static {
+pub trait VoteStore: VoteReads {
     /// Places `count` tokens on `target` (a report or a project) when that many are available: all or none.
     /// Returns the placed tokens and the pool figures after placing.
     async fn place_votes(
@@ -85,7 +85,11 @@ pub trait VoteStore: Send + Sync + 'static {
         count: u32,
         now: Instant,
     ) -> StoreResult<u32>;
+}
 
+/// The account's tokens and pool figures as they are (written once for both backends).
+#[async_trait]
+pub trait VoteReads: Send + Sync + 'static {
     /// A page of the account's tokens, newest first (`inserted_at`, then id, descending), after
     /// the `after` position when given; `active`: only active (true) or inactive (false) ones at
     /// `now`, or all.

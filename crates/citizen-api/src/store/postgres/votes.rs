@@ -1,15 +1,17 @@
 //! The vote pool (PostgreSQL): the account's `vote_accounts` row is the lock, taken by the
 //! functions `place_vote_tokens` and `revoke_vote_tokens` (migration 0007), one statement each.
 
+use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::PgStore;
-use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteToken};
+use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
 use crate::store::{Instant, StoreError, StoreResult};
 
-impl PgStore {
-    pub(in crate::store) async fn place_vote_tokens(
+#[async_trait]
+impl VoteStore for PgStore {
+    async fn place_votes(
         &self,
         subject: &str,
         target: Uuid,
@@ -49,7 +51,7 @@ impl PgStore {
         Ok((tokens, PoolFigures::new(pool, active + count)))
     }
 
-    pub(in crate::store) async fn revoke_vote_tokens(
+    async fn revoke_votes(
         &self,
         subject: &str,
         target: Uuid,

@@ -1,14 +1,13 @@
-//! The vote store on both backends: the token list and the pool's figures are the same
-//! statements; placing and revoking are each backend's own (`Backend::place_vote_tokens`,
-//! `Backend::revoke_vote_tokens`: one PL/pgSQL call on PostgreSQL, a `BEGIN IMMEDIATE`
-//! transaction on SQLite; docs/decisions.md says why the pool's rule stays in the function).
+//! The vote store's reads on both backends ([`VoteReads`]: the token list and the pool's
+//! figures). Placing and revoking ([`VoteStore`](crate::store::votes::VoteStore)) are each
+//! backend's own (`votes.rs`: one PL/pgSQL call on PostgreSQL, a `BEGIN IMMEDIATE` transaction on
+//! SQLite; docs/decisions.md says why the pool's rule stays in the function).
 
 use async_trait::async_trait;
-use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::votes::{figure, PlaceError, PoolFigures, VoteStore, VoteToken};
+use crate::store::votes::{figure, VoteReads, VoteToken};
 use crate::store::{Instant, StoreResult};
 
 /// The tokens that count against the pool at `$2` (now).
@@ -17,30 +16,7 @@ pub(in crate::store) const ACTIVE: &str =
 
 both_backends! {
     #[async_trait]
-    impl VoteStore for Backend {
-        async fn place_votes(
-            &self,
-            subject: &str,
-            target: Uuid,
-            count: u32,
-            pool: VotePool,
-            expiry: ExpiryRule<Instant>,
-            now: Instant,
-        ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
-            self.place_vote_tokens(subject, target, count, pool, expiry, now)
-                .await
-        }
-
-        async fn revoke_votes(
-            &self,
-            subject: &str,
-            target: Uuid,
-            count: u32,
-            now: Instant,
-        ) -> StoreResult<u32> {
-            self.revoke_vote_tokens(subject, target, count, now).await
-        }
-
+    impl VoteReads for Backend {
         async fn vote_tokens(
             &self,
             subject: &str,

@@ -1,16 +1,18 @@
 //! The vote pool (SQLite): `BEGIN IMMEDIATE` holds the write lock for the whole decision.
 
+use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::SqliteStore;
 use crate::store::sql::votes::ACTIVE;
 use crate::store::sql::{DbInstant, DbUuid};
-use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteToken};
+use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
 use crate::store::{Instant, StoreResult};
 
-impl SqliteStore {
-    pub(in crate::store) async fn place_vote_tokens(
+#[async_trait]
+impl VoteStore for SqliteStore {
+    async fn place_votes(
         &self,
         subject: &str,
         target: Uuid,
@@ -63,7 +65,7 @@ impl SqliteStore {
         Ok((tokens, PoolFigures::new(pool, active + count)))
     }
 
-    pub(in crate::store) async fn revoke_vote_tokens(
+    async fn revoke_votes(
         &self,
         subject: &str,
         target: Uuid,
