@@ -54,6 +54,53 @@ struct EventRecord {
     at: DbInstant,
 }
 
+/// The three sources of a report's audit trail, each with the entry it makes.
+const AUDIT_CHANGES: &str = "SELECT ch.issue_id, ch.status, ch.parent_id, ch.actor, ch.at, \
+     i.category_id FROM issue_changes ch JOIN issues i ON i.id = ch.issue_id \
+     WHERE i.report_id = $1 ORDER BY ch.at, ch.id";
+const AUDIT_STATEMENTS: &str = "SELECT s.id, s.issue_id, s.final, s.author, s.inserted_at \
+     FROM statements s JOIN issues i ON i.id = s.issue_id WHERE i.report_id = $1 \
+     ORDER BY s.inserted_at, s.id";
+const AUDIT_EVENTS: &str = "SELECT issue_id, action, actor, detail, at FROM admin_events \
+     WHERE report_id = $1 ORDER BY at, id";
+
+impl From<ChangeRecord> for AuditEntry {
+    fn from(row: ChangeRecord) -> Self {
+        let parent = row.parent_id.map(Uuid::from);
+        AuditEntry {
+            at: row.at.0,
+            actor: row.actor,
+            action: format!("status:{}", row.status),
+            issue_id: Some(row.issue_id.0),
+            detail: serde_json::json!({"category_id": row.category_id.0, "parent_id": parent}),
+        }
+    }
+}
+
+impl From<StatementRecord> for AuditEntry {
+    fn from(row: StatementRecord) -> Self {
+        AuditEntry {
+            at: row.inserted_at.0,
+            actor: Some(row.author),
+            action: "statement".into(),
+            issue_id: Some(row.issue_id.0),
+            detail: serde_json::json!({"statement_id": row.id.0, "final": row.final_}),
+        }
+    }
+}
+
+impl From<EventRecord> for AuditEntry {
+    fn from(row: EventRecord) -> Self {
+        AuditEntry {
+            at: row.at.0,
+            actor: Some(row.actor),
+            action: row.action,
+            issue_id: row.issue_id.map(Uuid::from),
+            detail: serde_json::from_str(&row.detail).unwrap_or(serde_json::Value::Null),
+        }
+    }
+}
+
 both_backends! {
     impl Backend {
         /// Records an officer's change (in a transaction or on the pool).
@@ -176,59 +223,25 @@ both_backends! {
                 return Ok(None);
             }
             let mut out = Vec::new();
-            let changes: Vec<ChangeRecord> = sqlx::query_as(
-                "SELECT ch.issue_id, ch.status, ch.parent_id, ch.actor, ch.at, i.category_id \
-                 FROM issue_changes ch JOIN issues i ON i.id = ch.issue_id \
-                 WHERE i.report_id = $1 ORDER BY ch.at, ch.id",
-            )
-            .bind(DbUuid(report_id))
-            .fetch_all(&self.pool)
-            .await?;
-            for row in changes {
-                let parent = row.parent_id.map(Uuid::from);
-                out.push(AuditEntry {
-                    at: row.at.0,
-                    actor: row.actor,
-                    action: format!("status:{}", row.status),
-                    issue_id: Some(row.issue_id.0),
-                    detail: serde_json::json!({"category_id": row.category_id.0, "parent_id": parent}),
-                });
-            }
-            let statements: Vec<StatementRecord> = sqlx::query_as(
-                "SELECT s.id, s.issue_id, s.final, s.author, s.inserted_at FROM statements s \
-                 JOIN issues i ON i.id = s.issue_id WHERE i.report_id = $1 \
-                 ORDER BY s.inserted_at, s.id",
-            )
-            .bind(DbUuid(report_id))
-            .fetch_all(&self.pool)
-            .await?;
-            for row in statements {
-                out.push(AuditEntry {
-                    at: row.inserted_at.0,
-                    actor: Some(row.author),
-                    action: "statement".into(),
-                    issue_id: Some(row.issue_id.0),
-                    detail: serde_json::json!({"statement_id": row.id.0, "final": row.final_}),
-                });
-            }
-            let events: Vec<EventRecord> = sqlx::query_as(
-                "SELECT issue_id, action, actor, detail, at FROM admin_events \
-                 WHERE report_id = $1 ORDER BY at, id",
-            )
-            .bind(DbUuid(report_id))
-            .fetch_all(&self.pool)
-            .await?;
-            for row in events {
-                out.push(AuditEntry {
-                    at: row.at.0,
-                    actor: Some(row.actor),
-                    action: row.action,
-                    issue_id: row.issue_id.map(Uuid::from),
-                    detail: serde_json::from_str(&row.detail).unwrap_or(serde_json::Value::Null),
-                });
-            }
+            let changes = self.audit_rows::<ChangeRecord>(AUDIT_CHANGES, report_id).await?;
+            out.extend(changes.into_iter().map(AuditEntry::from));
+            let statements = self.audit_rows::<StatementRecord>(AUDIT_STATEMENTS, report_id).await?;
+            out.extend(statements.into_iter().map(AuditEntry::from));
+            let events = self.audit_rows::<EventRecord>(AUDIT_EVENTS, report_id).await?;
+            out.extend(events.into_iter().map(AuditEntry::from));
             sort_audit(&mut out);
             Ok(Some(out))
+        }
+
+        /// The rows `sql` selects for the report `$1`.
+        async fn audit_rows<R>(&self, sql: &str, report_id: Uuid) -> StoreResult<Vec<R>>
+        where
+            R: for<'r> sqlx::FromRow<'r, <Db as sqlx::Database>::Row> + Send + Unpin,
+        {
+            Ok(sqlx::query_as(sql)
+                .bind(DbUuid(report_id))
+                .fetch_all(&self.pool)
+                .await?)
         }
     }
     impl Backend {
