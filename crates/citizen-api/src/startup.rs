@@ -42,8 +42,8 @@ impl ServiceApp for Application {
     }
 
     /// Pool and migrations, the city, the default category (and the demo data when
-    /// configured), readiness, the app, and the bound listener.
-    /// With test/benchmark options.
+    /// configured), readiness, the app, and the bound listener, with the options tests and
+    /// benchmarks set.
     async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =

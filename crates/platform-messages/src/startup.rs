@@ -109,8 +109,8 @@ impl ServiceApp for Application {
         store::migrations()
     }
 
-    /// Pool and migrations, the MQTT publisher, readiness, the app, and the bound listener.
-    /// With test/benchmark options. With `options.clock`, the scheduler's
+    /// Pool and migrations, the MQTT publisher, readiness, the app, and the bound listener, with
+    /// the options tests and benchmarks set. With `options.clock`, the scheduler's
     /// sleeping loop is not started: the caller drives [`Scheduler::run_due`] itself.
     async fn build_with(settings: &Settings, options: BuildOptions) -> anyhow::Result<Self> {
         let (db, schema) =

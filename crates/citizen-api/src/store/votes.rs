@@ -2,9 +2,8 @@
 
 use async_trait::async_trait;
 use domain::votes::{ExpiryRule, VoteError, VotePool};
-use uuid::Uuid;
-
 use service_kit::codec::{DbInstant, DbOption, DbUuid};
+use uuid::Uuid;
 
 use super::{Instant, StoreError, StoreResult};
 

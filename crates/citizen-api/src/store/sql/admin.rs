@@ -214,25 +214,6 @@ both_backends! {
             Ok(true)
         }
 
-        /// The report's audit trail: state changes, statements and officers' recorded changes.
-        pub(in crate::store) async fn audit_of(
-            &self,
-            report_id: Uuid,
-        ) -> StoreResult<Option<Vec<AuditEntry>>> {
-            if !self.report_exists(report_id).await? {
-                return Ok(None);
-            }
-            let mut out = Vec::new();
-            let changes = self.audit_rows::<ChangeRecord>(AUDIT_CHANGES, report_id).await?;
-            out.extend(changes.into_iter().map(AuditEntry::from));
-            let statements = self.audit_rows::<StatementRecord>(AUDIT_STATEMENTS, report_id).await?;
-            out.extend(statements.into_iter().map(AuditEntry::from));
-            let events = self.audit_rows::<EventRecord>(AUDIT_EVENTS, report_id).await?;
-            out.extend(events.into_iter().map(AuditEntry::from));
-            sort_audit(&mut out);
-            Ok(Some(out))
-        }
-
         /// The rows `sql` selects for the report `$1`.
         async fn audit_rows<R>(&self, sql: &str, report_id: Uuid) -> StoreResult<Vec<R>>
         where
@@ -392,8 +373,20 @@ both_backends! {
             self.delete_media_of(report_id, media_id, actor, now).await
         }
 
+        /// State changes, statements and officers' recorded changes.
         async fn audit(&self, report_id: Uuid) -> StoreResult<Option<Vec<AuditEntry>>> {
-            self.audit_of(report_id).await
+            if !self.report_exists(report_id).await? {
+                return Ok(None);
+            }
+            let mut out = Vec::new();
+            let changes = self.audit_rows::<ChangeRecord>(AUDIT_CHANGES, report_id).await?;
+            out.extend(changes.into_iter().map(AuditEntry::from));
+            let statements = self.audit_rows::<StatementRecord>(AUDIT_STATEMENTS, report_id).await?;
+            out.extend(statements.into_iter().map(AuditEntry::from));
+            let events = self.audit_rows::<EventRecord>(AUDIT_EVENTS, report_id).await?;
+            out.extend(events.into_iter().map(AuditEntry::from));
+            sort_audit(&mut out);
+            Ok(Some(out))
         }
 
         async fn set_explicit(
