@@ -1,11 +1,14 @@
 //! The binary's own commands, beside the `serve` and `migrate` every service has
-//! (`service_kit::startup::main`): `dev-token` and `import-news`.
+//! (`service_kit::startup::main`): `dev-token`, `import-news` and `erase`.
 
 use std::path::PathBuf;
 
 use clap::Subcommand;
 use service_kit::auth::DevTokenArgs;
+use service_kit::db::Database;
 
+use crate::media::MediaStore;
+use crate::stores::Stores;
 use crate::{store, Application, Settings};
 
 /// citizen-api's binary, for `service_kit::startup::main`.
@@ -22,6 +25,17 @@ pub enum Commands {
         /// The JSON file.
         file: PathBuf,
     },
+    /// Erase a subject's personal data, an officer's too (docs/privacy.md): its reports stay
+    /// public without author, the audit trail names a pseudonym instead. Erasing again is
+    /// harmless.
+    Erase {
+        /// The token subject (`sub`) whose data goes.
+        #[arg(long)]
+        subject: String,
+        /// Also delete the photos of the subject's reports.
+        #[arg(long)]
+        remove_photos: bool,
+    },
 }
 
 impl service_kit::startup::Binary for Cli {
@@ -34,13 +48,17 @@ impl service_kit::startup::Binary for Cli {
         match command {
             Commands::DevToken(args) => println!("{}", args.mint(&settings.auth)?),
             Commands::ImportNews { file } => import_news(settings, &file).await?,
+            Commands::Erase {
+                subject,
+                remove_photos,
+            } => erase(settings, &subject, remove_photos).await?,
         }
         Ok(())
     }
 }
 
-/// `import-news FILE`: publishes the file's news items into a migrated database.
-async fn import_news(settings: &Settings, file: &std::path::Path) -> anyhow::Result<()> {
+/// The migrated database of `settings` and its stores, for a command.
+async fn open_stores(settings: &Settings) -> anyhow::Result<(Database, Stores)> {
     service_kit::telemetry::init(&settings.telemetry);
     let (db, schema) = service_kit::startup::open_database(
         &settings.database,
@@ -53,6 +71,35 @@ async fn import_news(settings: &Settings, file: &std::path::Path) -> anyhow::Res
         "the database is not migrated: run `citizen-api migrate` first"
     );
     let stores = crate::stores::for_database(&db);
+    Ok((db, stores))
+}
+
+/// `erase --subject S [--remove-photos]`: erases the subject's data and prints what changed.
+async fn erase(settings: &Settings, subject: &str, remove_photos: bool) -> anyhow::Result<()> {
+    let media = MediaStore::new(&settings.media)?;
+    let (db, stores) = open_stores(settings).await?;
+    let erased =
+        crate::app::erasure::erase(stores.privacy.as_ref(), &media, subject, remove_photos).await;
+    db.close().await;
+    let e = erased?;
+    println!(
+        "citizen-api: erased {} vote tokens, {} subscriptions, {} feed and settings rows, {} \
+         photos, {} category assignments; {} reports without author; {} audit rows now name {}",
+        e.vote_tokens,
+        e.subscriptions,
+        e.feed_rows,
+        e.photos,
+        e.assignments,
+        e.reports,
+        e.audit_rows,
+        e.pseudonym
+    );
+    Ok(())
+}
+
+/// `import-news FILE`: publishes the file's news items into a migrated database.
+async fn import_news(settings: &Settings, file: &std::path::Path) -> anyhow::Result<()> {
+    let (db, stores) = open_stores(settings).await?;
     let summary = crate::news_import::import_file(&stores, file, chrono::Utc::now()).await;
     db.close().await;
     let summary = summary?;

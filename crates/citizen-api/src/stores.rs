@@ -21,6 +21,7 @@ pub struct Stores {
     pub status_events: Arc<dyn store::status_events::StatusEventStore>,
     pub deliveries: Arc<dyn store::deliveries::DeliveryStore>,
     pub digests: Arc<dyn store::digests::DigestStore>,
+    pub privacy: Arc<dyn store::privacy::PrivacyStore>,
 }
 
 /// The stores for an opened database, with the default [`StoreOptions`].
@@ -54,7 +55,8 @@ where
         + store::notifications::NotificationStore
         + store::status_events::StatusEventStore
         + store::deliveries::DeliveryStore
-        + store::digests::DigestStore,
+        + store::digests::DigestStore
+        + store::privacy::PrivacyStore,
 {
     Stores {
         categories: backend.clone(),
@@ -67,6 +69,7 @@ where
         deliveries: backend.clone(),
         digests: backend.clone(),
         notifications: backend.clone(),
+        privacy: backend.clone(),
         status_events: backend,
     }
 }

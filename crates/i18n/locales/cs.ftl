@@ -225,6 +225,10 @@ vote-list-active = active musí být true nebo false
 vote-list-cursor = pagecursor musí být [inserted_at, token_id] (okamžik podle RFC 3339 a identifikátor hlasu) nebo dříve vydaný nextCursor
 vote-list-cursor-filter = kurzor patří k jinému filtru active, než je požadován
 
+## Smazání vlastních údajů (citizen-api, DELETE /me).
+erase-confirm = confirm musí být "ERASE": smazání vašich údajů nelze vrátit
+erase-by-operator = údaje zaměstnanců města maže provozovatel služby, ne tento požadavek
+
 
 
 # citizen-api: media, captcha, rate limit

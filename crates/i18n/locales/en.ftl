@@ -183,6 +183,10 @@ vote-list-active = active must be true or false
 vote-list-cursor = pagecursor must be [inserted_at, token_id] (an RFC 3339 instant and a token id) or a nextCursor handed out before
 vote-list-cursor-filter = the cursor belongs to another active filter than the one asked for
 
+## Erasing one's data (citizen-api, DELETE /me).
+erase-confirm = confirm must be "ERASE": erasing your data cannot be undone
+erase-by-operator = the data of the city's staff is erased by its operators, not by this request
+
 
 
 # citizen-api: media, captcha, rate limit

@@ -8,6 +8,7 @@
 
 pub mod categories;
 pub mod duplicates;
+pub mod erasure;
 pub mod filing;
 pub mod news;
 pub mod news_categories;

@@ -2,6 +2,7 @@
 
 mod admin;
 mod editor;
+mod erasure;
 mod geo;
 mod me;
 pub mod model;
@@ -122,6 +123,7 @@ fn routes(
             web::resource("/reports/{report_id}/status")
                 .route(web::get().to(reports::status::status)),
         )
+        .service(web::resource("/me").route(web::delete().to(erasure::erase)))
         .service(web::resource("/me/reports").route(web::get().to(me::reports)))
         .service(
             web::resource("/me/reports-categories").route(web::get().to(me::report_categories)),
@@ -159,20 +161,20 @@ fn routes(
     paths(
         reports::list::list, reports::create::create, reports::detail::detail, reports::status::status, me::reports,
         me::report_categories, geo::boundary, vote_list::list, votes::place, votes::revoke, votes::summary,
-        votes::on_target
+        votes::on_target, erasure::erase
     ),
     components(schemas(
         model::Report, model::ReportList, model::Media, model::Point, model::StatusStep,
         model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
         model::Categories, model::IssueStatusSchema, reports::create::ReportForm,
         votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,
-        votes::Revoked, vote_list::TokenPage
+        votes::Revoked, vote_list::TokenPage, erasure::EraseRequest
     )),
     modifiers(&BearerScheme),
     tags(
         (name = "reports", description = "Reports of problems in the city (sign-in optional)"),
         (name = "votes", description = "The caller's vote pool (sign-in required)"),
-        (name = "me", description = "The caller's own reports and categories (sign-in required)"),
+        (name = "me", description = "The caller's own reports and categories, and erasing the caller's data (sign-in required)"),
     )
 )]
 struct ApiDoc;

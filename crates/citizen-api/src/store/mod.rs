@@ -10,6 +10,7 @@ mod model;
 pub mod news;
 pub mod notifications;
 pub(crate) mod postgres;
+pub mod privacy;
 pub mod projects;
 mod records;
 mod sql;

@@ -13,6 +13,7 @@ mod admin_workflow;
 mod delivery_helpers;
 mod detail;
 mod docs;
+mod erasure;
 mod filing;
 mod filing_anonymous;
 mod filing_exif_oracle;

@@ -67,6 +67,7 @@ pub(in crate::store) mod news;
 mod news_categories;
 mod notifications;
 pub(in crate::store) mod outbox;
+mod privacy;
 mod projects;
 mod reading;
 mod reports;

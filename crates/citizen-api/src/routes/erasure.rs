@@ -1,0 +1,74 @@
+//! `DELETE /me`: a citizen erases its personal data (docs/privacy.md).
+
+use actix_web::{web, HttpResponse};
+use domain::i18n::Message;
+use serde::Deserialize;
+use service_kit::auth::Auth;
+use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
+use service_kit::extract::Json;
+use service_kit::ApiError;
+use utoipa::ToSchema;
+
+use super::responses::OwnJsonErrors;
+use super::AppState;
+
+/// The word a client sends to confirm an erasure, which cannot be undone.
+pub const CONFIRMATION: &str = "ERASE";
+
+/// The prefix of the city's staff scopes: their erasure is an operator's (`citizen-api erase`).
+const STAFF_SCOPES: &str = "cityuser:";
+
+/// `DELETE /me`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EraseRequest {
+    /// `ERASE`, exactly: the client asked the citizen, erasing cannot be undone.
+    #[schema(pattern = "^ERASE$", example = "ERASE")]
+    pub confirm: String,
+    /// Also delete the photos of the citizen's reports (default: they stay, without author).
+    #[serde(default)]
+    pub remove_photos: bool,
+}
+
+/// Erase my data.
+///
+/// Deletes the caller's vote tokens (active ones stop counting on their reports), web push and
+/// e-mail subscriptions with everything queued to them, notification feed, digests and settings,
+/// and news subscriptions. The caller's reports stay public with their timelines but lose their
+/// author, as anonymous filings; with `removePhotos` their photos are deleted too. In the
+/// officers' audit trail the caller's subject becomes a pseudonym. Erasing again answers the
+/// same. Tokens with a staff scope (`cityuser:…`) are refused: an officer's data is erased by the
+/// city's operators.
+#[utoipa::path(
+    delete, path = "/me", tag = "me", operation_id = "eraseMe",
+    request_body = EraseRequest, security(("bearer" = [])),
+    responses(
+        (status = 204, description = "Erased (or nothing left to erase)"),
+        (status = 400, description = "`INVALID_JSON`, `VALIDATION_ERROR` (`confirm` missing or not `ERASE`, another property)", body = service_kit::ErrorBody),
+        Unauthorized,
+        (status = 403, description = "`FORBIDDEN`: a token with a staff scope", body = service_kit::ErrorBody),
+        OwnJsonErrors,
+        ServiceUnavailable,
+    )
+)]
+#[tracing::instrument(name = "erase_me", skip_all)]
+pub async fn erase(
+    state: web::Data<AppState>,
+    auth: Auth,
+    body: Json<EraseRequest>,
+) -> Result<HttpResponse, ApiError> {
+    if auth.0.scopes.iter().any(|s| s.starts_with(STAFF_SCOPES)) {
+        return Err(ApiError::forbidden(Message::new("erase-by-operator")));
+    }
+    if body.0.confirm != CONFIRMATION {
+        return Err(ApiError::validation(Message::new("erase-confirm")));
+    }
+    crate::app::erasure::erase(
+        state.stores.privacy.as_ref(),
+        &state.media,
+        &auth.0.subject,
+        body.0.remove_photos,
+    )
+    .await?;
+    Ok(HttpResponse::NoContent().finish())
+}

@@ -1,0 +1,123 @@
+//! Erasure's primitives on both backends: one writing transaction (`Backend::FOR_UPDATE` locks
+//! the vote account on PostgreSQL; SQLite holds its write lock from `BEGIN IMMEDIATE` on).
+
+use async_trait::async_trait;
+use uuid::Uuid;
+
+use super::{DbUuid, Writing};
+use crate::store::privacy::{ErasureTx, PrivacyStore};
+use crate::store::StoreResult;
+
+both_backends! {
+    impl Writing<Db> {
+        /// Runs each of `statements` with `binds` (`$1`, `$2`, …): the rows they changed.
+        async fn changed(&mut self, statements: &[&str], binds: &[&str]) -> StoreResult<u64> {
+            let mut n = 0;
+            for sql in statements {
+                let mut q = sqlx::query(sql);
+                for value in binds {
+                    q = q.bind(*value);
+                }
+                n += q.execute(&mut *self.0).await?.rows_affected();
+            }
+            Ok(n)
+        }
+
+        /// Locks the rows `select` (a `SELECT` of `$1`) reads, on PostgreSQL; SQLite's
+        /// transaction holds the database's write lock already.
+        async fn lock_rows(&mut self, select: &str, subject: &str) -> StoreResult<()> {
+            sqlx::query(&format!("{select}{}", Backend::FOR_UPDATE))
+                .bind(subject)
+                .fetch_all(&mut *self.0)
+                .await?;
+            Ok(())
+        }
+    }
+
+    #[async_trait]
+    impl PrivacyStore for Backend {
+        async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>> {
+            Ok(Box::new(Writing(self.begin_write().await?)))
+        }
+    }
+
+    #[async_trait]
+    impl ErasureTx for Writing<Db> {
+        async fn delete_votes(&mut self, subject: &str) -> StoreResult<u64> {
+            self.lock_rows("SELECT subject FROM vote_accounts WHERE subject = $1", subject)
+                .await?;
+            let tokens = self
+                .changed(&["DELETE FROM vote_tokens WHERE subject = $1"], &[subject])
+                .await?;
+            self.changed(&["DELETE FROM vote_accounts WHERE subject = $1"], &[subject])
+                .await?;
+            Ok(tokens)
+        }
+
+        async fn delete_channels(&mut self, subject: &str) -> StoreResult<u64> {
+            let subscriptions = [
+                "DELETE FROM webpush_subscriptions WHERE subject = $1",
+                "DELETE FROM email_subscriptions WHERE subject = $1",
+            ];
+            self.changed(&subscriptions, &[subject]).await
+        }
+
+        async fn delete_feed(&mut self, subject: &str) -> StoreResult<u64> {
+            let feed = [
+                "DELETE FROM notifications WHERE subject = $1",
+                "DELETE FROM notification_digests WHERE subject = $1",
+                "DELETE FROM notification_settings WHERE subject = $1",
+                "DELETE FROM news_subscriptions WHERE subject = $1",
+            ];
+            self.changed(&feed, &[subject]).await
+        }
+
+        async fn delete_report_media(&mut self, subject: &str) -> StoreResult<Vec<Uuid>> {
+            // The reports' rows before the issues' rows the media trigger rewrites (the lock
+            // order of the officers' steps).
+            self.lock_rows("SELECT id FROM reports WHERE author = $1", subject)
+                .await?;
+            let ids: Vec<(DbUuid,)> = sqlx::query_as(
+                "DELETE FROM media WHERE report_id IN (SELECT id FROM reports WHERE author = $1) \
+                 RETURNING id",
+            )
+            .bind(subject)
+            .fetch_all(&mut *self.0)
+            .await?;
+            Ok(ids.into_iter().map(|(id,)| id.into()).collect())
+        }
+
+        async fn disown_reports(&mut self, subject: &str) -> StoreResult<u64> {
+            let reports = self
+                .changed(&["UPDATE reports SET author = NULL WHERE author = $1"], &[subject])
+                .await?;
+            self.changed(&["UPDATE issues SET author = NULL WHERE author = $1"], &[subject])
+                .await?;
+            Ok(reports)
+        }
+
+        async fn pseudonymise_audit(&mut self, subject: &str, pseudonym: &str) -> StoreResult<u64> {
+            let authors = [
+                "UPDATE issue_changes SET actor = $2 WHERE actor = $1",
+                "UPDATE statements SET author = $2 WHERE author = $1",
+            ];
+            let rows = self.changed(&authors, &[subject, pseudonym]).await?;
+            // A detail is compact JSON: a subject stands there as a JSON string.
+            let events = "UPDATE admin_events \
+                SET actor = CASE WHEN actor = $1 THEN $2 ELSE actor END, \
+                detail = REPLACE(detail, $3, $4) \
+                WHERE actor = $1 OR REPLACE(detail, $3, $4) <> detail";
+            let (quoted_subject, quoted_pseudonym) = (
+                serde_json::Value::from(subject).to_string(),
+                serde_json::Value::from(pseudonym).to_string(),
+            );
+            let binds = [subject, pseudonym, &quoted_subject, &quoted_pseudonym];
+            Ok(rows + self.changed(&[events], &binds).await?)
+        }
+
+        async fn delete_assignments(&mut self, subject: &str) -> StoreResult<u64> {
+            self.changed(&["DELETE FROM category_officers WHERE subject = $1"], &[subject])
+                .await
+        }
+    }
+}
