@@ -44,6 +44,22 @@ pub struct Settings {
     pub notifications: crate::notify::NotificationSettings,
     pub mqtt: service_kit::mqtt::MqttSettings,
     pub status_events: crate::notify::status_events::StatusEventSettings,
+    pub privacy: PrivacySettings,
+}
+
+/// `privacy.*`: a subject's data (docs/privacy.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrivacySettings {
+    /// How long the link of a citizen's data export works, in hours (1 to 168).
+    pub export_valid_hours: u32,
+}
+
+impl PrivacySettings {
+    /// How long an export's link works.
+    pub fn export_valid(&self) -> chrono::TimeDelta {
+        chrono::TimeDelta::hours(i64::from(self.export_valid_hours))
+    }
 }
 
 /// `reports.*`.
@@ -112,6 +128,9 @@ impl ServiceSettings for Settings {
         self.votes.validate()?;
         self.notifications.delivery.validate()?;
         self.duplicates.validate()?;
+        if !(1..=168).contains(&self.privacy.export_valid_hours) {
+            return Err("privacy.export_valid_hours must be between 1 and 168".into());
+        }
         if self.captcha.enabled && self.captcha.secret.is_none() {
             return Err(
                 "captcha.secret (CITIZEN_API__CAPTCHA__SECRET) is required while captcha.enabled"

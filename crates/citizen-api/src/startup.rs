@@ -119,6 +119,8 @@ impl ServiceApp for Application {
             clock,
             notifications: Arc::new(settings.notifications.clone()),
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
+            privacy: settings.privacy.clone(),
+            base_path: settings.http.base_path.clone(),
         };
         let parts = AppParts {
             service: SPEC.name,

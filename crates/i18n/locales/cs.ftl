@@ -228,6 +228,7 @@ vote-list-cursor-filter = kurzor patří k jinému filtru active, než je požad
 ## Smazání vlastních údajů (citizen-api, DELETE /me).
 erase-confirm = confirm musí být "ERASE": smazání vašich údajů nelze vrátit
 erase-by-operator = údaje zaměstnanců města maže provozovatel služby, ne tento požadavek
+data-export-not-found = na tomto odkazu není žádný export, nebo jeho platnost vypršela: vyžádejte si nový pomocí POST /me/data-export
 
 
 

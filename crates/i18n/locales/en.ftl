@@ -186,6 +186,7 @@ vote-list-cursor-filter = the cursor belongs to another active filter than the o
 ## Erasing one's data (citizen-api, DELETE /me).
 erase-confirm = confirm must be "ERASE": erasing your data cannot be undone
 erase-by-operator = the data of the city's staff is erased by its operators, not by this request
+data-export-not-found = there is no export at this link, or its link has expired: ask for a new one with POST /me/data-export
 
 
 

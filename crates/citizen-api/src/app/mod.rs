@@ -9,6 +9,7 @@
 pub mod categories;
 pub mod duplicates;
 pub mod erasure;
+pub mod export;
 pub mod filing;
 pub mod news;
 pub mod news_categories;

@@ -1,6 +1,7 @@
 //! HTTP routes (relative to the base path `/api/v1`) and the OpenAPI description.
 
 mod admin;
+mod data_export;
 mod editor;
 mod erasure;
 mod geo;
@@ -65,6 +66,10 @@ pub struct AppState {
     pub notifications: Arc<crate::notify::NotificationSettings>,
     /// `i18n.default_locale`: the language of answers when `Accept-Language` names none we have.
     pub default_locale: i18n::Locale,
+    /// `privacy.*`.
+    pub privacy: crate::settings::PrivacySettings,
+    /// `http.base_path`: where the links the service hands out start.
+    pub base_path: String,
 }
 
 /// The public reads: browsers and the reverse proxy may keep their answers for
@@ -82,7 +87,7 @@ pub const PUBLIC_GETS: &[&str] = &[
 ];
 
 /// What depends on who asks, whatever the request: never kept by a shared cache.
-pub const PRIVATE_PREFIXES: &[&str] = &["/me", "/admin"];
+pub const PRIVATE_PREFIXES: &[&str] = &["/me", "/admin", "/data-exports"];
 
 /// The routes under the base path, with their shared state, the [`Authenticator`] the auth
 /// extractors look up and the caching headers of their answers.
@@ -142,7 +147,8 @@ fn routes(
         .configure(news::configure)
         .configure(news_categories::configure)
         .configure(projects::configure)
-        .configure(notifications::configure);
+        .configure(notifications::configure)
+        .configure(data_export::configure);
     admin::configure(cfg);
 }
 
@@ -174,7 +180,7 @@ fn routes(
     tags(
         (name = "reports", description = "Reports of problems in the city (sign-in optional)"),
         (name = "votes", description = "The caller's vote pool (sign-in required)"),
-        (name = "me", description = "The caller's own reports and categories, and erasing the caller's data (sign-in required)"),
+        (name = "me", description = "The caller's own reports and categories, the export and the erasure of the caller's data (sign-in required; an export's download link is its own credential)"),
     )
 )]
 struct ApiDoc;
@@ -227,5 +233,6 @@ pub fn openapi(base_path: &str) -> utoipa::openapi::OpenApi {
     api.merge(projects::ProjectsApi::openapi());
     api.merge(admin::AdminDoc::openapi());
     api.merge(notifications::NotificationsDoc::openapi());
+    api.merge(data_export::DataExportApi::openapi());
     service_kit::docs::finalize(api, base_path, ERROR_CODES)
 }

@@ -1,14 +1,64 @@
-//! A subject's personal data: the primitives `app::erasure` runs in one transaction
-//! (docs/privacy.md says what each table holds and what erasure does to it).
+//! A subject's personal data: the reads `app::export` gathers beside the other stores', the
+//! export's link, and the primitives `app::erasure` runs in one transaction (docs/privacy.md
+//! says what each table holds and what erasure does to it).
 
 use async_trait::async_trait;
+use service_kit::codec::DbInstant;
 use uuid::Uuid;
 
-use super::{StoreResult, WriteTx};
+use super::{Instant, StoreResult, WriteTx};
 
-/// Erasing a subject's personal data.
+/// A subject's e-mail subscription (`email_subscriptions`).
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct EmailSubscription {
+    pub email: String,
+    pub locale: Option<String>,
+    #[sqlx(try_from = "DbInstant")]
+    pub created_at: Instant,
+}
+
+/// One of a subject's web push subscriptions (`webpush_subscriptions`), without its keys.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct PushSubscription {
+    pub endpoint: String,
+    pub locale: Option<String>,
+    #[sqlx(try_from = "DbInstant")]
+    pub created_at: Instant,
+}
+
+/// A subject's export (`data_exports`): its archive downloads at the link with `token` until
+/// `expires_at`.
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
+pub struct DataExport {
+    pub subject: String,
+    pub token: String,
+    #[sqlx(try_from = "DbInstant")]
+    pub requested_at: Instant,
+    #[sqlx(try_from = "DbInstant")]
+    pub expires_at: Instant,
+}
+
+/// A subject's data beyond what the other stores read, its export, and its erasure.
 #[async_trait]
 pub trait PrivacyStore: Send + Sync + 'static {
+    /// The ids of the reports the subject filed, oldest first.
+    async fn reports_of(&self, subject: &str) -> StoreResult<Vec<Uuid>>;
+
+    /// The subject's e-mail subscription.
+    async fn email_subscription(&self, subject: &str) -> StoreResult<Option<EmailSubscription>>;
+
+    /// The subject's web push subscriptions, oldest first.
+    async fn push_subscriptions(&self, subject: &str) -> StoreResult<Vec<PushSubscription>>;
+
+    /// Writes the subject's export, replacing an earlier one (and its link).
+    async fn put_export(&self, export: &DataExport) -> StoreResult<()>;
+
+    /// The subject's export that has not expired at `now`.
+    async fn export_of(&self, subject: &str, now: Instant) -> StoreResult<Option<DataExport>>;
+
+    /// The export whose link carries `token`, unless expired at `now`.
+    async fn export_by_token(&self, token: &str, now: Instant) -> StoreResult<Option<DataExport>>;
+
     /// Starts an erasure: a writing transaction (SQLite: `BEGIN IMMEDIATE`); dropped without
     /// [`WriteTx::commit`], it rolls back and nothing is erased.
     async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>>;
@@ -25,8 +75,8 @@ pub trait ErasureTx: WriteTx {
     async fn delete_channels(&mut self, subject: &str) -> StoreResult<u64>;
 
     /// Deletes the subject's feed (with every delivery of its entries, queued or logged: the
-    /// deliveries' foreign key cascades), digests, notification settings and news
-    /// subscriptions: how many rows, deliveries not counted.
+    /// deliveries' foreign key cascades), digests, notification settings, news subscriptions
+    /// and export: how many rows, deliveries not counted.
     async fn delete_feed(&mut self, subject: &str) -> StoreResult<u64>;
 
     /// Deletes the files of the subject's reports (not the statements'): their media ids, whose

@@ -165,6 +165,15 @@ async fn a_citizen_erased_leaves_no_trace_and_others_keep_theirs(app: TestApp) {
         assert_eq!(status, 200, "{body}");
     }
     drain(&app).await;
+    let (status, body) = app
+        .request(
+            Method::POST,
+            "/me/data-export",
+            Some(&app.token(CITIZEN, &[])),
+            None,
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
     let before = columns_holding(&app, CITIZEN).await;
     for column in [
         "reports.author",
@@ -178,6 +187,7 @@ async fn a_citizen_erased_leaves_no_trace_and_others_keep_theirs(app: TestApp) {
         "notifications.subject",
         "news_subscriptions.subject",
         "notification_deliveries.target",
+        "data_exports.subject",
     ] {
         assert!(before.contains(column), "{column} not in {before:?}");
     }

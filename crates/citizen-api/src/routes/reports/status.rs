@@ -11,7 +11,9 @@ use super::super::model::{Statement, StatusStep, StatusSteps};
 use super::super::params::ReportPath;
 use super::super::AppState;
 use super::report_not_found;
+use crate::media::MediaStore;
 use crate::routes::responses::ReportNotFound;
+use crate::store::TimelineData;
 
 /// The public timeline of a report.
 ///
@@ -43,6 +45,11 @@ pub async fn status(
     let id = path.id()?;
     let data = state.stores.reports.timeline(id).await?;
     let data = data.ok_or_else(report_not_found)?;
+    Ok(Json(status_steps(&data, &state.media)))
+}
+
+/// The public timeline of a report from what the store read.
+pub fn status_steps(data: &TimelineData, media: &MediaStore) -> StatusSteps {
     let steps = public_timeline(&data.changes);
     let said: Vec<_> = data
         .statements
@@ -64,9 +71,9 @@ pub async fn status(
                 .unwrap_or_default(),
             statements: indexes
                 .into_iter()
-                .map(|i| Statement::from_store(&data.statements[i], &state.media))
+                .map(|i| Statement::from_store(&data.statements[i], media))
                 .collect(),
         })
         .collect();
-    Ok(Json(StatusSteps { statuses }))
+    StatusSteps { statuses }
 }

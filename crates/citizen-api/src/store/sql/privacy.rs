@@ -4,11 +4,33 @@
 use async_trait::async_trait;
 use uuid::Uuid;
 
-use super::{DbUuid, Writing};
-use crate::store::privacy::{ErasureTx, PrivacyStore};
-use crate::store::StoreResult;
+use super::{DbInstant, DbUuid, Writing};
+use crate::store::privacy::{
+    DataExport, EmailSubscription, ErasureTx, PrivacyStore, PushSubscription,
+};
+use crate::store::{Instant, StoreResult};
+
+const EXPORT_COLUMNS: &str = "subject, token, requested_at, expires_at";
 
 both_backends! {
+    impl Backend {
+        /// The export whose `column` is `value`, unless expired at `now`.
+        async fn unexpired_export(
+            &self,
+            column: &str,
+            value: &str,
+            now: Instant,
+        ) -> StoreResult<Option<DataExport>> {
+            Ok(sqlx::query_as(&format!(
+                "SELECT {EXPORT_COLUMNS} FROM data_exports WHERE {column} = $1 AND expires_at > $2"
+            ))
+            .bind(value)
+            .bind(DbInstant(now))
+            .fetch_optional(&self.pool)
+            .await?)
+        }
+    }
+
     impl Writing<Db> {
         /// Runs each of `statements` with `binds` (`$1`, `$2`, …): the rows they changed.
         async fn changed(&mut self, statements: &[&str], binds: &[&str]) -> StoreResult<u64> {
@@ -36,6 +58,66 @@ both_backends! {
 
     #[async_trait]
     impl PrivacyStore for Backend {
+        async fn reports_of(&self, subject: &str) -> StoreResult<Vec<Uuid>> {
+            let ids: Vec<(DbUuid,)> = sqlx::query_as(
+                "SELECT id FROM reports WHERE author = $1 ORDER BY inserted_at, id",
+            )
+            .bind(subject)
+            .fetch_all(&self.pool)
+            .await?;
+            Ok(ids.into_iter().map(|(id,)| id.into()).collect())
+        }
+
+        async fn email_subscription(
+            &self,
+            subject: &str,
+        ) -> StoreResult<Option<EmailSubscription>> {
+            Ok(sqlx::query_as(
+                "SELECT email, locale, created_at FROM email_subscriptions WHERE subject = $1",
+            )
+            .bind(subject)
+            .fetch_optional(&self.pool)
+            .await?)
+        }
+
+        async fn push_subscriptions(&self, subject: &str) -> StoreResult<Vec<PushSubscription>> {
+            Ok(sqlx::query_as(
+                "SELECT endpoint, locale, created_at FROM webpush_subscriptions \
+                 WHERE subject = $1 ORDER BY created_at, endpoint",
+            )
+            .bind(subject)
+            .fetch_all(&self.pool)
+            .await?)
+        }
+
+        async fn put_export(&self, export: &DataExport) -> StoreResult<()> {
+            sqlx::query(
+                "INSERT INTO data_exports (subject, token, requested_at, expires_at) \
+                 VALUES ($1, $2, $3, $4) ON CONFLICT (subject) DO UPDATE SET \
+                 token = excluded.token, requested_at = excluded.requested_at, \
+                 expires_at = excluded.expires_at",
+            )
+            .bind(&export.subject)
+            .bind(&export.token)
+            .bind(DbInstant(export.requested_at))
+            .bind(DbInstant(export.expires_at))
+            .execute(&self.pool)
+            .await?;
+            Ok(())
+        }
+
+        async fn export_of(&self, subject: &str, now: Instant) -> StoreResult<Option<DataExport>> {
+            self.unexpired_export("subject", subject, now).await
+        }
+
+        async fn export_by_token(
+            &self,
+            token: &str,
+            now: Instant,
+        ) -> StoreResult<Option<DataExport>> {
+            self.unexpired_export("token", token, now).await
+        }
+
         async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>> {
             Ok(Box::new(Writing(self.begin_write().await?)))
         }
@@ -68,6 +150,7 @@ both_backends! {
                 "DELETE FROM notification_digests WHERE subject = $1",
                 "DELETE FROM notification_settings WHERE subject = $1",
                 "DELETE FROM news_subscriptions WHERE subject = $1",
+                "DELETE FROM data_exports WHERE subject = $1",
             ];
             self.changed(&feed, &[subject]).await
         }
