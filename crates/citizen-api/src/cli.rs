@@ -1,5 +1,5 @@
 //! The binary's own commands, beside the `serve` and `migrate` every service has
-//! (`service_kit::startup::main`): `dev-token`, `import-news` and `erase`.
+//! (`service_kit::startup::main`): `dev-token`, `import-news`, `erase` and `subject-report`.
 
 use std::path::PathBuf;
 
@@ -36,6 +36,13 @@ pub enum Commands {
         #[arg(long)]
         remove_photos: bool,
     },
+    /// Print what the platform holds about a subject (for a request by letter; the subject's
+    /// own copy is its data export).
+    SubjectReport {
+        /// The token subject (`sub`).
+        #[arg(long)]
+        subject: String,
+    },
 }
 
 impl service_kit::startup::Binary for Cli {
@@ -52,6 +59,13 @@ impl service_kit::startup::Binary for Cli {
                 subject,
                 remove_photos,
             } => erase(settings, &subject, remove_photos).await?,
+            Commands::SubjectReport { subject } => {
+                let (db, stores) = open_stores(settings).await?;
+                let report =
+                    crate::app::export::subject_report(&stores, &subject, chrono::Utc::now()).await;
+                db.close().await;
+                print!("{}", report?);
+            }
         }
         Ok(())
     }

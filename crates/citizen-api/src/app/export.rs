@@ -48,6 +48,112 @@ impl SubjectData {
     }
 }
 
+/// What `citizen-api subject-report` prints: the subject's data, and what it did as an officer.
+#[derive(Debug)]
+pub struct SubjectReport {
+    pub data: SubjectData,
+    /// The report categories the subject is assigned to (an officer's).
+    pub categories: Vec<String>,
+    /// The audit rows that name the subject (steps, statements, officers' events).
+    pub audit_rows: u64,
+    /// The subject's export link, while it works.
+    pub export: Option<DataExport>,
+    /// When the report was made.
+    pub at: Instant,
+}
+
+/// Everything the platform holds about `subject` at `now`, for an operator.
+pub async fn subject_report(
+    stores: &Stores,
+    subject: &str,
+    now: Instant,
+) -> StoreResult<SubjectReport> {
+    Ok(SubjectReport {
+        data: collect(stores, subject, now).await?,
+        categories: stores
+            .categories
+            .officer_categories(subject)
+            .await?
+            .into_iter()
+            .map(|c| c.name)
+            .collect(),
+        audit_rows: stores.privacy.audit_mentions(subject).await?,
+        export: stores.privacy.export_of(subject, now).await?,
+        at: now,
+    })
+}
+
+impl std::fmt::Display for SubjectReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let d = &self.data;
+        let active = d
+            .votes
+            .iter()
+            .filter(|t| t.revoked_at.is_none() && t.expires_at.is_none_or(|e| e > self.at))
+            .count();
+        let unread = d.feed.iter().filter(|n| n.read_at.is_none()).count();
+        writeln!(f, "subject: {}", d.subject)?;
+        writeln!(
+            f,
+            "reports filed: {} ({} photos)",
+            d.reports.len(),
+            d.photo_count()
+        )?;
+        for own in &d.reports {
+            let r = &own.report.report;
+            let status = own
+                .report
+                .status()
+                .map_or("-".to_owned(), |s| s.to_string());
+            writeln!(
+                f,
+                "  {} {} {status} {}",
+                r.id,
+                r.inserted_at.to_rfc3339(),
+                r.title
+            )?;
+        }
+        writeln!(f, "vote tokens: {} ({active} active)", d.votes.len())?;
+        let interval = d.settings.interval.map(|i| format!("{i:?}"));
+        writeln!(
+            f,
+            "notification settings: enabled {}, interval {}",
+            d.settings.enabled,
+            interval.as_deref().unwrap_or("none (as it happens)")
+        )?;
+        match &d.email {
+            Some(e) => writeln!(
+                f,
+                "e-mail: {} (since {})",
+                e.email,
+                e.created_at.to_rfc3339()
+            )?,
+            None => writeln!(f, "e-mail: none")?,
+        }
+        writeln!(f, "web push subscriptions: {}", d.push.len())?;
+        for p in &d.push {
+            writeln!(f, "  {}", p.endpoint)?;
+        }
+        let news: Vec<&str> = d.news_categories.iter().map(|c| c.name.as_str()).collect();
+        writeln!(f, "news subscriptions: {}", news.join(", "))?;
+        writeln!(
+            f,
+            "notification feed: {} entries ({unread} unread)",
+            d.feed.len()
+        )?;
+        writeln!(
+            f,
+            "report categories assigned: {}",
+            self.categories.join(", ")
+        )?;
+        writeln!(f, "audit rows naming the subject: {}", self.audit_rows)?;
+        match &self.export {
+            Some(e) => writeln!(f, "data export link: until {}", e.expires_at.to_rfc3339()),
+            None => writeln!(f, "data export link: none"),
+        }
+    }
+}
+
 /// Starts (or restarts) the subject's export: a new link, valid for `valid` from `now`; an
 /// earlier link stops working.
 pub async fn start(

@@ -50,6 +50,9 @@ pub trait PrivacyStore: Send + Sync + 'static {
     /// The subject's web push subscriptions, oldest first.
     async fn push_subscriptions(&self, subject: &str) -> StoreResult<Vec<PushSubscription>>;
 
+    /// The audit rows naming the subject (as `ErasureTx::pseudonymise_audit` would rewrite).
+    async fn audit_mentions(&self, subject: &str) -> StoreResult<u64>;
+
     /// Writes the subject's export, replacing an earlier one (and its link).
     async fn put_export(&self, export: &DataExport) -> StoreResult<()>;
 

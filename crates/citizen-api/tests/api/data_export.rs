@@ -126,6 +126,27 @@ async fn an_export_holds_everything_the_citizen_created_and_nothing_of_another(a
     drain(&app).await;
 
     let link = start_export(&app, CITIZEN).await;
+    // The operator's view of the same (`citizen-api subject-report`).
+    let report = citizen_api::app::export::subject_report(&app.stores, CITIZEN, app.clock.now())
+        .await
+        .unwrap()
+        .to_string();
+    for line in [
+        format!("subject: {CITIZEN}"),
+        "reports filed: 2 (1 photos)".into(),
+        format!("  {with_photo} "),
+        "vote tokens: 3 (3 active)".into(),
+        "notification settings: enabled true, interval Weekly".into(),
+        format!("e-mail: {CITIZEN_EMAIL} (since "),
+        format!("  {}", browser.endpoint),
+        "news subscriptions: Roadworks".into(),
+        "report categories assigned: \n".into(),
+        "audit rows naming the subject: 2".into(),
+        "data export link: until ".into(),
+    ] {
+        assert!(report.contains(&line), "{line:?} not in\n{report}");
+    }
+    assert!(!report.contains(OTHER), "{report}");
     let files = download(&app, &link).await.unwrap();
     let names: Vec<&str> = files.keys().map(String::as_str).collect();
     let photo_path = format!("photos/{photo}-hole.jpg");

@@ -9,6 +9,7 @@ use citizen_api::media::MediaStore;
 use citizen_api::store;
 use reqwest::Method;
 use serde_json::{json, Value};
+use service_kit::clock::Clock;
 use service_kit::db::{Database, DatabaseSettings};
 use test_support::on_both_backends;
 use uuid::Uuid;
@@ -328,6 +329,18 @@ async fn an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym(app: 
         ])
     );
 
+    let held = citizen_api::app::export::subject_report(&app.stores, officer, app.clock.now())
+        .await
+        .unwrap()
+        .to_string();
+    assert!(
+        held.contains("report categories assigned: Roads\n"),
+        "{held}"
+    );
+    assert!(
+        held.contains("audit rows naming the subject: 3\n"),
+        "{held}"
+    );
     let media = MediaStore::new(&app.settings.media).unwrap();
     let erased =
         citizen_api::app::erasure::erase(app.stores.privacy.as_ref(), &media, officer, false)

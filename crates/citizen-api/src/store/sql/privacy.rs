@@ -90,6 +90,20 @@ both_backends! {
             .await?)
         }
 
+        async fn audit_mentions(&self, subject: &str) -> StoreResult<u64> {
+            let n: i64 = sqlx::query_scalar(
+                "SELECT (SELECT count(*) FROM issue_changes WHERE actor = $1) \
+                 + (SELECT count(*) FROM statements WHERE author = $1) \
+                 + (SELECT count(*) FROM admin_events \
+                    WHERE actor = $1 OR REPLACE(detail, $2, '') <> detail)",
+            )
+            .bind(subject)
+            .bind(serde_json::Value::from(subject).to_string())
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(u64::try_from(n).unwrap_or(0))
+        }
+
         async fn put_export(&self, export: &DataExport) -> StoreResult<()> {
             sqlx::query(
                 "INSERT INTO data_exports (subject, token, requested_at, expires_at) \
