@@ -97,6 +97,11 @@ impl ServiceApp for Application {
             clock.clone(),
             settings.i18n.locale().map_err(anyhow::Error::msg)?,
         )?;
+        crate::app::retention::start(
+            stores.privacy.clone(),
+            settings.privacy.clone(),
+            clock.clone(),
+        );
         crate::notify::status_events::start(
             &settings.status_events,
             &settings.mqtt,

@@ -14,4 +14,5 @@ pub mod filing;
 pub mod news;
 pub mod news_categories;
 pub mod notifications;
+pub mod retention;
 pub mod workflow;

@@ -14,6 +14,7 @@ use serde::Serialize;
 use super::mail::{MailOutcome, MailTexts, Mailer};
 use super::push_send::{topic, PushOutcome, PushSender};
 use super::{DeliverySettings, NotificationSettings};
+use crate::app::retention::{cut_off, in_batches, BATCH as PRUNE_BATCH};
 use crate::store::deliveries::{Channel, Delivery, Finish, Target};
 use crate::store::{Instant, StoreResult};
 use crate::stores::Stores;
@@ -22,8 +23,6 @@ use crate::stores::Stores;
 pub const BATCH: u32 = 100;
 /// Sends in flight at once.
 pub const CONCURRENCY: usize = 32;
-/// Ended deliveries deleted per statement when pruning.
-pub const PRUNE_BATCH: u32 = 1000;
 
 /// How one send went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -284,32 +283,6 @@ impl Deliverer {
             if count < BATCH as usize {
                 return Ok(round);
             }
-        }
-    }
-}
-
-/// `age` before `now`: `None` for an age of zero (no limit), and for a setting so large that the
-/// cut-off falls before chrono's calendar (nothing is that old).
-fn cut_off(now: Instant, age: chrono::TimeDelta) -> Option<Instant> {
-    if age.is_zero() {
-        return None;
-    }
-    now.checked_sub_signed(age)
-}
-
-/// Runs `step` (one statement over at most [`PRUNE_BATCH`] rows) until a batch comes back short;
-/// the rows of all batches.
-async fn in_batches<F, Fut>(mut step: F) -> StoreResult<u64>
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = StoreResult<u64>>,
-{
-    let mut total = 0;
-    loop {
-        let done = step().await?;
-        total += done;
-        if done < u64::from(PRUNE_BATCH) {
-            return Ok(total);
         }
     }
 }

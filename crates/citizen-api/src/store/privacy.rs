@@ -62,6 +62,20 @@ pub trait PrivacyStore: Send + Sync + 'static {
     /// The export whose link carries `token`, unless expired at `now`.
     async fn export_by_token(&self, token: &str, now: Instant) -> StoreResult<Option<DataExport>>;
 
+    /// Deletes up to `limit` feed entries sent before `before`, with their deliveries (the
+    /// foreign key cascades): how many entries.
+    async fn delete_feed_before(&self, before: Instant, limit: u32) -> StoreResult<u64>;
+
+    /// Deletes up to `limit` digest records written before `before`: how many.
+    async fn delete_digests_before(&self, before: Instant, limit: u32) -> StoreResult<u64>;
+
+    /// Clears the detail of up to `limit` officers' events recorded before `before`; the action,
+    /// actor, report, issue and time stay: how many.
+    async fn clear_event_details_before(&self, before: Instant, limit: u32) -> StoreResult<u64>;
+
+    /// Deletes up to `limit` exports whose link has expired at `now`: how many.
+    async fn delete_expired_exports(&self, now: Instant, limit: u32) -> StoreResult<u64>;
+
     /// Starts an erasure: a writing transaction (SQLite: `BEGIN IMMEDIATE`); dropped without
     /// [`WriteTx::commit`], it rolls back and nothing is erased.
     async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>>;

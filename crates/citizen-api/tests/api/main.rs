@@ -50,6 +50,7 @@ mod notifications_push;
 mod notifications_settings;
 mod projects;
 mod query_params;
+mod retention;
 mod smtp_catcher;
 mod status_events;
 mod timeline;

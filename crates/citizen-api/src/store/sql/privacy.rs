@@ -14,6 +14,17 @@ const EXPORT_COLUMNS: &str = "subject, token, requested_at, expires_at";
 
 both_backends! {
     impl Backend {
+        /// Runs one batch of the retention sweep: `sql` with the instant `$1` and the batch's
+        /// size `$2`; the rows it changed.
+        async fn sweep(&self, sql: &str, at: Instant, limit: u32) -> StoreResult<u64> {
+            let changed = sqlx::query(sql)
+                .bind(DbInstant(at))
+                .bind(i64::from(limit))
+                .execute(&self.pool)
+                .await?;
+            Ok(changed.rows_affected())
+        }
+
         /// The export whose `column` is `value`, unless expired at `now`.
         async fn unexpired_export(
             &self,
@@ -130,6 +141,51 @@ both_backends! {
             now: Instant,
         ) -> StoreResult<Option<DataExport>> {
             self.unexpired_export("token", token, now).await
+        }
+
+        async fn delete_feed_before(&self, before: Instant, limit: u32) -> StoreResult<u64> {
+            self.sweep(
+                "DELETE FROM notifications WHERE tag IN \
+                 (SELECT tag FROM notifications WHERE sent_at < $1 LIMIT $2)",
+                before,
+                limit,
+            )
+            .await
+        }
+
+        async fn delete_digests_before(&self, before: Instant, limit: u32) -> StoreResult<u64> {
+            self.sweep(
+                "DELETE FROM notification_digests WHERE (subject, period_end) IN \
+                 (SELECT subject, period_end FROM notification_digests \
+                  WHERE created_at < $1 LIMIT $2)",
+                before,
+                limit,
+            )
+            .await
+        }
+
+        async fn clear_event_details_before(
+            &self,
+            before: Instant,
+            limit: u32,
+        ) -> StoreResult<u64> {
+            self.sweep(
+                "UPDATE admin_events SET detail = '{}' WHERE id IN \
+                 (SELECT id FROM admin_events WHERE at < $1 AND detail <> '{}' LIMIT $2)",
+                before,
+                limit,
+            )
+            .await
+        }
+
+        async fn delete_expired_exports(&self, now: Instant, limit: u32) -> StoreResult<u64> {
+            self.sweep(
+                "DELETE FROM data_exports WHERE subject IN \
+                 (SELECT subject FROM data_exports WHERE expires_at <= $1 LIMIT $2)",
+                now,
+                limit,
+            )
+            .await
         }
 
         async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>> {
