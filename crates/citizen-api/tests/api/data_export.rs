@@ -10,14 +10,10 @@ use reqwest::Method;
 use serde_json::{json, Value};
 use service_kit::clock::Clock;
 use test_support::on_both_backends;
-use uuid::Uuid;
 
-use crate::admin_helpers::id;
-use crate::delivery_helpers::{drain, set_settings, stand_in, subscribe_push};
-use crate::helpers::{assert_error, file, form, Filing, TestApp};
-use crate::media_images::images;
-use crate::news_helpers::{category as news_category, set_subscriptions};
-use crate::notifications_helpers::token_with;
+use crate::delivery_helpers::{set_settings, stand_in};
+use crate::helpers::{assert_error, Filing, TestApp};
+use crate::privacy_helpers::{start_export, two_citizens};
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     an_export_holds_everything_the_citizen_created_and_nothing_of_another,
@@ -31,15 +27,6 @@ const OTHER_EMAIL: &str = "other-b2@example.org";
 
 /// The archive's files by name.
 type Archive = BTreeMap<String, Vec<u8>>;
-
-async fn start_export(app: &TestApp, subject: &str) -> Value {
-    let token = app.token(subject, &[]);
-    let (status, body) = app
-        .request(Method::POST, "/me/data-export", Some(&token), None)
-        .await;
-    assert_eq!(status, 201, "{body}");
-    body
-}
 
 /// GET the link's archive: its files, or the error's (status, body).
 async fn download(app: &TestApp, link: &Value) -> Result<Archive, (u16, Value)> {
@@ -72,58 +59,21 @@ fn json_file(files: &Archive, name: &str) -> Value {
     serde_json::from_slice(&files[name]).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
-/// Files a report with one photo as `subject`: the report's id, the photo's id and bytes.
-async fn file_with_photo(app: &TestApp, subject: &str, title: &str) -> (Uuid, Uuid) {
-    let (jpeg, _) = images::jpeg();
-    let f = form(title, "Deep").part("media", file(jpeg, "hole.jpg"));
-    let (status, _, body) = app.post_report(f, Some(&app.token(subject, &[]))).await;
-    assert_eq!(status, 201, "{body}");
-    (id(&body, "id"), id(&body["media"][0], "media_id"))
-}
-
-async fn subscribe_email(app: &TestApp, subject: &str, email: &str) {
-    let token = token_with(subject, Some(email), Some("cs"));
-    let (status, body) = app
-        .send_json(Method::POST, "/me/notifications/email", &token, &json!({}))
-        .await;
-    assert_eq!(status, 201, "{body}");
-}
-
 async fn an_export_holds_everything_the_citizen_created_and_nothing_of_another(app: TestApp) {
     let push = stand_in(201).await;
-    let (with_photo, photo) = file_with_photo(&app, CITIZEN, "Pothole on Main").await;
+    let (me, them, news) = two_citizens(
+        &app,
+        &push,
+        (CITIZEN, CITIZEN_EMAIL, "Pothole on Main"),
+        (OTHER, OTHER_EMAIL, "Their graffiti"),
+    )
+    .await;
+    let (with_photo, photo, theirs) = (me.report, me.photo, them.report);
     let plain = app
         .file(Filing::new("Bench broken", 5).by(CITIZEN))
         .await
         .report;
-    let (theirs, their_photo) = file_with_photo(&app, OTHER, "Their graffiti").await;
-    subscribe_email(&app, CITIZEN, CITIZEN_EMAIL).await;
-    subscribe_email(&app, OTHER, OTHER_EMAIL).await;
     set_settings(&app, CITIZEN, "cs", json!("weekly")).await;
-    let browser = subscribe_push(&app, CITIZEN, &push, Some("cs")).await;
-    let their_browser = subscribe_push(&app, OTHER, &push, None).await;
-    let news = news_category(&app, "Roadworks", None).await;
-    let subscribe = json!([{"category_id": news, "subscribed": true}]);
-    for subject in [CITIZEN, OTHER] {
-        let (status, body) = set_subscriptions(&app, &app.token(subject, &[]), &subscribe).await;
-        assert_eq!(status, 200, "{body}");
-    }
-    for (subject, target, n) in [
-        (CITIZEN, theirs, 2),
-        (CITIZEN, with_photo, 1),
-        (OTHER, plain, 1),
-    ] {
-        let (status, body) = app.vote(&app.token(subject, &[]), target, n).await;
-        assert_eq!(status, 200, "{body}");
-    }
-    for report in [with_photo, theirs] {
-        let issues = app.admin_issues(report, &app.boss()).await;
-        let (status, body) = app
-            .step(id(&issues["issues"][0], "issue_id"), "accept", &app.boss())
-            .await;
-        assert_eq!(status, 200, "{body}");
-    }
-    drain(&app).await;
 
     let link = start_export(&app, CITIZEN).await;
     // The operator's view of the same (`citizen-api subject-report`).
@@ -138,7 +88,7 @@ async fn an_export_holds_everything_the_citizen_created_and_nothing_of_another(a
         "vote tokens: 3 (3 active)".into(),
         "notification settings: enabled true, interval Weekly".into(),
         format!("e-mail: {CITIZEN_EMAIL} (since "),
-        format!("  {}", browser.endpoint),
+        format!("  {}", me.endpoint),
         "news subscriptions: Roadworks".into(),
         "report categories assigned: \n".into(),
         "audit rows naming the subject: 2".into(),
@@ -170,7 +120,7 @@ async fn an_export_holds_everything_the_citizen_created_and_nothing_of_another(a
     );
     assert_eq!(account["email"]["email"], CITIZEN_EMAIL);
     assert_eq!(account["email"]["locale"], "cs");
-    assert_eq!(account["webpush"][0]["endpoint"], browser.endpoint.as_str());
+    assert_eq!(account["webpush"][0]["endpoint"], me.endpoint.as_str());
     assert_eq!(account["webpush"].as_array().unwrap().len(), 1);
     assert_eq!(
         account["news_categories"],
@@ -193,7 +143,7 @@ async fn an_export_holds_everything_the_citizen_created_and_nothing_of_another(a
         .unwrap();
     assert_eq!(accepted["report"]["title"], "Pothole on Main");
     assert_eq!(accepted["report"]["status"], "accepted");
-    assert_eq!(accepted["report"]["votes_count"], 1);
+    assert_eq!(accepted["report"]["votes_count"], 2);
     let steps: Vec<&str> = accepted["timeline"]["statuses"]
         .as_array()
         .unwrap()
@@ -245,8 +195,8 @@ async fn an_export_holds_everything_the_citizen_created_and_nothing_of_another(a
     for theirs_only in [
         OTHER,
         OTHER_EMAIL,
-        their_browser.endpoint.as_str(),
-        &their_photo.to_string(),
+        them.endpoint.as_str(),
+        &them.photo.to_string(),
     ] {
         assert!(!everything.contains(theirs_only), "{theirs_only}");
     }

@@ -12,14 +12,11 @@ use serde_json::{json, Value};
 use service_kit::clock::Clock;
 use service_kit::db::{Database, DatabaseSettings};
 use test_support::on_both_backends;
-use uuid::Uuid;
 
 use crate::admin_helpers::id;
-use crate::delivery_helpers::{drain, set_settings, stand_in, subscribe_push};
-use crate::helpers::{assert_error, file, form, TestApp};
-use crate::media_images::images;
-use crate::news_helpers::{category as news_category, set_subscriptions};
-use crate::notifications_helpers::token_with;
+use crate::delivery_helpers::stand_in;
+use crate::helpers::{assert_error, TestApp};
+use crate::privacy_helpers::{file_with_photo, start_export, two_citizens};
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_citizen_erased_leaves_no_trace_and_others_keep_theirs,
@@ -88,37 +85,6 @@ fn set(columns: &[&str]) -> BTreeSet<String> {
     columns.iter().map(|c| (*c).to_owned()).collect()
 }
 
-/// Files a report with one photo as `subject`: the report's id and the photo's.
-async fn file_with_photo(app: &TestApp, subject: &str, title: &str) -> (Uuid, Uuid) {
-    let (jpeg, _) = images::jpeg();
-    let f = form(title, "Deep").part("media", file(jpeg, "hole.jpg"));
-    let (status, _, body) = app.post_report(f, Some(&app.token(subject, &[]))).await;
-    assert_eq!(status, 201, "{body}");
-    (id(&body, "id"), id(&body["media"][0], "media_id"))
-}
-
-/// Subscribes `subject` to e-mail (at `email`) and to web push at a new endpoint of `server`.
-async fn subscribe_both(
-    app: &TestApp,
-    subject: &str,
-    email: &str,
-    server: &wiremock::MockServer,
-) -> String {
-    let (status, body) = app
-        .send_json(
-            Method::POST,
-            "/me/notifications/email",
-            &token_with(subject, Some(email), Some("en")),
-            &json!({}),
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    set_settings(app, subject, "en", Value::Null).await;
-    subscribe_push(app, subject, server, Some("en"))
-        .await
-        .endpoint
-}
-
 async fn erase_me(app: &TestApp, token: &str, body: &Value) -> (u16, Value) {
     app.send_json(Method::DELETE, "/me", token, body).await
 }
@@ -135,46 +101,16 @@ async fn summary(app: &TestApp, subject: &str) -> Value {
 
 async fn a_citizen_erased_leaves_no_trace_and_others_keep_theirs(app: TestApp) {
     let push = stand_in(201).await;
-    let (mine, my_photo) = file_with_photo(&app, CITIZEN, "Pothole").await;
-    let (theirs, their_photo) = file_with_photo(&app, OTHER, "Broken bench").await;
-    let endpoint = subscribe_both(&app, CITIZEN, CITIZEN_EMAIL, &push).await;
-    let their_endpoint = subscribe_both(&app, OTHER, OTHER_EMAIL, &push).await;
-    let news = news_category(&app, "Roadworks", None).await;
-    for subject in [CITIZEN, OTHER] {
-        let token = app.token(subject, &[]);
-        let (status, body) = set_subscriptions(
-            &app,
-            &token,
-            &json!([{"category_id": news, "subscribed": true}]),
-        )
-        .await;
-        assert_eq!(status, 200, "{body}");
-    }
-    let (mine_s, theirs_s) = (mine.to_string(), theirs.to_string());
-    for (subject, target, n) in [(CITIZEN, &theirs_s, 2), (CITIZEN, &mine_s, 1)] {
-        let (status, body) = app.vote(&app.token(subject, &[]), target, n).await;
-        assert_eq!(status, 200, "{body}");
-    }
-    let (status, body) = app.vote(&app.token(OTHER, &[]), &mine_s, 1).await;
-    assert_eq!(status, 200, "{body}");
-    // An officer accepts both reports: each author's feed gets an entry, queued to its channels.
-    for report in [mine, theirs] {
-        let issues = app.admin_issues(report, &app.boss()).await;
-        let (status, body) = app
-            .step(id(&issues["issues"][0], "issue_id"), "accept", &app.boss())
-            .await;
-        assert_eq!(status, 200, "{body}");
-    }
-    drain(&app).await;
-    let (status, body) = app
-        .request(
-            Method::POST,
-            "/me/data-export",
-            Some(&app.token(CITIZEN, &[])),
-            None,
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
+    let (me, them, _) = two_citizens(
+        &app,
+        &push,
+        (CITIZEN, CITIZEN_EMAIL, "Pothole"),
+        (OTHER, OTHER_EMAIL, "Broken bench"),
+    )
+    .await;
+    let (mine, my_photo, endpoint) = (me.report, me.photo, me.endpoint);
+    let (theirs, their_photo, their_endpoint) = (them.report, them.photo, them.endpoint);
+    start_export(&app, CITIZEN).await;
     let before = columns_holding(&app, CITIZEN).await;
     for column in [
         "reports.author",

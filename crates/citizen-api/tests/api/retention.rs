@@ -6,12 +6,12 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use citizen_api::app::retention::{sweep, Swept};
 use citizen_api::store::digests::{DigestCandidate, DigestTexts};
-use reqwest::Method;
 use serde_json::{json, Value};
 use test_support::on_both_backends;
 use uuid::Uuid;
 
 use crate::helpers::{Filing, TestApp};
+use crate::privacy_helpers::start_export;
 
 on_both_backends!(crate::helpers::spawn_app;
     a_sweep_deletes_exactly_what_is_past_its_time,
@@ -63,16 +63,8 @@ async fn event_details(app: &TestApp, report: Uuid) -> Vec<Value> {
 
 async fn export_at(app: &TestApp, subject: &str, at: DateTime<Utc>) -> String {
     app.clock.set(at);
-    let (status, body) = app
-        .request(
-            Method::POST,
-            "/me/data-export",
-            Some(&app.token(subject, &[])),
-            None,
-        )
-        .await;
-    assert_eq!(status, 201, "{body}");
-    body["download_url"].as_str().unwrap().to_owned()
+    let link = start_export(app, subject).await;
+    link["download_url"].as_str().unwrap().to_owned()
 }
 
 async fn a_sweep_deletes_exactly_what_is_past_its_time(app: TestApp) {
