@@ -1,8 +1,10 @@
-"""Writes a multipart/form-data body for POST /reports with one JPEG photo of about SIZE bytes.
+"""Writes a multipart/form-data body for POST /reports with COUNT (default 1) JPEG photos of about
+SIZE bytes each.
 
 The photo is a structurally valid baseline JPEG (JFIF, an Exif block with a GPS position, tables,
 one scan) whose entropy-coded data is padded with bytes that are never 0xFF, so the service's
-metadata stripper streams all of it. Usage: make_filing_body.py OUT SIZE; prints the boundary.
+metadata stripper streams all of it. Usage: make_filing_body.py OUT SIZE [COUNT]; prints the
+boundary.
 """
 import os
 import random
@@ -33,18 +35,22 @@ def jpeg(size):
 
 def main():
     out, size = sys.argv[1], int(sys.argv[2])
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     boundary = "----citizen-bench-" + os.urandom(6).hex()
     parts = []
     for name, value in (("title", "Bench report"), ("description", "A photo of the problem")):
         parts.append(
             f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
         )
-    parts.append(
-        f'--{boundary}\r\nContent-Disposition: form-data; name="media"; filename="photo.jpg"\r\n'
-        f"Content-Type: image/jpeg\r\n\r\n".encode()
-        + jpeg(size)
-        + b"\r\n"
-    )
+    photo = jpeg(size)
+    for i in range(count):
+        name = "photo.jpg" if i == 0 else f"photo-{i + 1}.jpg"
+        parts.append(
+            f'--{boundary}\r\nContent-Disposition: form-data; name="media"; filename="{name}"\r\n'
+            f"Content-Type: image/jpeg\r\n\r\n".encode()
+            + photo
+            + b"\r\n"
+        )
     parts.append(f"--{boundary}--\r\n".encode())
     with open(out, "wb") as f:
         f.write(b"".join(parts))

@@ -217,6 +217,22 @@ else
   bash scripts/bench-citizen-filing.sh
 fi
 
+# citizen-api: a citizen's data export of 1 000 reports and 2 000 photos, memory growth while it
+# downloads (scripts/bench-citizen-export.sh; BENCH_CITIZEN_EXPORT=0 skips it).
+if [ "${BENCH_CITIZEN_EXPORT:-1}" = 0 ]; then
+  echo "citizen-api export bench skipped (BENCH_CITIZEN_EXPORT=0)"
+else
+  bash scripts/bench-citizen-export.sh
+fi
+
+# citizen-api: the retention sweep deleting 1 000 000 feed entries past their time, against one
+# unbatched DELETE (scripts/bench-citizen-retention.sh; BENCH_CITIZEN_RETENTION=0 skips it).
+if [ "${BENCH_CITIZEN_RETENTION:-1}" = 0 ]; then
+  echo "citizen-api retention bench skipped (BENCH_CITIZEN_RETENTION=0)"
+else
+  bash scripts/bench-citizen-retention.sh
+fi
+
 # citizen-api: placing and revoking votes with 10 000 000 vote tokens, many accounts and one
 # (scripts/bench-citizen-votes.sh; BENCH_CITIZEN_VOTES=0 skips it).
 if [ "${BENCH_CITIZEN_VOTES:-1}" = 0 ]; then

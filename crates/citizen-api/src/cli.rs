@@ -7,6 +7,7 @@ use clap::Subcommand;
 use service_kit::auth::DevTokenArgs;
 use service_kit::db::Database;
 
+use crate::app::erasure::Photos;
 use crate::media::MediaStore;
 use crate::stores::Stores;
 use crate::{store, Application, Settings};
@@ -32,9 +33,12 @@ pub enum Commands {
         /// The token subject (`sub`) whose data goes.
         #[arg(long)]
         subject: String,
-        /// Also delete the photos of the subject's reports.
-        #[arg(long)]
+        /// Also delete all the photos of the subject's reports.
+        #[arg(long, conflicts_with = "remove_photo")]
         remove_photos: bool,
+        /// Also delete this photo of one of the subject's reports (a media id; repeatable).
+        #[arg(long)]
+        remove_photo: Vec<uuid::Uuid>,
     },
     /// Print what the platform holds about a subject (for a request by letter; the subject's
     /// own copy is its data export).
@@ -58,7 +62,15 @@ impl service_kit::startup::Binary for Cli {
             Commands::Erase {
                 subject,
                 remove_photos,
-            } => erase(settings, &subject, remove_photos).await?,
+                remove_photo,
+            } => {
+                let photos = match (remove_photos, remove_photo.is_empty()) {
+                    (true, _) => Photos::RemoveAll,
+                    (false, true) => Photos::Keep,
+                    (false, false) => Photos::Remove(remove_photo),
+                };
+                erase(settings, &subject, &photos).await?
+            }
             Commands::SubjectReport { subject } => {
                 let (db, stores) = open_stores(settings).await?;
                 let report =
@@ -88,12 +100,12 @@ async fn open_stores(settings: &Settings) -> anyhow::Result<(Database, Stores)> 
     Ok((db, stores))
 }
 
-/// `erase --subject S [--remove-photos]`: erases the subject's data and prints what changed.
-async fn erase(settings: &Settings, subject: &str, remove_photos: bool) -> anyhow::Result<()> {
+/// `erase --subject S [--remove-photos | --remove-photo ID…]`: erases the subject's data and
+/// prints what changed.
+async fn erase(settings: &Settings, subject: &str, photos: &Photos) -> anyhow::Result<()> {
     let media = MediaStore::new(&settings.media)?;
     let (db, stores) = open_stores(settings).await?;
-    let erased =
-        crate::app::erasure::erase(stores.privacy.as_ref(), &media, subject, remove_photos).await;
+    let erased = crate::app::erasure::erase(stores.privacy.as_ref(), &media, subject, photos).await;
     db.close().await;
     let e = erased?;
     println!(

@@ -2,8 +2,8 @@
 //! (`DELETE /me`) or an operator's for anyone, officers included (`citizen-api erase`).
 //!
 //! One transaction: the vote account (its lock first, as placing and revoking take it), the
-//! delivery channels, the feed with its deliveries, the settings, optionally the
-//! photos of the subject's reports, the reports' author, and the subject's name in the audit
+//! delivery channels, the feed with its deliveries, the settings, the photos of the subject's
+//! reports it asks for, the reports' author, and the subject's name in the audit
 //! trail, which becomes a pseudonym; then the removed photos' stored files. Erasing again finds
 //! nothing and answers the same.
 
@@ -25,7 +25,7 @@ pub struct Erasure {
     /// Feed entries (with their deliveries), digests, notification settings and news
     /// subscriptions deleted.
     pub feed_rows: u64,
-    /// Photos of the subject's reports deleted (only when asked).
+    /// Photos of the subject's reports deleted (those asked for).
     pub photos: usize,
     /// Reports that lost their author (they stay public, as anonymous filings).
     pub reports: u64,
@@ -42,23 +42,35 @@ fn pseudonym() -> String {
     format!("erased-{}", Uuid::new_v4().simple())
 }
 
-/// Erases `subject`'s personal data; with `remove_photos`, the photos of its reports too.
+/// Which photos of the subject's reports an erasure deletes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Photos {
+    /// None: the reports keep their photos.
+    #[default]
+    Keep,
+    /// All of them.
+    RemoveAll,
+    /// These (ids of other files are passed over).
+    Remove(Vec<Uuid>),
+}
+
+/// Erases `subject`'s personal data, and the photos of its reports that `photos` names.
 #[tracing::instrument(name = "erase_subject", skip_all)]
 pub async fn erase(
     store: &dyn PrivacyStore,
     media: &MediaStore,
     subject: &str,
-    remove_photos: bool,
+    photos: &Photos,
 ) -> StoreResult<Erasure> {
     let pseudonym = pseudonym();
     let mut tx = store.begin_erasure().await?;
     let vote_tokens = tx.delete_votes(subject).await?;
     let subscriptions = tx.delete_channels(subject).await?;
     let feed_rows = tx.delete_feed(subject).await?;
-    let photos = if remove_photos {
-        tx.delete_report_media(subject).await?
-    } else {
-        Vec::new()
+    let photos = match photos {
+        Photos::Keep => Vec::new(),
+        Photos::RemoveAll => tx.delete_report_media(subject, None).await?,
+        Photos::Remove(ids) => tx.delete_report_media(subject, Some(ids)).await?,
     };
     let reports = tx.disown_reports(subject).await?;
     let audit_rows = tx.pseudonymise_audit(subject, &pseudonym).await?;

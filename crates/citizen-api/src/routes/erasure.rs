@@ -8,9 +8,11 @@ use service_kit::docs::responses::{ServiceUnavailable, Unauthorized};
 use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
+use uuid::Uuid;
 
 use super::responses::OwnJsonErrors;
 use super::AppState;
+use crate::app::erasure::Photos;
 
 /// The word a client sends to confirm an erasure, which cannot be undone.
 pub const CONFIRMATION: &str = "ERASE";
@@ -25,9 +27,34 @@ pub struct EraseRequest {
     /// `ERASE`, exactly: the client asked the citizen, erasing cannot be undone.
     #[schema(pattern = "^ERASE$", example = "ERASE")]
     pub confirm: String,
-    /// Also delete the photos of the citizen's reports (default: they stay, without author).
+    /// Photos of the citizen's reports to delete too: `true` for all, or their `media_id`s
+    /// (others are passed over). Default: they stay, with the reports.
     #[serde(default)]
-    pub remove_photos: bool,
+    pub remove_photos: RemovePhotos,
+}
+
+/// `removePhotos`: all, none, or these.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum RemovePhotos {
+    All(bool),
+    These(Vec<Uuid>),
+}
+
+impl Default for RemovePhotos {
+    fn default() -> Self {
+        Self::All(false)
+    }
+}
+
+impl From<RemovePhotos> for Photos {
+    fn from(r: RemovePhotos) -> Self {
+        match r {
+            RemovePhotos::All(false) => Photos::Keep,
+            RemovePhotos::All(true) => Photos::RemoveAll,
+            RemovePhotos::These(ids) => Photos::Remove(ids),
+        }
+    }
 }
 
 /// Erase my data.
@@ -35,7 +62,7 @@ pub struct EraseRequest {
 /// Deletes the caller's vote tokens (active ones stop counting on their reports), web push and
 /// e-mail subscriptions with everything queued to them, notification feed, digests and settings,
 /// and news subscriptions. The caller's reports stay public with their timelines but lose their
-/// author, as anonymous filings; with `removePhotos` their photos are deleted too. In the
+/// author, as anonymous filings; `removePhotos` deletes all their photos too, or those named. In the
 /// officers' audit trail the caller's subject becomes a pseudonym. Erasing again answers the
 /// same. Tokens with a staff scope (`cityuser:…`) are refused: an officer's data is erased by the
 /// city's operators.
@@ -63,11 +90,12 @@ pub async fn erase(
     if body.0.confirm != CONFIRMATION {
         return Err(ApiError::validation(Message::new("erase-confirm")));
     }
+    let photos = Photos::from(body.0.remove_photos);
     crate::app::erasure::erase(
         state.stores.privacy.as_ref(),
         &state.media,
         &auth.0.subject,
-        body.0.remove_photos,
+        &photos,
     )
     .await?;
     Ok(HttpResponse::NoContent().finish())

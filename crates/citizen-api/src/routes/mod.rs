@@ -174,7 +174,7 @@ fn routes(
         model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
         model::Categories, model::IssueStatusSchema, reports::create::ReportForm,
         votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,
-        votes::Revoked, vote_list::TokenPage, erasure::EraseRequest
+        votes::Revoked, vote_list::TokenPage, erasure::EraseRequest, erasure::RemovePhotos
     )),
     modifiers(&BearerScheme),
     tags(

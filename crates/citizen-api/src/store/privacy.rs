@@ -96,9 +96,14 @@ pub trait ErasureTx: WriteTx {
     /// and export: how many rows, deliveries not counted.
     async fn delete_feed(&mut self, subject: &str) -> StoreResult<u64>;
 
-    /// Deletes the files of the subject's reports (not the statements'): their media ids, whose
-    /// stored bytes go once the transaction is committed.
-    async fn delete_report_media(&mut self, subject: &str) -> StoreResult<Vec<Uuid>>;
+    /// Deletes the files of the subject's reports (not the statements'), all of them or only
+    /// those of `only` (ids of other files are passed over): the deleted media ids, whose stored
+    /// bytes go once the transaction is committed.
+    async fn delete_report_media(
+        &mut self,
+        subject: &str,
+        only: Option<&[Uuid]>,
+    ) -> StoreResult<Vec<Uuid>>;
 
     /// Clears the author of the subject's reports (and of their issues' copies): how many
     /// reports. The reports stay public, as anonymous filings.

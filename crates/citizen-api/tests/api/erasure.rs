@@ -5,6 +5,7 @@
 
 use std::collections::BTreeSet;
 
+use citizen_api::app::erasure::Photos;
 use citizen_api::media::MediaStore;
 use citizen_api::store;
 use reqwest::Method;
@@ -22,6 +23,7 @@ on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_citizen_erased_leaves_no_trace_and_others_keep_theirs,
     an_erasure_needs_its_confirmation_and_no_staff_scope,
     an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym,
+    the_photos_named_go_and_the_others_stay,
 );
 
 const CITIZEN: &str = "citizen-erase-a1";
@@ -278,10 +280,14 @@ async fn an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym(app: 
         "{held}"
     );
     let media = MediaStore::new(&app.settings.media).unwrap();
-    let erased =
-        citizen_api::app::erasure::erase(app.stores.privacy.as_ref(), &media, officer, false)
-            .await
-            .unwrap();
+    let erased = citizen_api::app::erasure::erase(
+        app.stores.privacy.as_ref(),
+        &media,
+        officer,
+        &Photos::Keep,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         (erased.assignments, erased.audit_rows),
         (1, 3),
@@ -319,10 +325,14 @@ async fn an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym(app: 
         ])
     );
     // Erasing again finds nothing.
-    let again =
-        citizen_api::app::erasure::erase(app.stores.privacy.as_ref(), &media, officer, false)
-            .await
-            .unwrap();
+    let again = citizen_api::app::erasure::erase(
+        app.stores.privacy.as_ref(),
+        &media,
+        officer,
+        &Photos::Keep,
+    )
+    .await
+    .unwrap();
     assert_eq!(
         (
             again.assignments,
@@ -332,4 +342,26 @@ async fn an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym(app: 
         ),
         (0, 0, 0, 0)
     );
+}
+
+async fn the_photos_named_go_and_the_others_stay(app: TestApp) {
+    let (first, gone) = file_with_photo(&app, CITIZEN, "Pothole").await;
+    let (second, kept) = file_with_photo(&app, CITIZEN, "Bench").await;
+    let (_, theirs) = file_with_photo(&app, OTHER, "Graffiti").await;
+    let token = app.token(CITIZEN, &[]);
+    let body = json!({"confirm": "ERASE", "removePhotos": [gone, theirs]});
+    let (status, body) = erase_me(&app, &token, &body).await;
+    assert_eq!((status, body), (204, Value::Null));
+    let photos = |report: &Value| report["media"].as_array().unwrap().len();
+    assert_eq!(photos(&app.get_ok(&format!("/reports/{first}")).await), 0);
+    assert_eq!(photos(&app.get_ok(&format!("/reports/{second}")).await), 1);
+    let files: Vec<String> = app
+        .stored_files()
+        .iter()
+        .map(|f| f.to_string_lossy().into_owned())
+        .collect();
+    for (id, stored) in [(gone, false), (kept, true), (theirs, true)] {
+        let found = files.iter().any(|f| f.contains(&id.to_string()));
+        assert_eq!(found, stored, "{id}: {files:?}");
+    }
 }

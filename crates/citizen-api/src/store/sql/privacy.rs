@@ -225,18 +225,25 @@ both_backends! {
             self.changed(&feed, &[subject]).await
         }
 
-        async fn delete_report_media(&mut self, subject: &str) -> StoreResult<Vec<Uuid>> {
+        async fn delete_report_media(
+            &mut self,
+            subject: &str,
+            only: Option<&[Uuid]>,
+        ) -> StoreResult<Vec<Uuid>> {
             // The reports' rows before the issues' rows the media trigger rewrites (the lock
             // order of the officers' steps).
             self.lock_rows("SELECT id FROM reports WHERE author = $1", subject)
                 .await?;
-            let ids: Vec<(DbUuid,)> = sqlx::query_as(
-                "DELETE FROM media WHERE report_id IN (SELECT id FROM reports WHERE author = $1) \
-                 RETURNING id",
-            )
-            .bind(subject)
-            .fetch_all(&mut *self.0)
-            .await?;
+            let mut q = sqlx::QueryBuilder::<Db>::new(
+                "DELETE FROM media WHERE report_id IN (SELECT id FROM reports WHERE author = ",
+            );
+            q.push_bind(subject).push(")");
+            if let Some(ids) = only {
+                q.push(" AND id");
+                Backend::push_ids(&mut q, ids);
+            }
+            q.push(" RETURNING id");
+            let ids: Vec<(DbUuid,)> = q.build_query_as().fetch_all(&mut *self.0).await?;
             Ok(ids.into_iter().map(|(id,)| id.into()).collect())
         }
 
