@@ -42,7 +42,7 @@ pg_rows="INSERT INTO citizen_api.notifications (tag, subject, title, body, sent_
 SELECT 'sweep-' || i, 'bench-' || (i % 10000), 'Your report has a new status', 'Broken lamp',
        now() - interval '400 days' + i * interval '1 microsecond',
        now() - interval '400 days' + i * interval '1 microsecond'
-FROM generate_series(0, $ROWS - 1) i; VACUUM ANALYZE citizen_api.notifications;"
+FROM generate_series(0, $ROWS - 1) i"
 
 serve() { # database-url: runs the service until its first sweep logged; prints elapsed_ms
   CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__DATABASE__URL="$1" \
@@ -56,7 +56,8 @@ serve() { # database-url: runs the service until its first sweep logged; prints 
     sleep 0.1
   done
   kill "$server"; wait "$server" 2>/dev/null || true; server=""
-  grep -o '"elapsed_ms":[0-9]*' "$work/server.log" | head -1 | cut -d: -f2
+  cp "$work/server.log" "$work/last.log"
+  { grep -o '"elapsed_ms":"\?[0-9]*' "$work/server.log" || true; } | head -1 | tr -d '"' | cut -d: -f2
 }
 per_s() { awk -v n="$ROWS" -v ms="$1" 'BEGIN { printf "%.0f", n / (ms / 1000) }'; }
 
@@ -79,6 +80,7 @@ sqlite3 "$work/copy.db" "DELETE FROM notifications WHERE sent_at < $(( ($(date +
 one_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 rm -f "$work/copy.db"
 ms=$(serve "sqlite://$db")
+[ -n "$ms" ] || { echo "no sweep logged:" >&2; cat "$work/last.log" >&2; exit 1; }
 left=$(sqlite3 "$db" "SELECT count(*) FROM notifications")
 echo "| SQLite | $(awk -v ms="$ms" 'BEGIN { printf "%.2f", ms / 1000 }') | $(per_s "$ms") | $(awk -v ms="$one_ms" 'BEGIN { printf "%.2f", ms / 1000 }') | $(awk -v a="$ms" -v b="$one_ms" 'BEGIN { printf "%.2f", a / b }') |$( [ "$left" = 0 ] || echo " ($left rows left!)")" | tee -a "$report"
 
@@ -87,13 +89,14 @@ if ! psql "$PG_ADMIN" -Atc "SELECT 1 FROM pg_available_extensions WHERE name='po
   echo "| PostgreSQL | skipped: unreachable at $PG_ADMIN | | | |" | tee -a "$report"
   exit 0
 fi
-psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $PG_DB" -c "CREATE DATABASE $PG_DB" >/dev/null
+psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1
+psql "$PG_ADMIN" -qc "CREATE DATABASE $PG_DB" >/dev/null
 pg="${PG_ADMIN%/*}/$PG_DB"
 serve "$pg" ready >/dev/null
-psql "$pg" -qc "$pg_rows" >/dev/null
+psql "$pg" -qc "$pg_rows" -c "VACUUM ANALYZE citizen_api.notifications" >/dev/null
 one_ms=$(psql "$pg" -At -c '\timing on' -c "BEGIN" \
   -c "DELETE FROM citizen_api.notifications WHERE sent_at < now() - interval '365 days'" \
-  -c "ROLLBACK" | awk '/^DELETE/ { d = 1; next } d && /^Time:/ { printf "%.0f", $2; exit }')
+  -c "ROLLBACK" | awk '/^DELETE/ { d = 1; next } d && /^Time:/ && !t { t = $2 } END { printf "%.0f", t }')
 ms=$(serve "$pg")
 left=$(psql "$pg" -Atc "SELECT count(*) FROM citizen_api.notifications")
 echo "| PostgreSQL | $(awk -v ms="$ms" 'BEGIN { printf "%.2f", ms / 1000 }') | $(per_s "$ms") | $(awk -v ms="$one_ms" 'BEGIN { printf "%.2f", ms / 1000 }') | $(awk -v a="$ms" -v b="$one_ms" 'BEGIN { printf "%.2f", a / b }') |$( [ "$left" = 0 ] || echo " ($left rows left!)")" | tee -a "$report"

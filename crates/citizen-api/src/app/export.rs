@@ -1,6 +1,7 @@
-//! A subject's export (GDPR Art. 15, 20; docs/privacy.md): its link, and everything the
-//! platform holds about the subject, gathered from every store for the archive
-//! (`routes::data_export`) and for the operator's `citizen-api subject-report`.
+//! A subject's export (GDPR Art. 15, 20; docs/privacy.md): its link, and the reads of
+//! everything the platform holds about the subject, from every store: a report or a page at a
+//! time for the archive (`routes::data_export`, which streams them), all at once for the
+//! operator's `citizen-api subject-report`.
 
 use chrono::TimeDelta;
 use uuid::Uuid;
@@ -22,18 +23,26 @@ pub struct OwnReport {
     pub timeline: TimelineData,
 }
 
-/// Everything the platform holds about a subject (photos: by the media ids of its reports).
+/// The subject's account: its settings and subscriptions.
 #[derive(Debug)]
-pub struct SubjectData {
+pub struct Account {
     pub subject: String,
-    pub reports: Vec<OwnReport>,
-    /// Every vote token, active, revoked or expired, newest first.
-    pub votes: Vec<VoteToken>,
     pub settings: Settings,
     pub email: Option<EmailSubscription>,
     pub push: Vec<PushSubscription>,
     /// The news categories subscribed to.
     pub news_categories: Vec<NewsCategory>,
+}
+
+/// Everything the platform holds about a subject (photos: by the media ids of its reports), in
+/// memory: what `citizen-api subject-report` sums up. The export's archive reads the same a
+/// report or a page at a time instead ([`own_report`], [`votes_after`], [`feed_after`]).
+#[derive(Debug)]
+pub struct SubjectData {
+    pub account: Account,
+    pub reports: Vec<OwnReport>,
+    /// Every vote token, active, revoked or expired, newest first.
+    pub votes: Vec<VoteToken>,
     /// The notification feed, newest first.
     pub feed: Vec<Notification>,
 }
@@ -46,6 +55,71 @@ impl SubjectData {
             .map(|r| r.report.report.media.len())
             .sum()
     }
+}
+
+/// The subject's account.
+pub async fn account(stores: &Stores, subject: &str) -> StoreResult<Account> {
+    let subscribed = stores.news.subscriptions(subject).await?;
+    let news_categories = stores
+        .news
+        .news_categories()
+        .await?
+        .into_iter()
+        .filter(|c| subscribed.contains(&c.id))
+        .collect();
+    Ok(Account {
+        subject: subject.to_owned(),
+        settings: stores.notifications.settings(subject).await?,
+        email: stores.privacy.email_subscription(subject).await?,
+        push: stores.privacy.push_subscriptions(subject).await?,
+        news_categories,
+    })
+}
+
+/// The report `id` with its timeline; `None` when it has been deleted since its id was read.
+pub async fn own_report(stores: &Stores, id: Uuid, now: Instant) -> StoreResult<Option<OwnReport>> {
+    Ok(
+        match (
+            stores.reports.report_detail(id, now).await?,
+            stores.reports.timeline(id).await?,
+        ) {
+            (Some(report), Some(timeline)) => Some(OwnReport { report, timeline }),
+            _ => None,
+        },
+    )
+}
+
+/// The page of the subject's vote tokens after `after` (newest first; [`PAGE`] at most, fewer
+/// on the last page).
+pub async fn votes_after(
+    stores: &Stores,
+    subject: &str,
+    after: Option<&VoteToken>,
+    now: Instant,
+) -> StoreResult<Vec<VoteToken>> {
+    let after = after.map(|t| (t.inserted_at, t.id));
+    stores
+        .votes
+        .vote_tokens(subject, None, after, PAGE, now)
+        .await
+}
+
+/// The page of the subject's feed after `after` (newest first; [`PAGE`] at most).
+pub async fn feed_after(
+    stores: &Stores,
+    subject: &str,
+    after: Option<&Notification>,
+) -> StoreResult<Vec<Notification>> {
+    let after = after.map(|n| (n.sent_at, n.inserted_at));
+    stores
+        .notifications
+        .notifications(subject, after, PAGE)
+        .await
+}
+
+/// Whether `page` is the last (shorter than [`PAGE`]).
+pub fn is_last<T>(page: &[T]) -> bool {
+    page.len() < PAGE as usize
 }
 
 /// What `citizen-api subject-report` prints: the subject's data, and what it did as an officer.
@@ -92,7 +166,8 @@ impl std::fmt::Display for SubjectReport {
             .filter(|t| t.revoked_at.is_none() && t.expires_at.is_none_or(|e| e > self.at))
             .count();
         let unread = d.feed.iter().filter(|n| n.read_at.is_none()).count();
-        writeln!(f, "subject: {}", d.subject)?;
+        let a = &d.account;
+        writeln!(f, "subject: {}", a.subject)?;
         writeln!(
             f,
             "reports filed: {} ({} photos)",
@@ -114,14 +189,14 @@ impl std::fmt::Display for SubjectReport {
             )?;
         }
         writeln!(f, "vote tokens: {} ({active} active)", d.votes.len())?;
-        let interval = d.settings.interval.map(|i| format!("{i:?}"));
+        let interval = a.settings.interval.map(|i| format!("{i:?}"));
         writeln!(
             f,
             "notification settings: enabled {}, interval {}",
-            d.settings.enabled,
+            a.settings.enabled,
             interval.as_deref().unwrap_or("none (as it happens)")
         )?;
-        match &d.email {
+        match &a.email {
             Some(e) => writeln!(
                 f,
                 "e-mail: {} (since {})",
@@ -130,11 +205,11 @@ impl std::fmt::Display for SubjectReport {
             )?,
             None => writeln!(f, "e-mail: none")?,
         }
-        writeln!(f, "web push subscriptions: {}", d.push.len())?;
-        for p in &d.push {
+        writeln!(f, "web push subscriptions: {}", a.push.len())?;
+        for p in &a.push {
             writeln!(f, "  {}", p.endpoint)?;
         }
-        let news: Vec<&str> = d.news_categories.iter().map(|c| c.name.as_str()).collect();
+        let news: Vec<&str> = a.news_categories.iter().map(|c| c.name.as_str()).collect();
         writeln!(f, "news subscriptions: {}", news.join(", "))?;
         writeln!(
             f,
@@ -173,68 +248,35 @@ pub async fn start(
     Ok(export)
 }
 
-/// Everything the platform holds about `subject` at `now`.
+/// Everything the platform holds about `subject` at `now`, in memory.
 #[tracing::instrument(name = "collect_subject_data", skip_all)]
 pub async fn collect(stores: &Stores, subject: &str, now: Instant) -> StoreResult<SubjectData> {
     let mut reports = Vec::new();
     for id in stores.privacy.reports_of(subject).await? {
-        // A report deleted since the ids were read is left out.
-        let (Some(report), Some(timeline)) = (
-            stores.reports.report_detail(id, now).await?,
-            stores.reports.timeline(id).await?,
-        ) else {
-            continue;
-        };
-        reports.push(OwnReport { report, timeline });
+        reports.extend(own_report(stores, id, now).await?);
     }
-    let subscribed = stores.news.subscriptions(subject).await?;
-    let news_categories = stores
-        .news
-        .news_categories()
-        .await?
-        .into_iter()
-        .filter(|c| subscribed.contains(&c.id))
-        .collect();
+    let mut votes: Vec<VoteToken> = Vec::new();
+    loop {
+        let page = votes_after(stores, subject, votes.last(), now).await?;
+        let last = is_last(&page);
+        votes.extend(page);
+        if last {
+            break;
+        }
+    }
+    let mut feed: Vec<Notification> = Vec::new();
+    loop {
+        let page = feed_after(stores, subject, feed.last()).await?;
+        let last = is_last(&page);
+        feed.extend(page);
+        if last {
+            break;
+        }
+    }
     Ok(SubjectData {
-        subject: subject.to_owned(),
+        account: account(stores, subject).await?,
         reports,
-        votes: all_votes(stores, subject, now).await?,
-        settings: stores.notifications.settings(subject).await?,
-        email: stores.privacy.email_subscription(subject).await?,
-        push: stores.privacy.push_subscriptions(subject).await?,
-        news_categories,
-        feed: whole_feed(stores, subject).await?,
+        votes,
+        feed,
     })
-}
-
-async fn all_votes(stores: &Stores, subject: &str, now: Instant) -> StoreResult<Vec<VoteToken>> {
-    let mut out: Vec<VoteToken> = Vec::new();
-    loop {
-        let after = out.last().map(|t| (t.inserted_at, t.id));
-        let page = stores
-            .votes
-            .vote_tokens(subject, None, after, PAGE, now)
-            .await?;
-        let done = page.len() < PAGE as usize;
-        out.extend(page);
-        if done {
-            return Ok(out);
-        }
-    }
-}
-
-async fn whole_feed(stores: &Stores, subject: &str) -> StoreResult<Vec<Notification>> {
-    let mut out: Vec<Notification> = Vec::new();
-    loop {
-        let after = out.last().map(|n| (n.sent_at, n.inserted_at));
-        let page = stores
-            .notifications
-            .notifications(subject, after, PAGE)
-            .await?;
-        let done = page.len() < PAGE as usize;
-        out.extend(page);
-        if done {
-            return Ok(out);
-        }
-    }
 }

@@ -97,7 +97,7 @@ pub fn start(
                 Ok(swept) if swept.total() == 0 => {}
                 Ok(swept) => tracing::info!(
                     ?swept,
-                    elapsed_ms = started.elapsed().as_millis(),
+                    elapsed_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
                     "retention sweep deleted what is past its time"
                 ),
                 Err(err) => tracing::warn!(error = %err, "retention sweep failed; next one later"),

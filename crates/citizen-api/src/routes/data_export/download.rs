@@ -48,13 +48,14 @@ pub async fn download(
         .export_by_token(&path.token, now)
         .await?
         .ok_or_else(|| ApiError::not_found(Message::new("data-export-not-found")))?;
-    // Read before the answer starts, so that a database fault is a 503, not a cut archive.
-    let data = crate::app::export::collect(&state.stores, &export.subject, now).await?;
+    // Read before the answer starts, so that a database that is down answers 503; what follows
+    // is read while it downloads, and a fault there cuts the archive short (logged).
+    let account = crate::app::export::account(&state.stores, &export.subject).await?;
     let (reader, writer) = tokio::io::duplex(PIPE_BYTES);
-    let media = state.media.clone();
+    let (stores, media) = (state.stores.clone(), state.media.clone());
     actix_web::rt::spawn(async move {
-        if let Err(err) = super::archive::write(writer, data, &media, now).await {
-            // The client went away, or a photo could not be read: the archive is cut short.
+        if let Err(err) = super::archive::write(writer, &stores, account, &media, now).await {
+            // The client went away, or a read failed: the archive is cut short.
             tracing::warn!(error = %err, "a data export's archive stopped");
         }
     });

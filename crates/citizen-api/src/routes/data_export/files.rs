@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::super::model::{Report, StatusSteps, View};
 use super::super::notifications::settings::SettingsBody;
 use super::super::reports::status::status_steps;
-use crate::app::export::{OwnReport, SubjectData};
+use crate::app::export::{Account, OwnReport};
 use crate::media::MediaStore;
 use crate::store::privacy::{EmailSubscription, PushSubscription};
 
@@ -99,7 +99,7 @@ pub fn photo_path(media_id: Uuid, filename: &str) -> String {
 }
 
 impl ExportAccount {
-    pub fn new(data: &SubjectData, now: DateTime<Utc>) -> Self {
+    pub fn new(data: &Account, now: DateTime<Utc>) -> Self {
         let email = data
             .email
             .as_ref()
