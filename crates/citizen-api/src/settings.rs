@@ -44,29 +44,7 @@ pub struct Settings {
     pub notifications: crate::notify::NotificationSettings,
     pub mqtt: service_kit::mqtt::MqttSettings,
     pub status_events: crate::notify::status_events::StatusEventSettings,
-    pub privacy: PrivacySettings,
-}
-
-/// `privacy.*`: a subject's data, and how long it is kept (docs/privacy.md).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PrivacySettings {
-    /// How long the link of a citizen's data export works, in hours (1 to 168).
-    pub export_valid_hours: u32,
-    /// Feed entries (and digest records) older than this many days are deleted; 0 keeps them.
-    pub feed_retain_days: u32,
-    /// The detail of officers' events older than this many days is cleared (the action, its
-    /// actor and time stay); 0 keeps it.
-    pub audit_detail_retain_days: u32,
-    /// Minutes between two retention sweeps of a replica; 0 turns the sweep off.
-    pub sweep_interval_minutes: u32,
-}
-
-impl PrivacySettings {
-    /// How long an export's link works.
-    pub fn export_valid(&self) -> chrono::TimeDelta {
-        chrono::TimeDelta::hours(i64::from(self.export_valid_hours))
-    }
+    pub privacy: crate::app::retention::PrivacySettings,
 }
 
 /// `reports.*`.

@@ -6,9 +6,31 @@ use std::sync::Arc;
 
 use chrono::TimeDelta;
 
-use crate::settings::PrivacySettings;
 use crate::store::privacy::PrivacyStore;
 use crate::store::{Instant, StoreResult};
+
+/// The settings' section `privacy.*` (docs/privacy.md): how long an export's link works and
+/// what the sweep deletes when.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrivacySettings {
+    /// How long the link of a citizen's data export works, in hours (1 to 168).
+    pub export_valid_hours: u32,
+    /// Feed entries (and digest records) older than this many days are deleted; 0 keeps them.
+    pub feed_retain_days: u32,
+    /// The detail of officers' events older than this many days is cleared (the action, its
+    /// actor and time stay); 0 keeps it.
+    pub audit_detail_retain_days: u32,
+    /// Minutes between two retention sweeps of a replica; 0 turns the sweep off.
+    pub sweep_interval_minutes: u32,
+}
+
+impl PrivacySettings {
+    /// How long an export's link works.
+    pub fn export_valid(&self) -> TimeDelta {
+        TimeDelta::hours(i64::from(self.export_valid_hours))
+    }
+}
 
 /// Rows one statement of a sweep (or of the delivery log's pruning) changes at most.
 pub const BATCH: u32 = 1000;

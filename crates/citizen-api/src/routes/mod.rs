@@ -67,7 +67,7 @@ pub struct AppState {
     /// `i18n.default_locale`: the language of answers when `Accept-Language` names none we have.
     pub default_locale: i18n::Locale,
     /// `privacy.*`.
-    pub privacy: crate::settings::PrivacySettings,
+    pub privacy: crate::app::retention::PrivacySettings,
     /// `http.base_path`: where the links the service hands out start.
     pub base_path: String,
 }
