@@ -22,7 +22,7 @@ const STAFF_SCOPES: &str = "cityuser:";
 
 /// `DELETE /me`.
 #[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct EraseRequest {
     /// `ERASE`, exactly: the client asked the citizen, erasing cannot be undone.
     #[schema(pattern = "^ERASE$", example = "ERASE")]
@@ -33,7 +33,7 @@ pub struct EraseRequest {
     pub remove_photos: RemovePhotos,
 }
 
-/// `removePhotos`: all, none, or these.
+/// `remove_photos`: all, none, or these.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(untagged)]
 pub enum RemovePhotos {
@@ -62,7 +62,7 @@ impl From<RemovePhotos> for Photos {
 /// Deletes the caller's vote tokens (active ones stop counting on their reports), web push and
 /// e-mail subscriptions with everything queued to them, notification feed, digests and settings,
 /// and news subscriptions. The caller's reports stay public with their timelines but lose their
-/// author, as anonymous filings; `removePhotos` deletes all their photos too, or those named. In the
+/// author, as anonymous filings; `remove_photos` deletes all their photos too, or those named. In the
 /// officers' audit trail the caller's subject becomes a pseudonym. Erasing again answers the
 /// same. Tokens with a staff scope (`cityuser:…`) are refused: an officer's data is erased by the
 /// city's operators.

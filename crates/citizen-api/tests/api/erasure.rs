@@ -140,7 +140,7 @@ async fn a_citizen_erased_leaves_no_trace_and_others_keep_theirs(app: TestApp) {
     let (_, their_report_before) = app.get(&format!("/reports/{theirs}")).await;
 
     let token = app.token(CITIZEN, &[]);
-    let confirmed = json!({"confirm": "ERASE", "removePhotos": true});
+    let confirmed = json!({"confirm": "ERASE", "remove_photos": true});
     let (status, body) = erase_me(&app, &token, &confirmed).await;
     assert_eq!((status, body), (204, Value::Null));
 
@@ -199,9 +199,9 @@ async fn an_erasure_needs_its_confirmation_and_no_staff_scope(app: TestApp) {
     for wrong in [
         json!({"confirm": "erase"}),
         json!({"confirm": ""}),
-        json!({"removePhotos": true}),
+        json!({"remove_photos": true}),
         json!({"confirm": "ERASE", "x": 1}),
-        json!({"confirm": "ERASE", "removePhotos": "yes"}),
+        json!({"confirm": "ERASE", "remove_photos": "yes"}),
     ] {
         let (status, body) = erase_me(&app, &token, &wrong).await;
         assert_error(status, &body, 400, "VALIDATION_ERROR");
@@ -349,7 +349,7 @@ async fn the_photos_named_go_and_the_others_stay(app: TestApp) {
     let (second, kept) = file_with_photo(&app, CITIZEN, "Bench").await;
     let (_, theirs) = file_with_photo(&app, OTHER, "Graffiti").await;
     let token = app.token(CITIZEN, &[]);
-    let body = json!({"confirm": "ERASE", "removePhotos": [gone, theirs]});
+    let body = json!({"confirm": "ERASE", "remove_photos": [gone, theirs]});
     let (status, body) = erase_me(&app, &token, &body).await;
     assert_eq!((status, body), (204, Value::Null));
     let photos = |report: &Value| report["media"].as_array().unwrap().len();

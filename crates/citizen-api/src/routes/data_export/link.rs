@@ -17,7 +17,7 @@ use super::DataExportLink;
 /// subscriptions and feed, as JSON files whose schemas are in this description
 /// (`ExportAccount`, `ExportReport`, `Token`, `NotificationItem`; docs/privacy.md). The archive
 /// is written while it downloads, from the data at that moment, so it is ready at once. The
-/// link works until `expiresAt`; asking again replaces it.
+/// link works until `expires_at`; asking again replaces it.
 #[utoipa::path(
     post, path = "/me/data-export", tag = "me", operation_id = "startDataExport",
     security(("bearer" = [])),

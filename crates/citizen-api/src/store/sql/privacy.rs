@@ -1,5 +1,7 @@
-//! Erasure's primitives on both backends: one writing transaction (`Backend::FOR_UPDATE` locks
-//! the vote account on PostgreSQL; SQLite holds its write lock from `BEGIN IMMEDIATE` on).
+//! A subject's data on both backends: the reads an export adds to the other stores', the export's
+//! link, the retention sweep's batches, and erasure's primitives in one writing transaction
+//! (`Backend::FOR_UPDATE` locks rows on PostgreSQL; SQLite holds its write lock from
+//! `BEGIN IMMEDIATE` on).
 
 use async_trait::async_trait;
 use uuid::Uuid;
