@@ -15,18 +15,8 @@ CONNECTIONS="${BENCH_FILING_CONNECTIONS:-4 16}"
 BYTES="${BENCH_FILING_BYTES:-5000000}"
 PORT=18283
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
-if [ -n "${BENCH_CITIZEN_BIN_DIR:-}" ]; then
-  BIN="$BENCH_CITIZEN_BIN_DIR/citizen-api" # a prebuilt release binary (to compare two builds)
-else
-  cargo build --release --locked -p citizen-api -q
-  TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-  BIN="$TARGET_DIR/release/citizen-api"
-fi
-work=$(mktemp -d)
-server=""
-cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-mkdir -p bench-results
+# shellcheck source=scripts/bench-citizen-lib.sh
+source scripts/bench-citizen-lib.sh
 report=bench-results/citizen-filing.md
 boundary=$(python3 bench/make_filing_body.py "$work/body" "$BYTES")
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }

@@ -13,23 +13,8 @@ ROWS="${BENCH_SWEEP_ROWS:-1000000}"
 PORT=18285
 PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 PG_DB=bench_citizen_retention
-if [ -n "${BENCH_CITIZEN_BIN_DIR:-}" ]; then
-  BIN="$BENCH_CITIZEN_BIN_DIR/citizen-api"
-else
-  cargo build --release --locked -p citizen-api -q
-  TARGET_DIR=$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-  BIN="$TARGET_DIR/release/citizen-api"
-fi
-work=$(mktemp -d)
-server=""
-cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null
-  wait 2>/dev/null
-  rm -rf "$work"
-  psql "$PG_ADMIN" -qc "DROP DATABASE IF EXISTS $PG_DB" >/dev/null 2>&1 || true
-}
-trap cleanup EXIT
-mkdir -p bench-results
+# shellcheck source=scripts/bench-citizen-lib.sh
+source scripts/bench-citizen-lib.sh
 report=bench-results/citizen-retention.md
 
 # The rows: sent 400 days before now (in microseconds since the epoch on SQLite).

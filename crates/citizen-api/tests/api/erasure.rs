@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use citizen_api::app::erasure::Photos;
+use citizen_api::app::erasure::{Erasure, Photos};
 use citizen_api::media::MediaStore;
 use citizen_api::store;
 use reqwest::Method;
@@ -85,6 +85,14 @@ async fn columns_holding(app: &TestApp, needle: &str) -> BTreeSet<String> {
 
 fn set(columns: &[&str]) -> BTreeSet<String> {
     columns.iter().map(|c| (*c).to_owned()).collect()
+}
+
+/// What `citizen-api erase --subject <subject>` runs, keeping the photos.
+async fn erase_as_operator(app: &TestApp, subject: &str) -> Erasure {
+    let media = MediaStore::new(&app.settings.media).unwrap();
+    citizen_api::app::erasure::erase(app.stores.privacy.as_ref(), &media, subject, &Photos::Keep)
+        .await
+        .unwrap()
 }
 
 async fn erase_me(app: &TestApp, token: &str, body: &Value) -> (u16, Value) {
@@ -279,15 +287,7 @@ async fn an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym(app: 
         held.contains("audit rows naming the subject: 3\n"),
         "{held}"
     );
-    let media = MediaStore::new(&app.settings.media).unwrap();
-    let erased = citizen_api::app::erasure::erase(
-        app.stores.privacy.as_ref(),
-        &media,
-        officer,
-        &Photos::Keep,
-    )
-    .await
-    .unwrap();
+    let erased = erase_as_operator(&app, officer).await;
     assert_eq!(
         (erased.assignments, erased.audit_rows),
         (1, 3),
@@ -325,14 +325,7 @@ async fn an_operator_erases_an_officer_whose_audit_trail_names_a_pseudonym(app: 
         ])
     );
     // Erasing again finds nothing.
-    let again = citizen_api::app::erasure::erase(
-        app.stores.privacy.as_ref(),
-        &media,
-        officer,
-        &Photos::Keep,
-    )
-    .await
-    .unwrap();
+    let again = erase_as_operator(&app, officer).await;
     assert_eq!(
         (
             again.assignments,
