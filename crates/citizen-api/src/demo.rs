@@ -99,7 +99,6 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
     for (title, description, lon, lat, signed_in, hours_ago) in REPORTS {
         let report = filing::file_report(
             stores.issues.as_ref(),
-            stores.reports.as_ref(),
             &NewReport {
                 id: Uuid::now_v7(),
                 author: signed_in.then(|| DEMO_CITIZEN.to_owned()),

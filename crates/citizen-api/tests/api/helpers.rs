@@ -214,15 +214,10 @@ pub struct Filed {
 impl TestApp {
     /// Files `new` through the filing use case at second `second` of the test's clock.
     pub async fn file_new(&self, new: &NewReport, second: i64) {
-        citizen_api::app::filing::file_report(
-            self.stores.issues.as_ref(),
-            self.stores.reports.as_ref(),
-            new,
-            self.time(second),
-        )
-        .await
-        .expect("file")
-        .expect("a default category");
+        citizen_api::app::filing::file_report(self.stores.issues.as_ref(), new, self.time(second))
+            .await
+            .expect("file")
+            .expect("a default category");
     }
 
     pub fn time(&self, second: i64) -> DateTime<Utc> {

@@ -182,14 +182,12 @@ async fn file(
         location: form.location,
         media: form.files.media.clone(),
     };
-    let report = crate::app::filing::file_report(
-        state.stores.issues.as_ref(),
-        state.stores.reports.as_ref(),
-        &new,
-        state.clock.now(),
-    )
-    .await?
-    .ok_or_else(|| ApiError::unavailable(anyhow::anyhow!("there is no default report category")))?;
+    let report =
+        crate::app::filing::file_report(state.stores.issues.as_ref(), &new, state.clock.now())
+            .await?
+            .ok_or_else(|| {
+                ApiError::unavailable(anyhow::anyhow!("there is no default report category"))
+            })?;
     crate::routes::admin::duplicates::suggest(
         state,
         crate::store::admin::Opened::Report(report.id),
