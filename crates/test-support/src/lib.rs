@@ -8,6 +8,8 @@
 //! * [`init_test_log`] shows the service's logs in a test when `TEST_LOG=1`.
 //! * [`PrivatePostgres`] starts a PostgreSQL cluster of the test's own, which it may stop and
 //!   start again without disturbing the shared server.
+//! * [`PrivateBroker`] runs a Mosquitto of the test's own, which it may kill and start again.
+//! * [`process::ServiceProcess`] runs a service's own binary as a child process.
 //! * [`spawn_app_thread`] runs the application under test on a runtime and thread of its own,
 //!   stopped when the test drops it; [`http`] holds the plumbing of the services' HTTP tests.
 //! * [`webpush::vapid_claims`] checks a web push request's VAPID header.
@@ -20,10 +22,13 @@
 mod app_thread;
 pub mod broker_away;
 pub mod http;
+mod private_broker;
 mod private_pg;
+pub mod process;
 pub mod webpush;
 
 pub use app_thread::{spawn_app_thread, AppThread, Stopped};
+pub use private_broker::PrivateBroker;
 pub use private_pg::PrivatePostgres;
 
 use sqlx::{Connection, Executor, PgConnection};
