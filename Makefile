@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test lint fmt bench fuzz check-layering schemathesis deploy-check toolchain help
+.PHONY: run test faults lint fmt bench fuzz check-layering schemathesis deploy-check toolchain help
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -15,9 +15,15 @@ test: toolchain ## Run every test; PostgreSQL/MQTT tests skip (and say so) when 
 	$(CARGO) test --workspace --all-targets --locked
 	@scripts/report-skips.sh
 
+faults: toolchain ## The fault suite (docs/operations.md): citizen-api under a database restart, a killed broker, SIGTERM; needs PostgreSQL's server binaries and Mosquitto, not their services
+	@rm -f target/test-skips.txt
+	$(CARGO) test -p citizen-api --test faults --locked -- --nocapture --test-threads=1
+	@scripts/report-skips.sh
+
 lint: toolchain ## rustfmt check and clippy with warnings as errors
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
+	$(CARGO) clippy -p citizen-api --test faults --locked -- -D warnings
 
 fmt: ## Format the workspace
 	$(CARGO) fmt --all

@@ -1,0 +1,26 @@
+//! The fault suite (issue 36): citizen-api's own binary on a PostgreSQL cluster and a Mosquitto
+//! of the suite's own (never the machine's shared ones), under faults, each case a test that
+//! fails when a promise breaks: nothing acknowledged is lost, nothing hangs.
+//!
+//! Not part of `make test`: `make faults` runs it (and `.ci/run`, with a bounded time), one
+//! case at a time. Each case prints its counts (requests sent, acknowledged, refused with 503,
+//! found afterwards, lost, delivered twice); see them with `make faults` (`--nocapture`).
+//! Without PostgreSQL's server binaries or Mosquitto the cases are skipped (and say so), or fail
+//! under `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1`.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a failure is a test failure
+
+mod broker_kill;
+mod database_restart;
+mod floods;
+mod harness;
+mod sigterm;
+
+/// Real image files, shared with the `units` suite.
+#[path = "../units/media"]
+mod media_images {
+    #![allow(dead_code, unused_imports)]
+    #[path = "heif_image.rs"]
+    pub mod heif_image;
+    #[path = "images.rs"]
+    pub mod images;
+}
