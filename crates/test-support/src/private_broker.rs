@@ -66,6 +66,21 @@ impl PrivateBroker {
         format!("mqtt://127.0.0.1:{}", self.port)
     }
 
+    /// Freezes the broker (SIGSTOP): its connections stay open and nothing is answered, as a
+    /// broker that hangs before it dies; [`Self::kill`] ends it.
+    pub fn freeze(&self) {
+        let pid = self
+            .child
+            .as_ref()
+            .and_then(Child::id)
+            .expect("a running broker");
+        let sent = std::process::Command::new("kill")
+            .args(["-STOP", &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -STOP {pid}");
+    }
+
     /// Kills the broker with SIGKILL (no goodbye to its clients, nothing saved) and waits until
     /// it is gone.
     pub async fn kill(&mut self) {

@@ -102,7 +102,8 @@ impl StatusPublisher {
 
     /// Publishes every change that is due, oldest first; how many were published. Stops at the
     /// first publish the broker does not acknowledge: that change and the later ones of the
-    /// round stay claimed until their lease runs out, then are published again (in order).
+    /// round are given back, to be claimed again, in order, by the next round (held until their
+    /// lease ran out, a later change of the same report would go out before them).
     pub async fn run_once(&self, now: Instant) -> anyhow::Result<usize> {
         let mut total = 0;
         loop {
@@ -128,6 +129,11 @@ impl StatusPublisher {
                 .await?;
             total += published.len();
             if let Some(err) = failure {
+                let unpublished: Vec<_> = events[published.len()..].iter().map(|e| e.id).collect();
+                self.stores
+                    .status_events
+                    .release_status_events(&unpublished)
+                    .await?;
                 return Err(err);
             }
             if events.len() < BATCH as usize {

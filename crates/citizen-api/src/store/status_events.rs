@@ -4,8 +4,9 @@
 //! A change is recorded in the transaction of the workflow step (or filing) that caused it, and
 //! only when the report's derived status really changed: accepting one of two open issues leaves
 //! the report open and publishes nothing. The publisher claims rows for a lease, publishes them
-//! (QoS 1, waiting for the broker's acknowledgement) and removes them; a crash in between
-//! publishes them again after the lease, with the same event id (at least once).
+//! (QoS 1, waiting for the broker's acknowledgement) and removes them; one the broker did not
+//! acknowledge is given back with the rest of its round, and a crash in between publishes them
+//! again after the lease, with the same event id (at least once), in order per report.
 
 use async_trait::async_trait;
 use domain::issues::IssueStatus;
@@ -29,7 +30,9 @@ pub struct StatusEvent {
 #[async_trait]
 pub trait StatusEventStore: Send + Sync + 'static {
     /// Claims up to `limit` unpublished changes, oldest first, for `lease_secs` (rows another
-    /// publisher holds are skipped; a lease that ran out is taken again).
+    /// publisher holds are skipped; a lease that ran out is taken again). A change is not
+    /// claimed while an earlier change of its report is held under a lease: a report's changes
+    /// are published in order even when a publisher died holding one.
     async fn claim_status_events(
         &self,
         limit: u32,
@@ -39,6 +42,10 @@ pub trait StatusEventStore: Send + Sync + 'static {
 
     /// Removes published changes.
     async fn remove_status_events(&self, ids: &[Uuid]) -> StoreResult<()>;
+
+    /// Gives claimed changes back unpublished (the broker did not acknowledge one of them), so
+    /// that the next claim takes them again before any later change of their reports.
+    async fn release_status_events(&self, ids: &[Uuid]) -> StoreResult<()>;
 
     /// Removes every unpublished change (status events are off: nobody will publish them);
     /// how many.

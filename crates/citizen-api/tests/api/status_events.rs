@@ -17,6 +17,7 @@ on_both_backends!(crate::status_events::spawn_with_broker;
     only_changes_of_the_public_status_are_published_in_order,
     a_change_left_by_a_dead_publisher_is_published_after_the_lease_with_its_identity,
     two_publishers_never_claim_the_same_change,
+    a_later_change_waits_while_an_earlier_one_of_its_report_is_held,
     changes_are_discarded_when_status_events_are_off,
 );
 
@@ -62,10 +63,23 @@ struct Subscriber {
     stream: paho_mqtt::AsyncReceiver<Option<paho_mqtt::Message>>,
 }
 
+/// paho.mqtt.c hung once in this suite: one test creating its subscriber while another's was
+/// disconnecting, both threads inside the C library. The tests create and disconnect their
+/// subscribers one at a time.
+fn paho_calls() -> std::sync::MutexGuard<'static, ()> {
+    static PAHO: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    PAHO.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Subscriber {
     async fn new(app: &TestApp, report: uuid::Uuid) -> Self {
-        let (mut client, options) = app.settings.mqtt.client().expect("client");
-        let stream = client.get_stream(64);
+        let (client, options, stream) = {
+            let _one = paho_calls();
+            let (mut client, options) = app.settings.mqtt.client().expect("client");
+            let stream = client.get_stream(64);
+            (client, options, stream)
+        };
         client.connect(options).await.expect("connect");
         client.subscribe(topic(report), 1).await.expect("subscribe");
         Self { client, stream }
@@ -94,6 +108,7 @@ impl Subscriber {
 impl Drop for Subscriber {
     fn drop(&mut self) {
         // The disconnect starts at once; nothing waits for it.
+        let _one = paho_calls();
         drop(self.client.disconnect(None));
     }
 }
@@ -215,6 +230,48 @@ async fn two_publishers_never_claim_the_same_change(app: TestApp) {
         .await
         .unwrap()
         .is_empty());
+}
+
+async fn a_later_change_waits_while_an_earlier_one_of_its_report_is_held(app: TestApp) {
+    let filed = app.file(Filing::new("Pothole", 1).by("author-3")).await;
+    app.file(Filing::new("Broken bench", 2)).await;
+    let store = &app.stores.status_events;
+    let now = app.clock.now();
+    // A publisher claims both reports' first changes, then dies (or its broker does).
+    let held = store
+        .claim_status_events(100, LEASE_SECS, now)
+        .await
+        .unwrap();
+    assert_eq!(held.len(), 2);
+    // The first report changes again.
+    app.accept(filed.issue, app.time(10)).await;
+    // Within the lease its later change is not claimed: it would go out first.
+    let within = now + TimeDelta::seconds(1);
+    let claimed = store
+        .claim_status_events(100, LEASE_SECS, within)
+        .await
+        .unwrap();
+    assert!(claimed.is_empty(), "{claimed:?}");
+    // A change given back (its publish not acknowledged) is claimed again at once, before the
+    // later one; the other report's change stays held.
+    let first = held.iter().find(|e| e.report_id == filed.report).unwrap();
+    store.release_status_events(&[first.id]).await.unwrap();
+    let again = store
+        .claim_status_events(100, LEASE_SECS, within)
+        .await
+        .unwrap();
+    let statuses: Vec<_> = again
+        .iter()
+        .map(|e| (e.report_id, e.status.map(|s| s.as_str())))
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (filed.report, Some("open")),
+            (filed.report, Some("accepted"))
+        ]
+    );
+    assert_eq!(again[0].id, first.id);
 }
 
 async fn changes_are_discarded_when_status_events_are_off(app: TestApp) {

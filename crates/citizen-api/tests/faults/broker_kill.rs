@@ -1,5 +1,5 @@
-//! The broker killed (SIGKILL, nothing kept) while officers accept and resolve reports, and
-//! started again 2 s later: every status event of an acknowledged step reaches
+//! The broker hanging (SIGSTOP) for 1.5 s, then killed (SIGKILL, nothing kept), while officers
+//! accept and resolve reports, and started again 2 s later: every status event of an acknowledged step reaches
 //! `citizen/reports/<id>/status` after the broker returns, at least once, in order per report.
 //!
 //! citizen-api reaches the broker through a relay that the case opens again only once the
@@ -47,7 +47,7 @@ async fn every_status_event_of_an_acknowledged_step_arrives_in_order() {
         issues.push(api.issue_of(&officer, report).await);
     }
 
-    // The officers' steps, one every 150 ms, while the broker is killed and comes back.
+    // The officers' steps, one every 150 ms, while the broker hangs, is killed and comes back.
     let steps = async {
         let mut answers = Vec::new();
         for step in ["accept", "resolve"] {
@@ -60,6 +60,9 @@ async fn every_status_event_of_an_acknowledged_step_arrives_in_order() {
     };
     let fault = async {
         tokio::time::sleep(Duration::from_millis(800)).await;
+        // It hangs first: publishes under way get no acknowledgement and time out.
+        broker.freeze();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
         broker.kill().await;
         relay.down();
         tokio::time::sleep(Duration::from_secs(2)).await;

@@ -97,7 +97,6 @@ impl Platform {
             ("MQTT__PUBLISH_TIMEOUT_MILLIS", "1000".into()),
             ("STATUS_EVENTS__ENABLED", status_events.to_string()),
             ("STATUS_EVENTS__POLL_MILLIS", "50".into()),
-            ("STATUS_EVENTS__LEASE_SECS", "2".into()),
         ];
         let vars: Vec<(String, String)> = common
             .iter()
@@ -124,6 +123,16 @@ impl Platform {
             .await
             .expect("search path");
         conn
+    }
+
+    /// The ids of every row of `table` (`reports`, `media`, …).
+    pub async fn ids(&self, table: &str) -> BTreeSet<Uuid> {
+        sqlx::query_scalar::<_, Uuid>(&format!("SELECT id FROM {table}"))
+            .fetch_all(&mut self.sql().await)
+            .await
+            .unwrap_or_else(|e| panic!("the ids of {table}: {e}"))
+            .into_iter()
+            .collect()
     }
 
     /// The media ids of the files in the media folder.

@@ -59,14 +59,20 @@ both_backends! {
             lease_secs: u32,
             now: Instant,
         ) -> StoreResult<Vec<StatusEvent>> {
-            // The subquery skips rows another replica has locked (`Backend::SKIP_LOCKED`).
+            // The subquery skips rows another replica has locked (`Backend::SKIP_LOCKED`), and
+            // the changes of a report whose earlier change is held under a lease.
             let lease_until = now + chrono::Duration::seconds(i64::from(lease_secs));
             let rows: Vec<StatusEventRecord> = sqlx::query_as(&format!(
                 "UPDATE report_status_events SET claimed_until = $2 \
                  WHERE id IN ( \
-                   SELECT id FROM report_status_events \
-                   WHERE claimed_until IS NULL OR claimed_until <= $3 \
-                   ORDER BY occurred_at, id LIMIT $1{}) \
+                   SELECT e.id FROM report_status_events e \
+                   WHERE (e.claimed_until IS NULL OR e.claimed_until <= $3) \
+                     AND NOT EXISTS ( \
+                       SELECT 1 FROM report_status_events held \
+                       WHERE held.report_id = e.report_id AND held.claimed_until > $3 \
+                         AND (held.occurred_at < e.occurred_at \
+                           OR (held.occurred_at = e.occurred_at AND held.id < e.id))) \
+                   ORDER BY e.occurred_at, e.id LIMIT $1{}) \
                  RETURNING {STATUS_EVENT_COLUMNS}",
                 Backend::SKIP_LOCKED
             ))
@@ -96,6 +102,22 @@ both_backends! {
             }
             delete.push(")");
             delete.build().execute(&self.pool).await?;
+            Ok(())
+        }
+
+        async fn release_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {
+            if ids.is_empty() {
+                return Ok(());
+            }
+            let mut release = sqlx::QueryBuilder::<Db>::new(
+                "UPDATE report_status_events SET claimed_until = NULL WHERE id IN (",
+            );
+            let mut list = release.separated(", ");
+            for id in ids {
+                list.push_bind(DbUuid(*id));
+            }
+            release.push(")");
+            release.build().execute(&self.pool).await?;
             Ok(())
         }
 
