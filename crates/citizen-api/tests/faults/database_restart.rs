@@ -75,13 +75,7 @@ async fn postgres_stopped_for_three_seconds_under_load() {
             filed.insert(answer.id());
         }
     }
-    let in_db: BTreeSet<Uuid> = sqlx::query("SELECT id FROM reports")
-        .fetch_all(&mut sql)
-        .await
-        .expect("reports")
-        .iter()
-        .map(|r| r.get("id"))
-        .collect();
+    let in_db: BTreeSet<Uuid> = platform.ids("reports").await;
     filings.found = filed.intersection(&in_db).count();
     filings.lost = filed.difference(&in_db).count();
     filings.report(CASE, "filings");
@@ -100,13 +94,7 @@ async fn postgres_stopped_for_three_seconds_under_load() {
         unacknowledged.is_empty(),
         "reports in the database that were not acknowledged: {unacknowledged:?}"
     );
-    let media: BTreeSet<Uuid> = sqlx::query("SELECT id FROM media")
-        .fetch_all(&mut sql)
-        .await
-        .expect("media")
-        .iter()
-        .map(|r| r.get("id"))
-        .collect();
+    let media: BTreeSet<Uuid> = platform.ids("media").await;
     assert_eq!(
         media.len(),
         in_db.len(),

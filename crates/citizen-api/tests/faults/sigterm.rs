@@ -7,7 +7,6 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use futures::future::join_all;
-use sqlx::Row;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use uuid::Uuid;
@@ -90,23 +89,10 @@ async fn accepted_requests_are_answered_and_the_process_exits_within_its_grace()
     }
 
     // The database and the media store, read after the process is gone.
-    let mut sql = platform.sql().await;
-    let reports: BTreeSet<Uuid> = sqlx::query("SELECT id FROM reports")
-        .fetch_all(&mut sql)
-        .await
-        .expect("reports")
-        .iter()
-        .map(|r| r.get("id"))
-        .collect();
+    let reports: BTreeSet<Uuid> = platform.ids("reports").await;
     tally.found = filed.intersection(&reports).count();
     tally.lost = filed.difference(&reports).count();
-    let media: BTreeSet<Uuid> = sqlx::query("SELECT id FROM media")
-        .fetch_all(&mut sql)
-        .await
-        .expect("media")
-        .iter()
-        .map(|r| r.get("id"))
-        .collect();
+    let media: BTreeSet<Uuid> = platform.ids("media").await;
     let files = platform.stored_files();
     tally.report(CASE, "filings");
     eprintln!(
@@ -203,7 +189,9 @@ impl SlowUpload {
     async fn finish(mut self) -> (String, u16, String) {
         for chunk in self.rest.chunks(self.rest.len().div_ceil(4)) {
             tokio::time::sleep(Duration::from_millis(250)).await;
-            self.stream.write_all(chunk).await.expect("send the rest");
+            if let Err(err) = self.stream.write_all(chunk).await {
+                return (self.n, 0, format!("the connection was cut: {err}"));
+            }
         }
         let mut answer = Vec::new();
         let _ = tokio::time::timeout(
