@@ -19,9 +19,10 @@ use crate::store::deliveries::{Channel, Delivery, Finish, Target};
 use crate::store::{Instant, StoreResult};
 use crate::stores::Stores;
 
-/// Deliveries claimed per round trip.
-pub const BATCH: u32 = 100;
-/// Sends in flight at once.
+/// Sends in flight at once, and deliveries claimed per round trip: a claimed delivery is sent
+/// at once, so its lease is not spent waiting behind others of its batch (with 100 claimed and
+/// 32 sent at a time, slow sends outlasted the lease and another replica sent the same rows
+/// again: the fault suite's two replicas).
 pub const CONCURRENCY: usize = 32;
 
 /// How one send went.
@@ -242,18 +243,29 @@ impl Deliverer {
     }
 
     /// Gives up the deliveries past their maximum age, then claims, sends and records due
-    /// deliveries until none is left.
+    /// deliveries until none is left, all at the instant `now` (tests; the worker's loop runs
+    /// [`Self::run_with`] on its clock).
     pub async fn run_once(&self, now: Instant) -> StoreResult<Round> {
+        self.run_with(&service_kit::clock::ManualClock::new(now))
+            .await
+    }
+
+    /// [`Self::run_once`] reading `clock` for each claim (its lease starts when it is taken) and
+    /// for each outcome (a retry's back-off counts from the failure, not from the round's
+    /// start).
+    pub async fn run_with(&self, clock: &dyn service_kit::clock::Clock) -> StoreResult<Round> {
         let mut round = Round {
-            expired: usize::try_from(self.expire(now).await?).unwrap_or(usize::MAX),
+            expired: usize::try_from(self.expire(clock.now()).await?).unwrap_or(usize::MAX),
             ..Round::default()
         };
+        let batch = u32::try_from(CONCURRENCY).unwrap_or(u32::MAX);
         loop {
-            let claimed = self.claim_due(BATCH, now).await?;
+            let claimed = self.claim_due(batch, clock.now()).await?;
             let count = claimed.len();
             let results: Vec<StoreResult<Option<Finish>>> = futures::stream::iter(claimed)
                 .map(|delivery| async move {
-                    let sent = self.send(&delivery, now).await;
+                    let sent = self.send(&delivery, clock.now()).await;
+                    let now = clock.now();
                     let finish = self.finish(delivery.attempts, &sent, now);
                     let recorded = self
                         .stores
@@ -280,7 +292,7 @@ impl Deliverer {
                     None => round.lost_claims += 1,
                 }
             }
-            if count < BATCH as usize {
+            if count < CONCURRENCY {
                 return Ok(round);
             }
         }
@@ -343,7 +355,7 @@ pub fn start(
                 Ok(written) => tracing::debug!(written, "notification digests written"),
                 Err(err) => tracing::warn!(error = %err, "notification digests not written"),
             }
-            match deliverer.run_once(clock.now()).await {
+            match deliverer.run_with(clock.as_ref()).await {
                 Ok(round) if round.total() == 0 => {}
                 Ok(round) => tracing::debug!(?round, "notifications delivered"),
                 Err(err) => tracing::warn!(error = %err, "notification delivery failed"),

@@ -13,6 +13,10 @@ use secrecy::ExposeSecret as _;
 use super::EmailSettings;
 use crate::store::notifications::EmailSubscription;
 
+/// The longest one e-mail may take, connect included: under the delivery lease's minimum
+/// (30 s), so a claim never runs out during a send.
+const SEND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// What the mail server answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MailOutcome {
@@ -69,7 +73,7 @@ impl Mailer {
         }
         let transport = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
             .map_err(|err| anyhow::anyhow!("notifications.email.smtp_url: {err}"))?
-            .timeout(Some(std::time::Duration::from_secs(30)))
+            .timeout(Some(SEND_TIMEOUT))
             .build();
         let from: Mailbox = settings
             .from
@@ -141,10 +145,16 @@ impl Mailer {
             Ok(message) => message,
             Err(err) => return MailOutcome::Rejected(format!("{err:#}")),
         };
-        match self.transport.send(message).await {
-            Ok(_) => MailOutcome::Delivered,
-            Err(err) if err.is_permanent() => MailOutcome::Rejected(err.to_string()),
-            Err(err) => MailOutcome::Retry(err.to_string()),
+        // lettre's own time-out covers the connect only: a server that goes silent in the
+        // middle of the conversation would hold this send, and the worker's round, for ever.
+        match tokio::time::timeout(SEND_TIMEOUT, self.transport.send(message)).await {
+            Ok(Ok(_)) => MailOutcome::Delivered,
+            Ok(Err(err)) if err.is_permanent() => MailOutcome::Rejected(err.to_string()),
+            Ok(Err(err)) => MailOutcome::Retry(err.to_string()),
+            Err(_) => MailOutcome::Retry(format!(
+                "no answer from the mail server within {} s",
+                SEND_TIMEOUT.as_secs()
+            )),
         }
     }
 }

@@ -18,7 +18,8 @@ use uuid::Uuid;
 
 use crate::media_images::images;
 
-const DEV_SECRET: &str = "fault-suite-secret-0123456789abcdef";
+/// The secret the service under test verifies dev tokens with.
+pub const DEV_SECRET: &str = "fault-suite-secret-0123456789abcdef";
 /// The pool's acquire time-out the service is given (`database.acquire_timeout_seconds`).
 pub const ACQUIRE_TIMEOUT_SECS: u64 = 2;
 /// The longest an answer may take under a fault: the pool's acquire time-out, then the work of

@@ -11,8 +11,12 @@
 
 mod broker_kill;
 mod database_restart;
+mod deliveries;
+mod delivery_setup;
 mod floods;
 mod harness;
+mod receivers;
+mod replicas;
 mod sigterm;
 
 /// Real image files, shared with the `units` suite.
