@@ -190,7 +190,7 @@ async fn a_refused_upload_has_its_connection_closed_while_the_client_sends_on() 
         read_all.is_ok(),
         "the connection was still open {closed_after:?} after the refusal"
     );
-    eprintln!("{CASE}: an upload past the limit: 413, closed {closed_after:?} after its head");
+    eprintln!("{CASE}: an upload past the limit: 400, closed {closed_after:?} after its head");
     assert!(
         platform.stored_files().is_empty(),
         "a refused upload left a file"
