@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test faults lint fmt bench fuzz check-layering schemathesis deploy-check toolchain help
+.PHONY: run test faults soak lint fmt bench fuzz check-layering schemathesis deploy-check toolchain help
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -19,6 +19,9 @@ faults: toolchain ## The fault suite (docs/operations.md): citizen-api under a d
 	@rm -f target/test-skips.txt
 	$(CARGO) test -p citizen-api --test faults --locked -- --nocapture --test-threads=1
 	@scripts/report-skips.sh
+
+soak: toolchain ## citizen-api for SOAK_MINUTES (30) at half its measured capacity on PostgreSQL: RSS, open files, pool, p99 flat (docs/benchmarks.md); not in CI
+	@scripts/soak-citizen.sh
 
 lint: toolchain ## rustfmt check and clippy with warnings as errors
 	$(CARGO) fmt --all -- --check
