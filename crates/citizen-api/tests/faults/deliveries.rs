@@ -375,107 +375,33 @@ async fn push_service_down_failing_and_slow_is_retried_and_gone_endpoints_are_re
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_push_service_that_never_answers_holds_the_worker_no_longer_than_its_timeout() {
-    const CASE: &str = "push service never answers";
-    let _one = one_case_at_a_time().await;
-    let Some(platform) = Platform::start("pushsilent", false).await else {
-        return;
-    };
-    let started = Instant::now();
-    let push = &PushReceiver::start().await;
-    let smtp = &SmtpServer::start().await;
-    let api = platform
-        .citizen_api(None, &delivery_env(Some(smtp), true, 100))
-        .await;
-    let db = &Db::open(&platform).await;
-    let officer = token("officer-1", MANAGER);
-
-    let stuck = citizen_token("stuck-1", None);
-    push.answer_endpoint("silent", PushMode::Silent);
-    let silent = subscribe_push(&api, &stuck, push, "silent").await;
-    let mailed = subscribe_email(&api, "mailed-1", "mailed@example.org").await;
-    let pushed = citizen_token("pushed-1", None);
-    subscribe_push(&api, &pushed, push, "quick").await;
-
-    accepted_report(&api, &officer, &stuck, "Lamp of the silent browser").await;
-    let held = eventually(Duration::from_secs(10), move || async move {
-        !push.requests_to("silent").is_empty()
-    })
-    .await;
-    assert!(held, "the silent endpoint was never called");
-    // The request under way stays unanswered; the next one to this endpoint is answered.
-    push.answer_endpoint("silent", PushMode::Answer(201));
-    // The worker is inside the silent send now: the others' events come after it.
-    let asked = Instant::now();
-    accepted_report(&api, &officer, &mailed, "Lamp of the mailed citizen").await;
-    accepted_report(&api, &officer, &pushed, "Lamp of the quick browser").await;
-    let bound = PUSH_TIMEOUT + MARGIN;
-    let others = eventually(bound, move || async move {
-        smtp.accepted_to("mailed@example.org").len() == 1 && !push.delivered_to("quick").is_empty()
-    })
-    .await;
-    let others_took = asked.elapsed();
-    // The silent request was given up at the time-out (the service closed the connection).
-    let released = eventually(Duration::from_secs(5), move || async move {
-        push.requests_to("silent")[0].ended.is_some()
-    })
-    .await;
-    let first = push.requests_to("silent")[0].clone();
-    let held_for = first.ended.map(|end| end - first.at);
-    // The retry delivers.
-    let retried = eventually(Duration::from_secs(15), move || async move {
-        !push.delivered_to("silent").is_empty()
-    })
-    .await;
-    let rows = db.deliveries("webpush").await;
-    let silent_row = rows
-        .iter()
-        .find(|r| r.target == silent.endpoint)
-        .cloned()
-        .expect("the silent browser's row");
-    eprintln!(
-        "{CASE}: the others' messages went out {others_took:?} after their events (bound \
-         {bound:?}); the silent request held {held_for:?}; its row: attempts {}, last error \
-         {:?}; deliveries to the silent endpoint {}, to the quick one {}, e-mails {}; took {:?}",
-        silent_row.attempts,
-        silent_row.last_error,
-        push.delivered_to("silent").len(),
-        push.delivered_to("quick").len(),
-        smtp.accepted_to("mailed@example.org").len(),
-        started.elapsed()
-    );
-    assert!(
-        others,
-        "another citizen's e-mail and push not sent within {bound:?} while a push service \
-         does not answer: e-mails {:#?}, pushes {:#?}",
-        smtp.mails(),
-        push.requests()
-    );
-    assert!(released, "the silent request was never given up");
-    let held_for = held_for.expect("released");
-    assert!(
-        held_for <= PUSH_TIMEOUT + Duration::from_secs(1),
-        "a push held its worker {held_for:?} (time-out {PUSH_TIMEOUT:?})"
-    );
-    assert!(
-        retried,
-        "the silent endpoint's message was not sent again: {rows:#?}"
-    );
-    assert_eq!(push.delivered_to("silent").len(), 1);
-    assert_eq!(push.delivered_to("quick").len(), 1);
-    assert_eq!(smtp.accepted_to("mailed@example.org").len(), 1);
-    assert!(
-        silent_row.done_at.is_some() && silent_row.attempts == 2,
-        "{silent_row:?}\n{:#?}",
-        push.requests()
-    );
-    api.process.terminate(Duration::from_secs(30)).await;
+    never_answering(Silent::Push).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mail_server_that_never_answers_holds_the_worker_no_longer_than_its_timeout() {
-    const CASE: &str = "mail server never answers";
+    never_answering(Silent::Mail).await;
+}
+
+/// The receiver that takes one citizen's message and never answers it.
+#[derive(Clone, Copy, PartialEq)]
+enum Silent {
+    /// A push endpoint (answered again after its first request: the retry delivers).
+    Push,
+    /// A mail server, for one address (for good).
+    Mail,
+}
+
+/// While a receiver holds one send unanswered, another citizen's e-mail and another browser's
+/// push go out within the silent send's time-out (and a margin); the silent send is given up at
+/// its time-out; a silent push endpoint answering again gets the message once.
+async fn never_answering(silent: Silent) {
+    let (case, timeout) = match silent {
+        Silent::Push => ("push service never answers", PUSH_TIMEOUT),
+        Silent::Mail => ("mail server never answers", SMTP_TIMEOUT),
+    };
     let _one = one_case_at_a_time().await;
-    let Some(platform) = Platform::start("smtpsilent", false).await else {
+    let Some(platform) = Platform::start("silent", false).await else {
         return;
     };
     let started = Instant::now();
@@ -487,50 +413,110 @@ async fn a_mail_server_that_never_answers_holds_the_worker_no_longer_than_its_ti
     let db = &Db::open(&platform).await;
     let officer = token("officer-1", MANAGER);
 
-    // The server takes this address's message and never answers its end.
-    smtp.never_answer("stuck@example.org");
-    let stuck = subscribe_email(&api, "stuck-1", "stuck@example.org").await;
+    let (stuck, silent_endpoint) = match silent {
+        Silent::Push => {
+            push.answer_endpoint("silent", PushMode::Silent);
+            let stuck = citizen_token("stuck-1", None);
+            let browser = subscribe_push(&api, &stuck, push, "silent").await;
+            (stuck, Some(browser.endpoint))
+        }
+        Silent::Mail => {
+            smtp.never_answer("stuck@example.org");
+            let stuck = subscribe_email(&api, "stuck-1", "stuck@example.org").await;
+            (stuck, None)
+        }
+    };
     let mailed = subscribe_email(&api, "mailed-1", "mailed@example.org").await;
     let pushed = citizen_token("pushed-1", None);
     subscribe_push(&api, &pushed, push, "quick").await;
+    // (when it was sent, when its connection ended) of each silent send.
+    let silent_sends = move || -> Vec<(Instant, Option<Instant>)> {
+        match silent {
+            Silent::Push => push
+                .requests_to("silent")
+                .iter()
+                .map(|r| (r.at, r.ended))
+                .collect(),
+            Silent::Mail => smtp
+                .mails_to("stuck@example.org")
+                .iter()
+                .map(|m| (m.at, m.ended))
+                .collect(),
+        }
+    };
 
-    accepted_report(&api, &officer, &stuck, "Lamp of the stuck address").await;
+    accepted_report(&api, &officer, &stuck, "Lamp of the silent receiver").await;
     let held = eventually(Duration::from_secs(10), move || async move {
-        !smtp.mails_to("stuck@example.org").is_empty()
+        !silent_sends().is_empty()
     })
     .await;
-    assert!(held, "the stuck address was never sent to");
+    assert!(held, "{case}: the silent receiver was never sent to");
+    if silent == Silent::Push {
+        // The request under way stays unanswered; the next one to this endpoint is answered.
+        push.answer_endpoint("silent", PushMode::Answer(201));
+    }
+    // The worker is inside the silent send now: the others' events come after it.
     let asked = Instant::now();
     accepted_report(&api, &officer, &mailed, "Lamp of the mailed citizen").await;
     accepted_report(&api, &officer, &pushed, "Lamp of the quick browser").await;
-    let bound = SMTP_TIMEOUT + MARGIN;
+    let bound = timeout + MARGIN;
     let others = eventually(bound, move || async move {
         smtp.accepted_to("mailed@example.org").len() == 1 && !push.delivered_to("quick").is_empty()
     })
     .await;
     let others_took = asked.elapsed();
-    let first = smtp.mails_to("stuck@example.org")[0].clone();
-    let held_for = first.ended.map(|end| end - first.at);
-    let rows = db.deliveries("email").await;
+    // The silent send was given up at the time-out (the service closed the connection).
+    let released = eventually(Duration::from_secs(5), move || async move {
+        silent_sends()[0].1.is_some()
+    })
+    .await;
+    let (sent_at, ended) = silent_sends()[0];
+    let held_for = ended.map(|end| end - sent_at);
     eprintln!(
-        "{CASE}: the others' messages went out: {others} ({others_took:?} after their events, \
-         bound {bound:?}); the stuck session held {held_for:?} (still held: {}); e-mail rows \
-         {rows:#?}; took {:?}",
-        held_for.is_none(),
+        "{case}: the others' messages went out {others_took:?} after their events (bound \
+         {bound:?}); the silent send held {held_for:?}; e-mails to the other citizen {}, pushes \
+         to the other browser {}; took {:?}",
+        smtp.accepted_to("mailed@example.org").len(),
+        push.delivered_to("quick").len(),
         started.elapsed()
     );
     assert!(
         others,
-        "another citizen's e-mail and push not sent within {bound:?} while the mail server \
-         does not answer: e-mails {:#?}, pushes {:#?}",
+        "{case}: another citizen's e-mail and push not sent within {bound:?}: e-mails {:#?}, \
+         pushes {:#?}",
         smtp.mails(),
         push.requests()
     );
-    let held_for = held_for.expect("the stuck session released");
+    assert!(released, "{case}: the silent send was never given up");
+    let held_for = held_for.expect("released");
     assert!(
-        held_for <= SMTP_TIMEOUT + Duration::from_secs(1),
-        "an e-mail held its worker {held_for:?} (time-out {SMTP_TIMEOUT:?})"
+        held_for <= timeout + Duration::from_secs(1),
+        "{case}: a send held its worker {held_for:?} (time-out {timeout:?})"
     );
+    assert_eq!(push.delivered_to("quick").len(), 1);
+    assert_eq!(smtp.accepted_to("mailed@example.org").len(), 1);
+    if silent == Silent::Push {
+        // The retry delivers, once.
+        let retried = eventually(Duration::from_secs(15), move || async move {
+            !push.delivered_to("silent").is_empty()
+        })
+        .await;
+        let rows = db.deliveries("webpush").await;
+        assert!(
+            retried,
+            "the silent endpoint's message was not sent again: {rows:#?}"
+        );
+        assert_eq!(push.delivered_to("silent").len(), 1);
+        let row = rows
+            .iter()
+            .find(|r| Some(&r.target) == silent_endpoint.as_ref())
+            .expect("the silent browser's row");
+        assert!(
+            row.done_at.is_some() && row.attempts == 2,
+            "{row:?}\n{:#?}",
+            push.requests()
+        );
+    }
     api.process.terminate(Duration::from_secs(30)).await;
 }
 
