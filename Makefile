@@ -17,7 +17,7 @@ test: toolchain ## Run every test; PostgreSQL/MQTT tests skip (and say so) when 
 
 faults: toolchain ## The fault suite (docs/operations.md): citizen-api under a database restart, a killed broker, SIGTERM; needs PostgreSQL's server binaries and Mosquitto, not their services
 	@rm -f target/test-skips.txt
-	$(CARGO) test -p citizen-api --test faults --locked -- --nocapture --test-threads=1
+	$(CARGO) test -p citizen-api --test faults --locked -- --nocapture
 	@scripts/report-skips.sh
 
 soak: toolchain ## citizen-api for SOAK_MINUTES (30) at half its measured capacity on PostgreSQL: RSS, open files, pool, p99 flat (docs/benchmarks.md); not in CI

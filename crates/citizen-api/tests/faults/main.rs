@@ -3,7 +3,8 @@
 //! fails when a promise breaks: nothing acknowledged is lost, nothing hangs.
 //!
 //! Not part of `make test`: `make faults` runs it (and `.ci/run`, with a bounded time), one
-//! case at a time. Each case prints its counts (requests sent, acknowledged, refused with 503,
+//! case at a time (`harness::one_case_at_a_time`), but for the digest's, which mostly waits for
+//! a minute of the wall clock and runs beside the others. Each case prints its counts (requests sent, acknowledged, refused with 503,
 //! found afterwards, lost, delivered twice); see them with `make faults` (`--nocapture`).
 //! Without PostgreSQL's server binaries or Mosquitto the cases are skipped (and say so), or fail
 //! under `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1`.
