@@ -63,23 +63,10 @@ struct Subscriber {
     stream: paho_mqtt::AsyncReceiver<Option<paho_mqtt::Message>>,
 }
 
-/// paho.mqtt.c hung once in this suite: one test creating its subscriber while another's was
-/// disconnecting, both threads inside the C library. The tests create and disconnect their
-/// subscribers one at a time.
-fn paho_calls() -> std::sync::MutexGuard<'static, ()> {
-    static PAHO: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    PAHO.lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 impl Subscriber {
     async fn new(app: &TestApp, report: uuid::Uuid) -> Self {
-        let (client, options, stream) = {
-            let _one = paho_calls();
-            let (mut client, options) = app.settings.mqtt.client().expect("client");
-            let stream = client.get_stream(64);
-            (client, options, stream)
-        };
+        let (mut client, options) = app.settings.mqtt.client().expect("client");
+        let stream = client.get_stream(64);
         client.connect(options).await.expect("connect");
         client.subscribe(topic(report), 1).await.expect("subscribe");
         Self { client, stream }
@@ -105,10 +92,20 @@ impl Subscriber {
     }
 }
 
+/// Disconnected subscribers' clients, kept for the life of the test process.
+///
+/// paho.mqtt.c deadlocks when a client is destroyed on its own receive thread
+/// (`MQTTAsync_destroy` waits for the mutex that thread holds), and that is where the
+/// disconnect's completion drops its reference to the client. Had the subscriber dropped its own
+/// first, that reference would be the last. A parked client is never destroyed.
+static PARKED: std::sync::Mutex<Vec<paho_mqtt::AsyncClient>> = std::sync::Mutex::new(Vec::new());
+
 impl Drop for Subscriber {
     fn drop(&mut self) {
-        // The disconnect starts at once; nothing waits for it.
-        let _one = paho_calls();
+        PARKED
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(self.client.clone());
         drop(self.client.disconnect(None));
     }
 }
