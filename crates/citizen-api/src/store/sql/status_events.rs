@@ -12,6 +12,22 @@ use crate::store::{status, Instant, StoreResult};
 
 both_backends! {
     impl Backend {
+        /// `statement` (a DELETE or an UPDATE of `report_status_events`) on the rows `ids`.
+        async fn for_status_events(&self, statement: &str, ids: &[Uuid]) -> StoreResult<()> {
+            if ids.is_empty() {
+                return Ok(());
+            }
+            let mut q = sqlx::QueryBuilder::<Db>::new(statement);
+            q.push(" WHERE id IN (");
+            let mut list = q.separated(", ");
+            for id in ids {
+                list.push_bind(DbUuid(*id));
+            }
+            q.push(")");
+            q.build().execute(&self.pool).await?;
+            Ok(())
+        }
+
         /// The states of every issue of the report, as this transaction sees them.
         pub(in crate::store) async fn issue_statuses(
             tx: &mut Tx<'_>,
@@ -91,34 +107,12 @@ both_backends! {
         }
 
         async fn remove_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {
-            if ids.is_empty() {
-                return Ok(());
-            }
-            let mut delete =
-                sqlx::QueryBuilder::<Db>::new("DELETE FROM report_status_events WHERE id IN (");
-            let mut list = delete.separated(", ");
-            for id in ids {
-                list.push_bind(DbUuid(*id));
-            }
-            delete.push(")");
-            delete.build().execute(&self.pool).await?;
-            Ok(())
+            self.for_status_events("DELETE FROM report_status_events", ids).await
         }
 
         async fn release_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {
-            if ids.is_empty() {
-                return Ok(());
-            }
-            let mut release = sqlx::QueryBuilder::<Db>::new(
-                "UPDATE report_status_events SET claimed_until = NULL WHERE id IN (",
-            );
-            let mut list = release.separated(", ");
-            for id in ids {
-                list.push_bind(DbUuid(*id));
-            }
-            release.push(")");
-            release.build().execute(&self.pool).await?;
-            Ok(())
+            self.for_status_events("UPDATE report_status_events SET claimed_until = NULL", ids)
+                .await
         }
 
         async fn discard_status_events(&self) -> StoreResult<u64> {
