@@ -17,6 +17,7 @@ pub struct Stores {
     pub news: Arc<dyn store::news::NewsStore>,
     pub projects: Arc<dyn store::projects::ProjectStore>,
     pub admin: Arc<dyn store::admin::AdminStore>,
+    pub duplicates: Arc<dyn store::admin::DuplicateStore>,
     pub notifications: Arc<dyn store::notifications::NotificationStore>,
     pub status_events: Arc<dyn store::status_events::StatusEventStore>,
     pub deliveries: Arc<dyn store::deliveries::DeliveryStore>,
@@ -52,6 +53,7 @@ where
         + store::news::NewsStore
         + store::projects::ProjectStore
         + store::admin::AdminStore
+        + store::admin::DuplicateStore
         + store::notifications::NotificationStore
         + store::status_events::StatusEventStore
         + store::deliveries::DeliveryStore
@@ -65,6 +67,7 @@ where
         votes: backend.clone(),
         news: backend.clone(),
         admin: backend.clone(),
+        duplicates: backend.clone(),
         projects: backend.clone(),
         deliveries: backend.clone(),
         digests: backend.clone(),

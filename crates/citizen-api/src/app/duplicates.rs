@@ -6,7 +6,7 @@ use chrono::TimeDelta;
 use domain::duplicates::{similarity, DuplicateRule};
 use domain::geo::distance_m;
 
-use crate::store::admin::{AdminStore, DuplicateSubject, NewSuggestion, Opened};
+use crate::store::admin::{DuplicateStore, DuplicateSubject, NewSuggestion, Opened};
 use crate::store::{Instant, StoreResult};
 
 /// Most candidates read per opened issue (on PostgreSQL the nearest within the radius).
@@ -15,15 +15,15 @@ const MAX_CANDIDATES: u32 = 200;
 /// Looks for possible duplicates of the issue(s) `opened` names and records them (setting each
 /// one's `has_possible_duplicates`); returns how many were recorded.
 pub async fn suggest(
-    admin: &dyn AdminStore,
+    duplicates: &dyn DuplicateStore,
     opened: Opened,
     rule: &DuplicateRule,
     now: Instant,
 ) -> StoreResult<usize> {
     let mut recorded = 0;
-    for subject in admin.duplicate_subjects(opened).await? {
+    for subject in duplicates.duplicate_subjects(opened).await? {
         let filed = filed_within(&subject, rule);
-        let candidates = admin
+        let candidates = duplicates
             .duplicate_candidates(&subject, filed, rule.radius_m, MAX_CANDIDATES)
             .await?;
         let text = text(&subject);
@@ -42,7 +42,7 @@ pub async fn suggest(
             })
             .collect();
         if !found.is_empty() {
-            admin
+            duplicates
                 .record_suggestions(subject.issue_id, &found, now)
                 .await?;
             recorded += found.len();

@@ -202,26 +202,11 @@ impl From<sqlx::Error> for CategoryError {
     }
 }
 
+/// Duplicate suggestions: the issues a filing or a move opened, their candidates nearby,
+/// recording, reading and dismissing suggestions (`app::duplicates` decides with the domain
+/// rule).
 #[async_trait]
-pub trait AdminStore: Send + Sync + 'static {
-    /// The admin list: one row per report having an accessible, not moved issue that matches
-    /// the filter; each row with all its accessible, not moved issues.
-    async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>>;
-
-    /// The not moved issues of a report within `access`, oldest first; `None` when there is no
-    /// such report.
-    async fn report_issues(
-        &self,
-        report_id: Uuid,
-        access: &Access,
-    ) -> StoreResult<Option<Vec<AdminIssue>>>;
-
-    /// One issue (any state).
-    async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>>;
-
-    /// The statements of `issue_ids`, newest first, with their media.
-    async fn statements(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<Statement>>;
-
+pub trait DuplicateStore: Send + Sync + 'static {
     /// The open, located issues `opened` names (duplicate suggestions compare these).
     async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>>;
 
@@ -256,6 +241,27 @@ pub trait AdminStore: Send + Sync + 'static {
         actor: &str,
         now: Instant,
     ) -> StoreResult<Option<Issue>>;
+}
+
+#[async_trait]
+pub trait AdminStore: Send + Sync + 'static {
+    /// The admin list: one row per report having an accessible, not moved issue that matches
+    /// the filter; each row with all its accessible, not moved issues.
+    async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>>;
+
+    /// The not moved issues of a report within `access`, oldest first; `None` when there is no
+    /// such report.
+    async fn report_issues(
+        &self,
+        report_id: Uuid,
+        access: &Access,
+    ) -> StoreResult<Option<Vec<AdminIssue>>>;
+
+    /// One issue (any state).
+    async fn issue(&self, issue_id: Uuid) -> StoreResult<Option<AdminIssue>>;
+
+    /// The statements of `issue_ids`, newest first, with their media.
+    async fn statements(&self, issue_ids: &[Uuid]) -> StoreResult<Vec<Statement>>;
 
     /// Where the file `media_id` of the report (or of a statement on one of its issues) is.
     async fn media_place(&self, report_id: Uuid, media_id: Uuid)

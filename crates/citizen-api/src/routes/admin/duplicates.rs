@@ -26,7 +26,7 @@ use crate::store::admin::Opened;
 pub async fn suggest(state: &AppState, opened: Opened) {
     let Some(rule) = state.duplicates else { return };
     let found = app::duplicates::suggest(
-        state.stores.admin.as_ref(),
+        state.stores.duplicates.as_ref(),
         opened,
         &rule,
         state.clock.now(),
@@ -129,7 +129,7 @@ pub async fn suggestions(
     auth: ReportReader,
 ) -> Result<Json<Suggestions>, ApiError> {
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
-    let found = state.stores.admin.suggestions(item.issue.id).await?;
+    let found = state.stores.duplicates.suggestions(item.issue.id).await?;
     Ok(Json(Suggestions {
         suggestions: found.iter().map(SuggestionItem::from).collect(),
     }))
@@ -160,7 +160,7 @@ pub async fn dismiss(
     let item = managed_issue(&state, &auth.0, &path).await?;
     let updated = state
         .stores
-        .admin
+        .duplicates
         .dismiss_duplicates(item.issue.id, &auth.0.subject, state.clock.now())
         .await?;
     let updated = updated.ok_or_else(issue_not_found)?;

@@ -15,12 +15,12 @@ use super::reading::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
 use crate::store::admin::{
     sort_audit, Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
-    CategoryTx, DuplicateSubject, MediaPlace, NewSuggestion, Opened, Suggestion,
+    CategoryTx, MediaPlace,
 };
 use crate::store::records::{
     admin_issue, AdminIssueRecord, CategoryRecord, ADMIN_ISSUE_COLUMNS, CATEGORY_COLUMNS,
 };
-use crate::store::{Category, Instant, Issue, ListPage, Media, Statement, StoreResult};
+use crate::store::{Category, Instant, ListPage, Media, Statement, StoreResult};
 
 /// A change of an issue's state as the audit trail reads it.
 #[derive(sqlx::FromRow)]
@@ -137,83 +137,6 @@ both_backends! {
             Ok(found.is_some())
         }
 
-        /// Where a file of the report is: a statement's (with its issue's category) or the
-        /// report's own (with the categories of its issues that are not moved).
-        pub(in crate::store) async fn media_place_of(
-            &self,
-            report_id: Uuid,
-            media_id: Uuid,
-        ) -> StoreResult<Option<MediaPlace>> {
-            let row: Option<(Option<DbUuid>, Option<DbUuid>)> = sqlx::query_as(
-                "SELECT m.statement_id, si.category_id FROM media m \
-                 LEFT JOIN statements s ON s.id = m.statement_id \
-                 LEFT JOIN issues si ON si.id = s.issue_id \
-                 WHERE m.id = $1 AND (m.report_id = $2 OR si.report_id = $2)",
-            )
-            .bind(DbUuid(media_id))
-            .bind(DbUuid(report_id))
-            .fetch_optional(&self.pool)
-            .await?;
-            let Some((statement_id, category)) = row else {
-                return Ok(None);
-            };
-            let categories = match (statement_id, category) {
-                (Some(_), Some(category)) => vec![category.0],
-                _ => {
-                    let ids: Vec<DbUuid> = sqlx::query_scalar(
-                        "SELECT DISTINCT category_id FROM issues \
-                         WHERE report_id = $1 AND status <> 'moved'",
-                    )
-                    .bind(DbUuid(report_id))
-                    .fetch_all(&self.pool)
-                    .await?;
-                    ids.into_iter().map(Uuid::from).collect()
-                }
-            };
-            Ok(Some(MediaPlace {
-                statement_id: statement_id.map(Uuid::from),
-                categories,
-            }))
-        }
-
-        /// Deletes a file of the report (its own or a statement's) and records who did.
-        pub(in crate::store) async fn delete_media_of(
-            &self,
-            report_id: Uuid,
-            media_id: Uuid,
-            actor: &str,
-            now: Instant,
-        ) -> StoreResult<bool> {
-            let mut tx = self.begin_write().await?;
-            // The report's row before the issues' rows the media trigger rewrites (the lock
-            // order of the officers' steps).
-            Backend::lock_report_row(&mut tx, report_id).await?;
-            let deleted: Option<(Option<DbUuid>,)> = sqlx::query_as(
-                "DELETE FROM media WHERE id = $1 AND (report_id = $2 OR statement_id IN \
-                 (SELECT s.id FROM statements s JOIN issues i ON i.id = s.issue_id \
-                 WHERE i.report_id = $2)) RETURNING statement_id",
-            )
-            .bind(DbUuid(media_id))
-            .bind(DbUuid(report_id))
-            .fetch_optional(&mut *tx)
-            .await?;
-            let Some((statement_id,)) = deleted else {
-                return Ok(false);
-            };
-            let statement_id = statement_id.map(Uuid::from);
-            let event = AdminEvent {
-                report_id: Some(report_id),
-                issue_id: None,
-                action: "media_deleted",
-                actor: actor.to_owned(),
-                detail: serde_json::json!({"media_id": media_id, "statement_id": statement_id}),
-                at: now,
-            };
-            Backend::insert_event(&mut *tx, &event).await?;
-            tx.commit().await?;
-            Ok(true)
-        }
-
         /// The rows `sql` selects for the report `$1`.
         async fn audit_rows<R>(&self, sql: &str, report_id: Uuid) -> StoreResult<Vec<R>>
         where
@@ -318,51 +241,46 @@ both_backends! {
             self.statements_of(q).await
         }
 
-        async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>> {
-            self.opened_subjects(opened).await
-        }
-
-        async fn duplicate_candidates(
-            &self,
-            subject: &DuplicateSubject,
-            filed: (Instant, Instant),
-            radius_m: f64,
-            limit: u32,
-        ) -> StoreResult<Vec<DuplicateSubject>> {
-            self.duplicate_candidates_near(subject, filed, radius_m, limit)
-                .await
-        }
-
-        async fn record_suggestions(
-            &self,
-            issue_id: Uuid,
-            suggestions: &[NewSuggestion],
-            now: Instant,
-        ) -> StoreResult<()> {
-            self.insert_suggestions(issue_id, suggestions, now).await
-        }
-
-        async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {
-            self.open_suggestions(issue_id).await
-        }
-
-        async fn dismiss_duplicates(
-            &self,
-            issue_id: Uuid,
-            actor: &str,
-            now: Instant,
-        ) -> StoreResult<Option<Issue>> {
-            self.dismiss_suggestions(issue_id, actor, now).await
-        }
-
+        /// Where a file of the report is: a statement's (with its issue's category) or the
+        /// report's own (with the categories of its issues that are not moved).
         async fn media_place(
             &self,
             report_id: Uuid,
             media_id: Uuid,
         ) -> StoreResult<Option<MediaPlace>> {
-            self.media_place_of(report_id, media_id).await
+            let row: Option<(Option<DbUuid>, Option<DbUuid>)> = sqlx::query_as(
+                "SELECT m.statement_id, si.category_id FROM media m \
+                 LEFT JOIN statements s ON s.id = m.statement_id \
+                 LEFT JOIN issues si ON si.id = s.issue_id \
+                 WHERE m.id = $1 AND (m.report_id = $2 OR si.report_id = $2)",
+            )
+            .bind(DbUuid(media_id))
+            .bind(DbUuid(report_id))
+            .fetch_optional(&self.pool)
+            .await?;
+            let Some((statement_id, category)) = row else {
+                return Ok(None);
+            };
+            let categories = match (statement_id, category) {
+                (Some(_), Some(category)) => vec![category.0],
+                _ => {
+                    let ids: Vec<DbUuid> = sqlx::query_scalar(
+                        "SELECT DISTINCT category_id FROM issues \
+                         WHERE report_id = $1 AND status <> 'moved'",
+                    )
+                    .bind(DbUuid(report_id))
+                    .fetch_all(&self.pool)
+                    .await?;
+                    ids.into_iter().map(Uuid::from).collect()
+                }
+            };
+            Ok(Some(MediaPlace {
+                statement_id: statement_id.map(Uuid::from),
+                categories,
+            }))
         }
 
+        /// Deletes a file of the report (its own or a statement's) and records who did.
         async fn delete_media(
             &self,
             report_id: Uuid,
@@ -370,7 +288,34 @@ both_backends! {
             actor: &str,
             now: Instant,
         ) -> StoreResult<bool> {
-            self.delete_media_of(report_id, media_id, actor, now).await
+            let mut tx = self.begin_write().await?;
+            // The report's row before the issues' rows the media trigger rewrites (the lock
+            // order of the officers' steps).
+            Backend::lock_report_row(&mut tx, report_id).await?;
+            let deleted: Option<(Option<DbUuid>,)> = sqlx::query_as(
+                "DELETE FROM media WHERE id = $1 AND (report_id = $2 OR statement_id IN \
+                 (SELECT s.id FROM statements s JOIN issues i ON i.id = s.issue_id \
+                 WHERE i.report_id = $2)) RETURNING statement_id",
+            )
+            .bind(DbUuid(media_id))
+            .bind(DbUuid(report_id))
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some((statement_id,)) = deleted else {
+                return Ok(false);
+            };
+            let statement_id = statement_id.map(Uuid::from);
+            let event = AdminEvent {
+                report_id: Some(report_id),
+                issue_id: None,
+                action: "media_deleted",
+                actor: actor.to_owned(),
+                detail: serde_json::json!({"media_id": media_id, "statement_id": statement_id}),
+                at: now,
+            };
+            Backend::insert_event(&mut *tx, &event).await?;
+            tx.commit().await?;
+            Ok(true)
         }
 
         /// State changes, statements and officers' recorded changes.

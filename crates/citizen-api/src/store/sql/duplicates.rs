@@ -3,11 +3,14 @@
 //! (`duplicate_candidates_near`: the GiST index, or the bounding box on SQLite);
 //! `app::duplicates` measures them with the domain rule.
 
+use async_trait::async_trait;
 use serde_json::json;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::admin::{AdminEvent, DuplicateSubject, NewSuggestion, Opened, Suggestion};
+use crate::store::admin::{
+    AdminEvent, DuplicateStore, DuplicateSubject, NewSuggestion, Opened, Suggestion,
+};
 use crate::store::records::{
     AdminIssueRecord, DuplicateSubjectRecord, IssueRecord, ADMIN_ISSUE_COLUMNS,
     DUPLICATE_SUBJECT_COLUMNS, ISSUE_RETURNING,
@@ -25,12 +28,10 @@ struct SuggestionRecord {
 }
 
 both_backends! {
-    impl Backend {
+    #[async_trait]
+    impl DuplicateStore for Backend {
         /// The open, located issues that `opened` names.
-        pub(in crate::store) async fn opened_subjects(
-            &self,
-            opened: Opened,
-        ) -> StoreResult<Vec<DuplicateSubject>> {
+        async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>> {
             let (condition, id) = match opened {
                 Opened::Report(id) => ("i.report_id = $1", id),
                 Opened::Issue(id) => ("i.id = $1", id),
@@ -46,8 +47,19 @@ both_backends! {
             Ok(rows.into_iter().map(DuplicateSubject::from).collect())
         }
 
+        async fn duplicate_candidates(
+            &self,
+            subject: &DuplicateSubject,
+            filed: (Instant, Instant),
+            radius_m: f64,
+            limit: u32,
+        ) -> StoreResult<Vec<DuplicateSubject>> {
+            self.duplicate_candidates_near(subject, filed, radius_m, limit)
+                .await
+        }
+
         /// Records the suggestions for the issue and flags it, in one transaction.
-        pub(in crate::store) async fn insert_suggestions(
+        async fn record_suggestions(
             &self,
             issue_id: Uuid,
             suggestions: &[NewSuggestion],
@@ -76,10 +88,7 @@ both_backends! {
         }
 
         /// The issue's suggestions not dismissed, the most similar first.
-        pub(in crate::store) async fn open_suggestions(
-            &self,
-            issue_id: Uuid,
-        ) -> StoreResult<Vec<Suggestion>> {
+        async fn suggestions(&self, issue_id: Uuid) -> StoreResult<Vec<Suggestion>> {
             let rows: Vec<SuggestionRecord> = sqlx::query_as(&format!(
                 "SELECT {ADMIN_ISSUE_COLUMNS}, r.title AS report_title, d.distance_m, \
                  d.similarity, d.inserted_at AS suggested_at FROM duplicate_suggestions d \
@@ -107,7 +116,7 @@ both_backends! {
 
         /// Dismisses the issue's suggestions and records who did: the issue afterwards, or
         /// `None` when there is no such issue.
-        pub(in crate::store) async fn dismiss_suggestions(
+        async fn dismiss_duplicates(
             &self,
             issue_id: Uuid,
             actor: &str,
