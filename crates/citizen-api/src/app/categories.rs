@@ -24,8 +24,12 @@ pub async fn create(
         tx.clear_default().await?;
     }
     let created = tx.insert_category(Uuid::now_v7(), new, now).await?;
-    let detail = json!({"category_id": created.id, "name": created.name,
-        "is_default": created.is_default, "statement_deadline_days": created.statement_deadline_days});
+    let detail = category_detail(
+        created.id,
+        Some(&created.name),
+        Some(created.is_default),
+        created.statement_deadline_days,
+    );
     commit_recorded(tx, "category_created", detail, actor, now).await?;
     Ok(created)
 }
@@ -51,8 +55,12 @@ pub async fn update(
         .statement_deadline_days
         .unwrap_or(current.statement_deadline_days);
     let updated = tx.write_category(id, change, deadline).await?;
-    let detail = json!({"category_id": id, "name": change.name,
-        "is_default": change.is_default, "statement_deadline_days": change.statement_deadline_days});
+    let detail = category_detail(
+        id,
+        change.name.as_deref(),
+        change.is_default,
+        change.statement_deadline_days.flatten(),
+    );
     commit_recorded(tx, "category_updated", detail, actor, now).await?;
     Ok(updated)
 }
@@ -95,8 +103,14 @@ pub async fn assign_officer(
     let mut tx = admin.begin_category_change().await?;
     tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
     tx.assign_officer(subject, id).await?;
-    let detail = json!({"category_id": id, "officer": subject});
-    commit_recorded(tx, "officer_assigned", detail, actor, now).await
+    commit_recorded(
+        tx,
+        "officer_assigned",
+        officer_detail(id, subject),
+        actor,
+        now,
+    )
+    .await
 }
 
 /// Takes an officer off a category (idempotent: recorded only when they were assigned).
@@ -110,11 +124,27 @@ pub async fn remove_officer(
     let mut tx = admin.begin_category_change().await?;
     tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
     if tx.remove_officer(subject, id).await? {
-        let detail = json!({"category_id": id, "officer": subject});
+        let detail = officer_detail(id, subject);
         record(tx.as_mut(), "officer_removed", detail, actor, now).await?;
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// The audit entry's detail of a category written (absent fields of a change are `null`).
+fn category_detail(
+    id: Uuid,
+    name: Option<&str>,
+    is_default: Option<bool>,
+    statement_deadline_days: Option<u32>,
+) -> serde_json::Value {
+    json!({"category_id": id, "name": name, "is_default": is_default,
+        "statement_deadline_days": statement_deadline_days})
+}
+
+/// The audit entry's detail of an officer assigned to or taken off a category.
+fn officer_detail(id: Uuid, subject: &str) -> serde_json::Value {
+    json!({"category_id": id, "officer": subject})
 }
 
 /// Records the change in the audit trail and commits it with its entry.
