@@ -25,9 +25,7 @@ pub async fn change_status(
     let before = public_status(tx.as_mut(), current.report_id).await?;
     let next = next_status(current.status, transition)?;
     let updated = set_status(tx.as_mut(), &current, next, None, actor, now).await?;
-    tx.record_notification(updated.status_event(), now).await?;
-    commit_step(tx, current.report_id, before, now).await?;
-    Ok(updated)
+    commit_told(tx, updated, before, now).await
 }
 
 /// Moves the issue to another category: it becomes moved and a new open issue of the same
@@ -85,9 +83,7 @@ pub async fn mark_duplicate(
         now,
     )
     .await?;
-    tx.record_notification(updated.status_event(), now).await?;
-    commit_step(tx, current.report_id, before, now).await?;
-    Ok(updated)
+    commit_told(tx, updated, before, now).await
 }
 
 /// Adds a statement (its media already stored).
@@ -193,6 +189,19 @@ async fn open_in_category(
     tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
         .await?;
     Ok(opened)
+}
+
+/// Ends a step that changed the issue's state to `updated`, of which the report's author is told
+/// (the notification event), like [`commit_step`].
+async fn commit_told(
+    mut tx: Box<dyn IssueTx>,
+    updated: Issue,
+    before: Option<IssueStatus>,
+    now: Instant,
+) -> Result<Issue, WorkflowError> {
+    tx.record_notification(updated.status_event(), now).await?;
+    commit_step(tx, updated.report_id, before, now).await?;
+    Ok(updated)
 }
 
 /// Ends a step that may change the report's public status: records the status event when it
