@@ -15,7 +15,7 @@ use uuid::Uuid;
 use super::params::TargetPath;
 use super::AppState;
 use crate::routes::responses::OwnJsonErrors;
-use crate::store::votes::{PlaceError, PoolFigures, VoteToken};
+use crate::store::votes::{PlaceError, PlaceRules, PoolFigures, VoteChange, VoteToken};
 
 /// `{target, count}` of placing and revoking.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -141,12 +141,16 @@ pub async fn place(
         .stores
         .votes
         .place_votes(
-            &auth.0.subject,
-            target,
-            count,
-            state.votes.pool(),
-            state.vote_expiry,
-            state.clock.now(),
+            VoteChange {
+                subject: &auth.0.subject,
+                target,
+                count,
+                now: state.clock.now(),
+            },
+            PlaceRules {
+                pool: state.votes.pool(),
+                expiry: state.vote_expiry,
+            },
         )
         .await;
     match placed {
@@ -190,7 +194,12 @@ pub async fn revoke(
     let revoked_count = state
         .stores
         .votes
-        .revoke_votes(&auth.0.subject, target, count, state.clock.now())
+        .revoke_votes(VoteChange {
+            subject: &auth.0.subject,
+            target,
+            count,
+            now: state.clock.now(),
+        })
         .await?;
     Ok(Json(Revoked { revoked_count }))
 }

@@ -40,6 +40,25 @@ impl PoolFigures {
     }
 }
 
+/// One account's change of its tokens on one target: `count` placed or revoked at `now`.
+#[derive(Debug, Clone, Copy)]
+pub struct VoteChange<'a> {
+    pub subject: &'a str,
+    pub target: Uuid,
+    pub count: u32,
+    pub now: Instant,
+}
+
+/// The rules a placing is decided by: the pool's size and when the new tokens stop counting.
+#[derive(Debug, Clone, Copy)]
+pub struct PlaceRules {
+    pub pool: VotePool,
+    pub expiry: ExpiryRule<Instant>,
+}
+
+/// The tokens placed and the pool figures after placing, or why none were placed.
+pub type Placed = Result<(Vec<VoteToken>, PoolFigures), PlaceError>;
+
 /// Why tokens were not placed.
 #[derive(Debug, thiserror::Error)]
 pub enum PlaceError {
@@ -65,25 +84,11 @@ impl From<sqlx::Error> for PlaceError {
 pub trait VoteStore: VoteReads {
     /// Places `count` tokens on `target` (a report or a project) when that many are available: all or none.
     /// Returns the placed tokens and the pool figures after placing.
-    async fn place_votes(
-        &self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        pool: VotePool,
-        expiry: ExpiryRule<Instant>,
-        now: Instant,
-    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError>;
+    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> Placed;
 
     /// Revokes up to `count` of the account's active tokens on `target`, the most recently
     /// placed first; returns how many were revoked (0 when none was active there).
-    async fn revoke_votes(
-        &self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        now: Instant,
-    ) -> StoreResult<u32>;
+    async fn revoke_votes(&self, change: VoteChange<'_>) -> StoreResult<u32>;
 }
 
 /// The account's tokens and pool figures as they are (written once for both backends).
@@ -110,19 +115,16 @@ pub trait VoteReads: Send + Sync + 'static {
     ) -> StoreResult<(u32, u32)>;
 }
 
-/// `count` new tokens on `target` placed at `now` under `expiry`.
-pub(crate) fn new_tokens(
-    target: Uuid,
-    count: u32,
-    expiry: ExpiryRule<Instant>,
-    now: Instant,
-) -> Vec<VoteToken> {
-    let expires_at = expiry.expires_at(now, |t, days| t + chrono::TimeDelta::days(i64::from(days)));
-    (0..count)
+/// The change's `count` new tokens on its target, placed at its `now` under `expiry`.
+pub(crate) fn new_tokens(change: VoteChange<'_>, expiry: ExpiryRule<Instant>) -> Vec<VoteToken> {
+    let expires_at = expiry.expires_at(change.now, |t, days| {
+        t + chrono::TimeDelta::days(i64::from(days))
+    });
+    (0..change.count)
         .map(|_| VoteToken {
             id: Uuid::now_v7(),
-            target,
-            inserted_at: now,
+            target: change.target,
+            inserted_at: change.now,
             expires_at,
             revoked_at: None,
         })

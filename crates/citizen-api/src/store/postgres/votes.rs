@@ -2,39 +2,32 @@
 //! functions `place_vote_tokens` and `revoke_vote_tokens` (migration 0007), one statement each.
 
 use async_trait::async_trait;
-use domain::votes::{ExpiryRule, VotePool};
 use uuid::Uuid;
 
 use super::PgStore;
-use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
-use crate::store::{Instant, StoreError, StoreResult};
+use crate::store::votes::{
+    figure, new_tokens, PlaceError, PlaceRules, Placed, PoolFigures, VoteChange, VoteStore,
+};
+use crate::store::{StoreError, StoreResult};
 
 #[async_trait]
 impl VoteStore for PgStore {
-    async fn place_votes(
-        &self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        pool: VotePool,
-        expiry: ExpiryRule<Instant>,
-        now: Instant,
-    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
+    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> Placed {
         // One statement (migration 0007): the target check, the account's lock, the count and
         // the insert; the tokens go in only when they fit, the rule `VotePool::check_place`
         // names the refusal of.
-        let tokens = new_tokens(target, count, expiry, now);
+        let tokens = new_tokens(change, rules.expiry);
         let ids: Vec<Uuid> = tokens.iter().map(|t| t.id).collect();
         let expires_at = tokens.first().and_then(|t| t.expires_at);
         let (found, active, placed): (bool, i64, i64) = sqlx::query_as(
             "SELECT found, active, placed FROM place_vote_tokens($1, $2, $3, $4, $5, $6, $7)",
         )
-        .bind(subject)
-        .bind(target)
+        .bind(change.subject)
+        .bind(change.target)
         .bind(&ids)
-        .bind(now)
+        .bind(change.now)
         .bind(expires_at)
-        .bind(i64::from(pool.max_count))
+        .bind(i64::from(rules.pool.max_count))
         .bind(self.synchronous_vote_commit)
         .fetch_one(&self.pool)
         .await?;
@@ -42,27 +35,22 @@ impl VoteStore for PgStore {
             return Err(PlaceError::TargetNotFound);
         }
         let active = figure(active);
-        pool.check_place(active, count)?;
-        if placed != i64::from(count) {
+        rules.pool.check_place(active, change.count)?;
+        if placed != i64::from(change.count) {
             return Err(PlaceError::Store(StoreError::Other(anyhow::anyhow!(
-                "placed {placed} of {count} tokens that fit the pool"
+                "placed {placed} of {} tokens that fit the pool",
+                change.count
             ))));
         }
-        Ok((tokens, PoolFigures::new(pool, active + count)))
+        Ok((tokens, PoolFigures::new(rules.pool, active + change.count)))
     }
 
-    async fn revoke_votes(
-        &self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        now: Instant,
-    ) -> StoreResult<u32> {
+    async fn revoke_votes(&self, change: VoteChange<'_>) -> StoreResult<u32> {
         let revoked: i64 = sqlx::query_scalar("SELECT revoke_vote_tokens($1, $2, $3, $4, $5)")
-            .bind(subject)
-            .bind(target)
-            .bind(i64::from(count))
-            .bind(now)
+            .bind(change.subject)
+            .bind(change.target)
+            .bind(i64::from(change.count))
+            .bind(change.now)
             .bind(self.synchronous_vote_commit)
             .fetch_one(&self.pool)
             .await?;

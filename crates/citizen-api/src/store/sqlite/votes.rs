@@ -1,31 +1,23 @@
 //! The vote pool (SQLite): `BEGIN IMMEDIATE` holds the write lock for the whole decision.
 
 use async_trait::async_trait;
-use domain::votes::{ExpiryRule, VotePool};
-use uuid::Uuid;
 
 use super::SqliteStore;
 use crate::store::sql::votes::ACTIVE;
 use crate::store::sql::{DbInstant, DbUuid};
-use crate::store::votes::{figure, new_tokens, PlaceError, PoolFigures, VoteStore, VoteToken};
-use crate::store::{Instant, StoreResult};
+use crate::store::votes::{
+    figure, new_tokens, PlaceError, PlaceRules, Placed, PoolFigures, VoteChange, VoteStore,
+};
+use crate::store::StoreResult;
 
 #[async_trait]
 impl VoteStore for SqliteStore {
-    async fn place_votes(
-        &self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        pool: VotePool,
-        expiry: ExpiryRule<Instant>,
-        now: Instant,
-    ) -> Result<(Vec<VoteToken>, PoolFigures), PlaceError> {
+    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> Placed {
         let mut tx = self.begin_write().await?;
         let exists: Option<DbUuid> = sqlx::query_scalar(
             "SELECT id FROM reports WHERE id = $1 UNION ALL SELECT id FROM projects WHERE id = $1",
         )
-        .bind(DbUuid(target))
+        .bind(DbUuid(change.target))
         .fetch_optional(&mut *tx)
         .await?;
         if exists.is_none() {
@@ -34,54 +26,48 @@ impl VoteStore for SqliteStore {
         sqlx::query(
             "INSERT INTO vote_accounts (subject, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
         )
-        .bind(subject)
-        .bind(DbInstant(now))
+        .bind(change.subject)
+        .bind(DbInstant(change.now))
         .execute(&mut *tx)
         .await?;
         let active: i64 = sqlx::query_scalar(&format!(
             "SELECT count(*) FROM vote_tokens WHERE subject = $1 AND {ACTIVE}"
         ))
-        .bind(subject)
-        .bind(DbInstant(now))
+        .bind(change.subject)
+        .bind(DbInstant(change.now))
         .fetch_one(&mut *tx)
         .await?;
         let active = figure(active);
-        pool.check_place(active, count)?;
-        let tokens = new_tokens(target, count, expiry, now);
+        rules.pool.check_place(active, change.count)?;
+        let tokens = new_tokens(change, rules.expiry);
         for token in &tokens {
             sqlx::query(
                 "INSERT INTO vote_tokens (id, subject, target_id, inserted_at, expires_at) \
                  VALUES ($1, $2, $3, $4, $5)",
             )
             .bind(DbUuid(token.id))
-            .bind(subject)
-            .bind(DbUuid(target))
-            .bind(DbInstant(now))
+            .bind(change.subject)
+            .bind(DbUuid(change.target))
+            .bind(DbInstant(change.now))
             .bind(token.expires_at.map(DbInstant))
             .execute(&mut *tx)
             .await?;
         }
         tx.commit().await?;
-        Ok((tokens, PoolFigures::new(pool, active + count)))
+        Ok((tokens, PoolFigures::new(rules.pool, active + change.count)))
     }
 
-    async fn revoke_votes(
-        &self,
-        subject: &str,
-        target: Uuid,
-        count: u32,
-        now: Instant,
-    ) -> StoreResult<u32> {
+    async fn revoke_votes(&self, change: VoteChange<'_>) -> StoreResult<u32> {
         let mut tx = self.begin_write().await?;
         let revoked = sqlx::query(&format!(
             "UPDATE vote_tokens SET revoked_at = $2 WHERE id IN ( \
                SELECT id FROM vote_tokens WHERE subject = $1 AND target_id = $3 AND {ACTIVE} \
                ORDER BY inserted_at DESC, id DESC LIMIT $4)"
         ))
-        .bind(subject)
-        .bind(DbInstant(now))
-        .bind(DbUuid(target))
-        .bind(i64::from(count))
+        .bind(change.subject)
+        .bind(DbInstant(change.now))
+        .bind(DbUuid(change.target))
+        .bind(i64::from(change.count))
         .execute(&mut *tx)
         .await?
         .rows_affected();
