@@ -6,7 +6,9 @@ use chrono::TimeDelta;
 use domain::duplicates::{similarity, DuplicateRule};
 use domain::geo::distance_m;
 
-use crate::store::admin::{DuplicateStore, DuplicateSubject, NewSuggestion, Opened};
+use crate::store::admin::{
+    CandidateSearch, DuplicateStore, DuplicateSubject, NewSuggestion, Opened,
+};
 use crate::store::{Instant, StoreResult};
 
 /// Most candidates read per opened issue (on PostgreSQL the nearest within the radius).
@@ -24,7 +26,12 @@ pub async fn suggest(
     for subject in duplicates.duplicate_subjects(opened).await? {
         let filed = filed_within(&subject, rule);
         let candidates = duplicates
-            .duplicate_candidates(&subject, filed, rule.radius_m, MAX_CANDIDATES)
+            .duplicate_candidates(CandidateSearch {
+                subject: &subject,
+                filed,
+                radius_m: rule.radius_m,
+                limit: MAX_CANDIDATES,
+            })
             .await?;
         let text = text(&subject);
         let found: Vec<NewSuggestion> = candidates

@@ -120,6 +120,16 @@ pub struct DuplicateSubject {
     pub description: String,
 }
 
+/// What candidates are looked for: at most `limit` issues near `subject` (within `radius_m`),
+/// of reports filed within `filed`.
+#[derive(Debug, Clone, Copy)]
+pub struct CandidateSearch<'a> {
+    pub subject: &'a DuplicateSubject,
+    pub filed: (Instant, Instant),
+    pub radius_m: f64,
+    pub limit: u32,
+}
+
 /// A suggestion to record: `candidate_id` may duplicate the issue.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NewSuggestion {
@@ -210,16 +220,13 @@ pub trait DuplicateStore: Send + Sync + 'static {
     /// The open, located issues `opened` names (duplicate suggestions compare these).
     async fn duplicate_subjects(&self, opened: Opened) -> StoreResult<Vec<DuplicateSubject>>;
 
-    /// At most `limit` open or accepted issues of other reports in `subject`'s category, filed
+    /// At most `limit` open or accepted issues of other reports in the subject's category, filed
     /// within `filed` and lying within `radius_m` of it, that are not yet suggested for it
     /// (PostgreSQL: nearest first, through the issues' GiST index; SQLite: those in the box
     /// around the circle, in no order).
     async fn duplicate_candidates(
         &self,
-        subject: &DuplicateSubject,
-        filed: (Instant, Instant),
-        radius_m: f64,
-        limit: u32,
+        search: CandidateSearch<'_>,
     ) -> StoreResult<Vec<DuplicateSubject>>;
 
     /// Records the suggestions of `issue_id` and sets its `has_possible_duplicates`, in one

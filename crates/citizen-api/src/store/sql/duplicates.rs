@@ -9,7 +9,8 @@ use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
 use crate::store::admin::{
-    AdminEvent, DuplicateStore, DuplicateSubject, NewSuggestion, Opened, Suggestion,
+    AdminEvent, CandidateSearch, DuplicateStore, DuplicateSubject, NewSuggestion, Opened,
+    Suggestion,
 };
 use crate::store::records::{
     AdminIssueRecord, DuplicateSubjectRecord, IssueRecord, ADMIN_ISSUE_COLUMNS,
@@ -49,13 +50,9 @@ both_backends! {
 
         async fn duplicate_candidates(
             &self,
-            subject: &DuplicateSubject,
-            filed: (Instant, Instant),
-            radius_m: f64,
-            limit: u32,
+            search: CandidateSearch<'_>,
         ) -> StoreResult<Vec<DuplicateSubject>> {
-            self.duplicate_candidates_near(subject, filed, radius_m, limit)
-                .await
+            self.duplicate_candidates_near(search).await
         }
 
         /// Records the suggestions for the issue and flags it, in one transaction.

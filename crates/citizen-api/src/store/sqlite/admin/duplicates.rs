@@ -3,22 +3,20 @@
 
 use domain::geo::bbox_around;
 
-use crate::store::admin::DuplicateSubject;
+use crate::store::admin::{CandidateSearch, DuplicateSubject};
 use crate::store::records::{DuplicateSubjectRecord, DUPLICATE_SUBJECT_COLUMNS};
 use crate::store::sqlite::{micros, SqliteStore};
-use crate::store::{Instant, StoreResult};
+use crate::store::StoreResult;
 
 impl SqliteStore {
     /// Open or accepted issues of the subject's category within the box around it, of reports
     /// filed within `filed`, not yet suggested for it.
     pub(in crate::store) async fn duplicate_candidates_near(
         &self,
-        of: &DuplicateSubject,
-        filed: (Instant, Instant),
-        radius_m: f64,
-        limit: u32,
+        search: CandidateSearch<'_>,
     ) -> StoreResult<Vec<DuplicateSubject>> {
-        let [min_lon, min_lat, max_lon, max_lat] = bbox_around(of.at, radius_m);
+        let of = search.subject;
+        let [min_lon, min_lat, max_lon, max_lat] = bbox_around(of.at, search.radius_m);
         let rows: Vec<DuplicateSubjectRecord> = sqlx::query_as(&format!(
             "SELECT {DUPLICATE_SUBJECT_COLUMNS} FROM issues i JOIN reports r ON r.id = i.report_id \
              WHERE i.category_id = ?1 AND i.status IN ('open', 'accepted') AND i.report_id <> ?2 \
@@ -29,14 +27,14 @@ impl SqliteStore {
         ))
         .bind(of.category_id.to_string())
         .bind(of.report_id.to_string())
-        .bind(micros(filed.0))
-        .bind(micros(filed.1))
+        .bind(micros(search.filed.0))
+        .bind(micros(search.filed.1))
         .bind(min_lon)
         .bind(max_lon)
         .bind(min_lat)
         .bind(max_lat)
         .bind(of.issue_id.to_string())
-        .bind(i64::from(limit))
+        .bind(i64::from(search.limit))
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(DuplicateSubject::from).collect())
