@@ -6,11 +6,10 @@
 //! then (the database gone between the two) would refuse a filing that is stored, and the
 //! refusal would delete its photos (the fault suite's database restart).
 
-use domain::issues::IssueStatus;
 use uuid::Uuid;
 
 use super::workflow::record_status_if_changed;
-use crate::store::{Instant, IssueStore, NewReport, Report, StoreResult};
+use crate::store::{Instant, IssueChange, IssueStore, NewReport, Report, StoreResult};
 
 /// Files `new` (its media already stored): the report as committed; `None` when there is no
 /// default category.
@@ -27,14 +26,8 @@ pub async fn file_report(
     let issue = tx
         .open_issue(Uuid::now_v7(), new.id, category_id, now)
         .await?;
-    tx.record_change(
-        issue.id,
-        IssueStatus::Open,
-        None,
-        new.author.as_deref(),
-        now,
-    )
-    .await?;
+    tx.record_change(&IssueChange::opened(issue.id, now), new.author.as_deref())
+        .await?;
     record_status_if_changed(tx.as_mut(), new.id, None, now).await?;
     tx.commit().await?;
     Ok(Some(Report {

@@ -9,7 +9,8 @@ use domain::issues::{check_duplicate, next_status, report_status, IssueStatus, T
 use uuid::Uuid;
 
 use crate::store::{
-    Instant, Issue, IssueStore, IssueTx, Media, Statement, StoreError, StoreResult, WorkflowError,
+    Instant, Issue, IssueChange, IssueStore, IssueTx, Media, Statement, StoreError, StoreResult,
+    WorkflowError,
 };
 
 /// Accept (open → accepted) or resolve (accepted → resolved).
@@ -166,11 +167,14 @@ async fn set_status(
     now: Instant,
 ) -> Result<Issue, WorkflowError> {
     let clear_possible_duplicates = status == IssueStatus::Duplicate;
-    let updated = tx
-        .set_status(current.id, status, parent, clear_possible_duplicates, now)
-        .await?;
-    tx.record_change(current.id, status, parent, Some(actor), now)
-        .await?;
+    let change = IssueChange {
+        issue_id: current.id,
+        status,
+        parent,
+        at: now,
+    };
+    let updated = tx.set_status(&change, clear_possible_duplicates).await?;
+    tx.record_change(&change, Some(actor)).await?;
     tx.mark_processed(current.report_id, now).await?;
     Ok(updated)
 }
@@ -186,7 +190,7 @@ async fn open_in_category(
     let opened = tx
         .open_issue(Uuid::now_v7(), report_id, category_id, now)
         .await?;
-    tx.record_change(opened.id, IssueStatus::Open, None, Some(actor), now)
+    tx.record_change(&IssueChange::opened(opened.id, now), Some(actor))
         .await?;
     Ok(opened)
 }

@@ -152,23 +152,14 @@ pub trait IssueTx: WriteTx {
     /// also clears its duplicate-suggestion flag. Returns the issue as it now is.
     async fn set_status(
         &mut self,
-        issue_id: Uuid,
-        status: IssueStatus,
-        parent: Option<Uuid>,
+        change: &IssueChange,
         clear_possible_duplicates: bool,
-        now: Instant,
     ) -> StoreResult<Issue>;
 
     /// Records a change of an issue's state (the timeline and the audit trail read these);
     /// `actor` is `None` for an anonymous filing.
-    async fn record_change(
-        &mut self,
-        issue_id: Uuid,
-        status: IssueStatus,
-        parent: Option<Uuid>,
-        actor: Option<&str>,
-        at: Instant,
-    ) -> StoreResult<()>;
+    async fn record_change(&mut self, change: &IssueChange, actor: Option<&str>)
+        -> StoreResult<()>;
 
     /// Locks the report's row until the transaction ends (PostgreSQL: `FOR NO KEY UPDATE`;
     /// SQLite: the transaction holds the write lock) and says whether it exists.

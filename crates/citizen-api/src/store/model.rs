@@ -89,6 +89,9 @@ pub struct Issue {
     pub inserted_at: Instant,
 }
 
+/// A change of an issue's state as the store records it.
+pub type IssueChange = StatusChange<Uuid, Instant>;
+
 /// A report with all its issues.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportWithIssues {

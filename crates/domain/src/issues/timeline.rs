@@ -13,6 +13,18 @@ pub struct StatusChange<Id, Time> {
     pub parent: Option<Id>,
 }
 
+impl<Id, Time> StatusChange<Id, Time> {
+    /// An issue opened (a report filed, an issue moved to or opened in a category).
+    pub fn opened(issue_id: Id, at: Time) -> Self {
+        Self {
+            issue_id,
+            status: IssueStatus::Open,
+            at,
+            parent: None,
+        }
+    }
+}
+
 /// A step of the public timeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineStep<'a, Id, Time> {

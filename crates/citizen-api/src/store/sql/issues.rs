@@ -11,7 +11,8 @@ use super::{DbInstant, DbUuid, Writing};
 use crate::store::notifications::EventKind;
 use crate::store::records::{IssueRecord, ISSUE_RETURNING};
 use crate::store::{
-    search_text, Instant, Issue, IssueStore, IssueTx, Media, NewReport, Statement, StoreResult,
+    search_text, Instant, Issue, IssueChange, IssueStore, IssueTx, Media, NewReport, Statement,
+    StoreResult,
 };
 
 both_backends! {
@@ -116,21 +117,18 @@ both_backends! {
 
         async fn set_status(
             &mut self,
-            issue_id: Uuid,
-            status: IssueStatus,
-            parent: Option<Uuid>,
+            change: &IssueChange,
             clear_possible_duplicates: bool,
-            now: Instant,
         ) -> StoreResult<Issue> {
             let row: IssueRecord = sqlx::query_as(&format!(
                 "UPDATE issues SET status = $2, parent_id = $3, status_changed_at = $4, \
                  has_possible_duplicates = has_possible_duplicates AND NOT $5 \
                  WHERE id = $1 RETURNING {ISSUE_RETURNING}"
             ))
-            .bind(DbUuid(issue_id))
-            .bind(status.as_str())
-            .bind(parent.map(DbUuid))
-            .bind(DbInstant(now))
+            .bind(DbUuid(change.issue_id))
+            .bind(change.status.as_str())
+            .bind(change.parent.map(DbUuid))
+            .bind(DbInstant(change.at))
             .bind(clear_possible_duplicates)
             .fetch_one(&mut *self.0)
             .await?;
@@ -139,22 +137,19 @@ both_backends! {
 
         async fn record_change(
             &mut self,
-            issue_id: Uuid,
-            status: IssueStatus,
-            parent: Option<Uuid>,
+            change: &IssueChange,
             actor: Option<&str>,
-            at: Instant,
         ) -> StoreResult<()> {
             sqlx::query(
                 "INSERT INTO issue_changes (id, issue_id, status, parent_id, actor, at) \
                  VALUES ($1, $2, $3, $4, $5, $6)",
             )
             .bind(DbUuid(Uuid::now_v7()))
-            .bind(DbUuid(issue_id))
-            .bind(status.as_str())
-            .bind(parent.map(DbUuid))
+            .bind(DbUuid(change.issue_id))
+            .bind(change.status.as_str())
+            .bind(change.parent.map(DbUuid))
             .bind(actor)
-            .bind(DbInstant(at))
+            .bind(DbInstant(change.at))
             .execute(&mut *self.0)
             .await?;
             Ok(())
