@@ -15,7 +15,7 @@ use super::mail::{MailOutcome, MailTexts, Mailer};
 use super::push_send::{topic, PushOutcome, PushSender};
 use super::{DeliverySettings, NotificationSettings};
 use crate::app::retention::{cut_off, in_batches, BATCH as PRUNE_BATCH};
-use crate::store::deliveries::{Channel, Delivery, Finish, Target};
+use crate::store::deliveries::{Channel, Claim, Delivery, Finish, Target};
 use crate::store::{Instant, StoreResult};
 use crate::stores::Stores;
 
@@ -137,7 +137,12 @@ impl Deliverer {
         );
         self.stores
             .deliveries
-            .claim_deliveries(&channels, limit, now, now + lease)
+            .claim_deliveries(Claim {
+                channels: &channels,
+                limit,
+                now,
+                lease_until: now + lease,
+            })
             .await
     }
 

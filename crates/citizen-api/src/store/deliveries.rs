@@ -137,18 +137,22 @@ where
     })
 }
 
+/// What a delivery worker claims at `now`: up to `limit` due rows of `channels`, held until
+/// `lease_until`.
+#[derive(Debug, Clone, Copy)]
+pub struct Claim<'a> {
+    pub channels: &'a [Channel],
+    pub limit: u32,
+    pub now: Instant,
+    pub lease_until: Instant,
+}
+
 #[async_trait]
 pub trait DeliveryStore: Send + Sync + 'static {
-    /// Claims up to `limit` due deliveries of the given channels (oldest due first; rows
-    /// another worker holds under a lease are skipped): each gets `claimed_until = lease_until`
-    /// and one more attempt.
-    async fn claim_deliveries(
-        &self,
-        channels: &[Channel],
-        limit: u32,
-        now: Instant,
-        lease_until: Instant,
-    ) -> StoreResult<Vec<Delivery>>;
+    /// Claims up to `claim.limit` due deliveries of its channels (oldest due first; rows
+    /// another worker holds under a lease are skipped): each gets `claimed_until =
+    /// claim.lease_until` and one more attempt.
+    async fn claim_deliveries(&self, claim: Claim<'_>) -> StoreResult<Vec<Delivery>>;
 
     /// Records how a claimed delivery went, if the claim (`lease_until`) still holds; `false`
     /// when it ran out and another worker claimed the row since (nothing is changed then).

@@ -9,7 +9,7 @@ use sqlx::QueryBuilder;
 
 use super::DbInstant;
 use crate::store::deliveries::{
-    delivery_from_row, Channel, Delivery, DeliveryKey, DeliveryStore, Finish,
+    delivery_from_row, Channel, Claim, Delivery, DeliveryKey, DeliveryStore, Finish,
 };
 use crate::store::{Instant, StoreResult};
 
@@ -63,42 +63,36 @@ both_backends! {
 
     #[async_trait]
     impl DeliveryStore for Backend {
-        async fn claim_deliveries(
-            &self,
-            channels: &[Channel],
-            limit: u32,
-            now: Instant,
-            lease_until: Instant,
-        ) -> StoreResult<Vec<Delivery>> {
-            if channels.is_empty() {
+        async fn claim_deliveries(&self, claim: Claim<'_>) -> StoreResult<Vec<Delivery>> {
+            if claim.channels.is_empty() {
                 return Ok(Vec::new());
             }
             let mut tx = self.begin_write().await?;
-            let mut claim = QueryBuilder::<Db>::new(
+            let mut update = QueryBuilder::<Db>::new(
                 "UPDATE notification_deliveries SET attempts = attempts + 1, claimed_until = ",
             );
-            claim
-                .push_bind(DbInstant(lease_until))
+            update
+                .push_bind(DbInstant(claim.lease_until))
                 .push(
                     " WHERE (tag, channel, target) IN ( \
                        SELECT tag, channel, target FROM notification_deliveries \
                        WHERE done_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ",
                 )
-                .push_bind(DbInstant(now))
+                .push_bind(DbInstant(claim.now))
                 .push(" AND (claimed_until IS NULL OR claimed_until <= ")
-                .push_bind(DbInstant(now))
+                .push_bind(DbInstant(claim.now))
                 .push(") AND channel IN (");
-            let mut list = claim.separated(", ");
-            for channel in channels {
+            let mut list = update.separated(", ");
+            for channel in claim.channels {
                 list.push_bind(channel.as_str());
             }
-            claim
+            update
                 .push(") ORDER BY next_attempt_at, tag LIMIT ")
-                .push_bind(i64::from(limit))
+                .push_bind(i64::from(claim.limit))
                 .push(Backend::SKIP_LOCKED)
                 .push(") RETURNING tag, channel, target");
             let keys: Vec<(String, String, String)> =
-                claim.build_query_as().fetch_all(&mut *tx).await?;
+                update.build_query_as().fetch_all(&mut *tx).await?;
             if keys.is_empty() {
                 tx.commit().await?;
                 return Ok(Vec::new());
@@ -118,7 +112,7 @@ both_backends! {
             read.push(") ORDER BY d.next_attempt_at, d.tag");
             let rows = read.build().fetch_all(&mut *tx).await?;
             tx.commit().await?;
-            rows.iter().map(|row| delivery_from_row(row, lease_until)).collect()
+            rows.iter().map(|row| delivery_from_row(row, claim.lease_until)).collect()
         }
 
         async fn finish_delivery(
