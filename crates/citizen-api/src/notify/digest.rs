@@ -17,7 +17,7 @@ use domain::notifications::Interval;
 use i18n::Locale;
 use serde::Deserialize;
 
-use crate::store::digests::{DigestCandidate, DigestPeriod, DigestTexts};
+use crate::store::digests::{DigestCandidate, DigestPeriod, DigestTexts, NewDigest};
 use crate::store::{Instant, StoreResult};
 use crate::stores::Stores;
 
@@ -128,7 +128,14 @@ impl DigestWriter {
                     if self
                         .stores
                         .digests
-                        .add_digest(candidate, end, &texts, now)
+                        .add_digest(
+                            NewDigest {
+                                candidate,
+                                period_end: end,
+                                texts: &texts,
+                            },
+                            now,
+                        )
                         .await?
                     {
                         written += 1;

@@ -43,6 +43,14 @@ pub struct DigestPeriod {
     pub earliest: Instant,
 }
 
+/// A digest to write: the candidate's, for the period ending at `period_end`, with its texts.
+#[derive(Debug, Clone, Copy)]
+pub struct NewDigest<'a> {
+    pub candidate: &'a DigestCandidate,
+    pub period_end: Instant,
+    pub texts: &'a DigestTexts,
+}
+
 #[async_trait]
 pub trait DigestStore: Send + Sync + 'static {
     /// Up to `limit` accounts with settings enabled and `period.interval`, a web push or e-mail
@@ -56,13 +64,7 @@ pub trait DigestStore: Send + Sync + 'static {
         limit: u32,
     ) -> StoreResult<Vec<DigestCandidate>>;
 
-    /// Records the digest of the period ending at `end` and a delivery row per subscription of
+    /// Records the digest and a delivery row per subscription of
     /// the account, in one transaction; `false` when it was written already (by another replica).
-    async fn add_digest(
-        &self,
-        candidate: &DigestCandidate,
-        end: Instant,
-        texts: &DigestTexts,
-        now: Instant,
-    ) -> StoreResult<bool>;
+    async fn add_digest(&self, digest: NewDigest<'_>, now: Instant) -> StoreResult<bool>;
 }

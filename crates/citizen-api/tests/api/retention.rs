@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use citizen_api::app::retention::{sweep, Swept};
-use citizen_api::store::digests::{DigestCandidate, DigestTexts};
+use citizen_api::store::digests::{DigestCandidate, DigestTexts, NewDigest};
 use serde_json::{json, Value};
 use test_support::on_both_backends;
 use uuid::Uuid;
@@ -40,7 +40,14 @@ async fn digest(app: &TestApp, subject: &str, tag: &str, at: DateTime<Utc>) {
     let written = app
         .stores
         .digests
-        .add_digest(&candidate, at, &texts, at)
+        .add_digest(
+            NewDigest {
+                candidate: &candidate,
+                period_end: at,
+                texts: &texts,
+            },
+            at,
+        )
         .await
         .unwrap();
     assert!(written);

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 
 use super::DbInstant;
-use crate::store::digests::{DigestCandidate, DigestPeriod, DigestStore, DigestTexts};
+use crate::store::digests::{DigestCandidate, DigestPeriod, DigestStore, NewDigest};
 use crate::store::{Instant, StoreResult};
 
 both_backends! {
@@ -18,20 +18,15 @@ both_backends! {
             self.digest_candidates_of(period, limit).await
         }
 
-        async fn add_digest(
-            &self,
-            candidate: &DigestCandidate,
-            end: Instant,
-            texts: &DigestTexts,
-            now: Instant,
-        ) -> StoreResult<bool> {
+        async fn add_digest(&self, digest: NewDigest<'_>, now: Instant) -> StoreResult<bool> {
+            let NewDigest { candidate, period_end, texts } = digest;
             let mut tx = self.begin_write().await?;
             let written = sqlx::query(
                 "INSERT INTO notification_digests (subject, period_end, tag, entries, created_at) \
                  VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
             )
             .bind(&candidate.subject)
-            .bind(DbInstant(end))
+            .bind(DbInstant(period_end))
             .bind(&candidate.newest_tag)
             .bind(i64::from(candidate.entries))
             .bind(DbInstant(now))
