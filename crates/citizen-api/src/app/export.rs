@@ -9,7 +9,7 @@ use uuid::Uuid;
 use crate::store::news::NewsCategory;
 use crate::store::notifications::{Notification, Settings};
 use crate::store::privacy::{DataExport, EmailSubscription, PrivacyStore, PushSubscription};
-use crate::store::votes::VoteToken;
+use crate::store::votes::{TokenQuery, VoteToken};
 use crate::store::{Instant, ReportWithIssues, StoreResult, TimelineData};
 use crate::stores::Stores;
 
@@ -100,7 +100,13 @@ pub async fn votes_after(
     let after = after.map(|t| (t.inserted_at, t.id));
     stores
         .votes
-        .vote_tokens(subject, None, after, PAGE, now)
+        .vote_tokens(TokenQuery {
+            subject,
+            active: None,
+            after,
+            limit: PAGE,
+            now,
+        })
         .await
 }
 

@@ -21,6 +21,7 @@ use uuid::Uuid;
 use super::paging::{instant, next_cursor, page_limit};
 use super::votes::Token;
 use super::AppState;
+use crate::store::votes::TokenQuery;
 
 /// A page of tokens.
 #[derive(Debug, Serialize, ToSchema)]
@@ -132,13 +133,13 @@ pub async fn list(
     let mut tokens = state
         .stores
         .votes
-        .vote_tokens(
-            &auth.0.subject,
-            params.active,
-            params.after,
-            params.limit + 1,
-            state.clock.now(),
-        )
+        .vote_tokens(TokenQuery {
+            subject: &auth.0.subject,
+            active: params.active,
+            after: params.after,
+            limit: params.limit + 1,
+            now: state.clock.now(),
+        })
         .await?;
     let next_cursor = next_cursor(&mut tokens, params.limit, |last| {
         [

@@ -49,6 +49,18 @@ pub struct VoteChange<'a> {
     pub now: Instant,
 }
 
+/// A page of an account's tokens, newest first (`inserted_at`, then id, descending), after the
+/// `after` position when given; `active`: only active (true) or inactive (false) ones at `now`,
+/// or all; at most `limit`.
+#[derive(Debug, Clone, Copy)]
+pub struct TokenQuery<'a> {
+    pub subject: &'a str,
+    pub active: Option<bool>,
+    pub after: Option<(Instant, Uuid)>,
+    pub limit: u32,
+    pub now: Instant,
+}
+
 /// The rules a placing is decided by: the pool's size and when the new tokens stop counting.
 #[derive(Debug, Clone, Copy)]
 pub struct PlaceRules {
@@ -94,17 +106,8 @@ pub trait VoteStore: VoteReads {
 /// The account's tokens and pool figures as they are (written once for both backends).
 #[async_trait]
 pub trait VoteReads: Send + Sync + 'static {
-    /// A page of the account's tokens, newest first (`inserted_at`, then id, descending), after
-    /// the `after` position when given; `active`: only active (true) or inactive (false) ones at
-    /// `now`, or all.
-    async fn vote_tokens(
-        &self,
-        subject: &str,
-        active: Option<bool>,
-        after: Option<(Instant, Uuid)>,
-        limit: u32,
-        now: Instant,
-    ) -> StoreResult<Vec<VoteToken>>;
+    /// A page of the account's tokens (see [`TokenQuery`]).
+    async fn vote_tokens(&self, query: TokenQuery<'_>) -> StoreResult<Vec<VoteToken>>;
 
     /// The account's active tokens at `now`: all of them, and those on `target` when given.
     async fn active_votes(

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use uuid::Uuid;
 
 use super::{DbInstant, DbUuid};
-use crate::store::votes::{figure, VoteReads, VoteToken};
+use crate::store::votes::{figure, TokenQuery, VoteReads, VoteToken};
 use crate::store::{Instant, StoreResult};
 
 /// The tokens that count against the pool at `$2` (now).
@@ -17,14 +17,8 @@ pub(in crate::store) const ACTIVE: &str =
 both_backends! {
     #[async_trait]
     impl VoteReads for Backend {
-        async fn vote_tokens(
-            &self,
-            subject: &str,
-            active: Option<bool>,
-            after: Option<(Instant, Uuid)>,
-            limit: u32,
-            now: Instant,
-        ) -> StoreResult<Vec<VoteToken>> {
+        async fn vote_tokens(&self, query: TokenQuery<'_>) -> StoreResult<Vec<VoteToken>> {
+            let TokenQuery { subject, active, after, limit, now } = query;
             let filter = match active {
                 None => "1 = 1".to_owned(),
                 Some(true) => format!("({ACTIVE})"),
@@ -42,11 +36,11 @@ both_backends! {
                  WHERE subject = $1 AND {filter} {after_cursor}\
                  ORDER BY inserted_at DESC, id DESC LIMIT {limit}"
             );
-            let mut query = sqlx::query_as(&sql).bind(subject).bind(DbInstant(now));
+            let mut select = sqlx::query_as(&sql).bind(subject).bind(DbInstant(now));
             if let Some((inserted_at, id)) = after {
-                query = query.bind(DbInstant(inserted_at)).bind(DbUuid(id));
+                select = select.bind(DbInstant(inserted_at)).bind(DbUuid(id));
             }
-            Ok(query.fetch_all(&self.pool).await?)
+            Ok(select.fetch_all(&self.pool).await?)
         }
 
         async fn active_votes(
