@@ -91,41 +91,35 @@ pub async fn delete(
     .await
 }
 
-/// Lets an officer (a token subject) work in a category (idempotent: an assignment that exists
-/// is not recorded again).
-pub async fn assign_officer(
-    admin: &dyn AdminStore,
-    id: Uuid,
-    subject: &str,
-    actor: &str,
-    now: Instant,
-) -> Result<(), CategoryError> {
-    let mut tx = admin.begin_category_change().await?;
-    tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
-    tx.assign_officer(subject, id).await?;
-    commit_recorded(
-        tx,
-        "officer_assigned",
-        officer_detail(id, subject),
-        actor,
-        now,
-    )
-    .await
+/// An officer (a token subject) to let work in a category (`assigned`) or to take off it.
+#[derive(Debug, Clone, Copy)]
+pub struct OfficerChange<'a> {
+    pub category_id: Uuid,
+    pub subject: &'a str,
+    pub assigned: bool,
 }
 
-/// Takes an officer off a category (idempotent: recorded only when they were assigned).
-pub async fn remove_officer(
+/// Assigns the officer to the category or takes them off it. Idempotent: an assignment is
+/// recorded each time it is asked for, a removal only when they were assigned.
+pub async fn change_officer(
     admin: &dyn AdminStore,
-    id: Uuid,
-    subject: &str,
+    change: OfficerChange<'_>,
     actor: &str,
     now: Instant,
 ) -> Result<(), CategoryError> {
+    let (id, subject) = (change.category_id, change.subject);
     let mut tx = admin.begin_category_change().await?;
     tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
-    if tx.remove_officer(subject, id).await? {
-        let detail = officer_detail(id, subject);
-        record(tx.as_mut(), "officer_removed", detail, actor, now).await?;
+    let action = if change.assigned {
+        tx.assign_officer(subject, id).await?;
+        Some("officer_assigned")
+    } else if tx.remove_officer(subject, id).await? {
+        Some("officer_removed")
+    } else {
+        None
+    };
+    if let Some(action) = action {
+        record(tx.as_mut(), action, officer_detail(id, subject), actor, now).await?;
     }
     tx.commit().await?;
     Ok(())

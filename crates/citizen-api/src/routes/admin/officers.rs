@@ -14,6 +14,7 @@ use super::categories::category_error;
 use super::model::Officers;
 use super::{category_not_found, CATEGORIES_SCOPE};
 use crate::app;
+use crate::app::categories::OfficerChange;
 use crate::routes::responses::CategoryManagerErrors;
 
 /// Most characters of a token subject.
@@ -86,16 +87,7 @@ pub async fn add(
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     let id = existing(&state, path.category()?).await?;
     check_subject(&path.subject)?;
-    app::categories::assign_officer(
-        state.stores.admin.as_ref(),
-        id,
-        &path.subject,
-        &auth.0.subject,
-        state.clock.now(),
-    )
-    .await
-    .map_err(category_error)?;
-    Ok(HttpResponse::NoContent().finish())
+    change_officer(&state, &auth, id, &path.subject, true).await
 }
 
 /// Take an officer off a category (idempotent).
@@ -120,10 +112,25 @@ pub async fn remove(
     auth.0.require_scope(CATEGORIES_SCOPE)?;
     // An unknown category is the app's `NotFound` (it locks the category's row anyway).
     let id = path.category()?;
-    app::categories::remove_officer(
+    change_officer(&state, &auth, id, &path.subject, false).await
+}
+
+/// Assigns the officer (`assigned`) or takes them off the category: 204.
+async fn change_officer(
+    state: &AppState,
+    auth: &Auth,
+    category_id: Uuid,
+    subject: &str,
+    assigned: bool,
+) -> Result<HttpResponse, ApiError> {
+    let change = OfficerChange {
+        category_id,
+        subject,
+        assigned,
+    };
+    app::categories::change_officer(
         state.stores.admin.as_ref(),
-        id,
-        &path.subject,
+        change,
         &auth.0.subject,
         state.clock.now(),
     )
