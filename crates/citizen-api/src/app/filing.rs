@@ -6,10 +6,8 @@
 //! then (the database gone between the two) would refuse a filing that is stored, and the
 //! refusal would delete its photos (the fault suite's database restart).
 
-use uuid::Uuid;
-
 use super::workflow::record_status_if_changed;
-use crate::store::{Instant, IssueChange, IssueStore, NewReport, Report, StoreResult};
+use crate::store::{Instant, IssueChange, IssueStore, NewIssue, NewReport, Report, StoreResult};
 
 /// Files `new` (its media already stored): the report as committed; `None` when there is no
 /// default category.
@@ -24,7 +22,7 @@ pub async fn file_report(
     };
     tx.insert_report(new, now).await?;
     let issue = tx
-        .open_issue(Uuid::now_v7(), new.id, category_id, now)
+        .open_issue(NewIssue::of(new.id, category_id), now)
         .await?;
     tx.record_change(&IssueChange::opened(issue.id, now), new.author.as_deref())
         .await?;

@@ -9,8 +9,8 @@ use domain::issues::{check_duplicate, next_status, report_status, IssueStatus, T
 use uuid::Uuid;
 
 use crate::store::{
-    Instant, Issue, IssueChange, IssueStore, IssueTx, Media, Statement, StoreError, StoreResult,
-    WorkflowError,
+    Instant, Issue, IssueChange, IssueStore, IssueTx, Media, NewIssue, Statement, StoreError,
+    StoreResult, WorkflowError,
 };
 
 /// Accept (open → accepted) or resolve (accepted → resolved).
@@ -188,7 +188,7 @@ async fn open_in_category(
     now: Instant,
 ) -> StoreResult<Issue> {
     let opened = tx
-        .open_issue(Uuid::now_v7(), report_id, category_id, now)
+        .open_issue(NewIssue::of(report_id, category_id), now)
         .await?;
     tx.record_change(&IssueChange::opened(opened.id, now), Some(actor))
         .await?;

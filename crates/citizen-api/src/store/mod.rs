@@ -178,15 +178,8 @@ pub trait IssueTx: WriteTx {
     /// Inserts a report with its media (already stored).
     async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()>;
 
-    /// Opens issue `issue_id` of the report in `category_id`, in state open, with its copies of
-    /// the report's columns.
-    async fn open_issue(
-        &mut self,
-        issue_id: Uuid,
-        report_id: Uuid,
-        category_id: Uuid,
-        now: Instant,
-    ) -> StoreResult<Issue>;
+    /// Opens the issue, in state open, with its copies of the report's columns.
+    async fn open_issue(&mut self, issue: NewIssue, now: Instant) -> StoreResult<Issue>;
 
     /// Sets the report's `processed_at` unless it is set.
     async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()>;

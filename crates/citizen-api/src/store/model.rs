@@ -89,6 +89,25 @@ pub struct Issue {
     pub inserted_at: Instant,
 }
 
+/// An issue to open: of the report `report_id` in `category_id`, in state open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewIssue {
+    pub id: Uuid,
+    pub report_id: Uuid,
+    pub category_id: Uuid,
+}
+
+impl NewIssue {
+    /// A new issue (a new id) of the report in the category.
+    pub fn of(report_id: Uuid, category_id: Uuid) -> Self {
+        Self {
+            id: Uuid::now_v7(),
+            report_id,
+            category_id,
+        }
+    }
+}
+
 /// A change of an issue's state as the store records it.
 pub type IssueChange = StatusChange<Uuid, Instant>;
 

@@ -11,8 +11,8 @@ use super::{DbInstant, DbUuid, Writing};
 use crate::store::notifications::EventKind;
 use crate::store::records::{IssueRecord, ISSUE_RETURNING};
 use crate::store::{
-    search_text, Instant, Issue, IssueChange, IssueStore, IssueTx, Media, NewReport, Statement,
-    StoreResult,
+    search_text, Instant, Issue, IssueChange, IssueStore, IssueTx, Media, NewIssue, NewReport,
+    Statement, StoreResult,
 };
 
 both_backends! {
@@ -66,25 +66,6 @@ both_backends! {
                 .execute(&mut **tx)
                 .await?;
             Ok(())
-        }
-
-        /// An open issue of the report with its copies of the report's columns
-        /// (`Backend::INSERT_ISSUE`: the location as PostgreSQL's `geography` or SQLite's
-        /// coordinates).
-        pub(in crate::store) async fn insert_issue_row(
-            tx: &mut Tx<'_>,
-            issue_id: Uuid,
-            report_id: Uuid,
-            category_id: Uuid,
-            now: Instant,
-        ) -> StoreResult<IssueRecord> {
-            Ok(sqlx::query_as(&format!("{} RETURNING {ISSUE_RETURNING}", Backend::INSERT_ISSUE))
-                .bind(DbUuid(issue_id))
-                .bind(DbUuid(category_id))
-                .bind(DbInstant(now))
-                .bind(DbUuid(report_id))
-                .fetch_one(&mut **tx)
-                .await?)
         }
     }
 
@@ -188,14 +169,16 @@ both_backends! {
             Backend::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
         }
 
-        async fn open_issue(
-            &mut self,
-            issue_id: Uuid,
-            report_id: Uuid,
-            category_id: Uuid,
-            now: Instant,
-        ) -> StoreResult<Issue> {
-            let row = Backend::insert_issue_row(&mut self.0, issue_id, report_id, category_id, now)
+        async fn open_issue(&mut self, issue: NewIssue, now: Instant) -> StoreResult<Issue> {
+            // `Backend::INSERT_ISSUE` copies the report's columns (the location as PostgreSQL's
+            // `geography` or SQLite's coordinates).
+            let insert = format!("{} RETURNING {ISSUE_RETURNING}", Backend::INSERT_ISSUE);
+            let row: IssueRecord = sqlx::query_as(&insert)
+                .bind(DbUuid(issue.id))
+                .bind(DbUuid(issue.category_id))
+                .bind(DbInstant(now))
+                .bind(DbUuid(issue.report_id))
+                .fetch_one(&mut *self.0)
                 .await?;
             Ok(row.try_into()?)
         }
