@@ -22,6 +22,33 @@ fn page_statement(after: bool, limit: u32) -> String {
 
 both_backends! {
     impl Backend {
+        /// Writes the project `id` with `statement` (an insert or an update binding the id, the
+        /// draft's title, description and opening, and `now`) and replaces its media: the project
+        /// as written, `None` when the statement touched no row.
+        async fn write_project(
+            &self,
+            statement: &str,
+            id: Uuid,
+            draft: &ProjectDraft,
+            now: Instant,
+        ) -> StoreResult<Option<Project>> {
+            let mut tx = self.begin_write().await?;
+            let done = sqlx::query(statement)
+                .bind(DbUuid(id))
+                .bind(&draft.title)
+                .bind(&draft.description)
+                .bind(DbInstant(draft.open_from))
+                .bind(DbInstant(now))
+                .execute(&mut *tx)
+                .await?;
+            if done.rows_affected() == 0 {
+                return Ok(None);
+            }
+            Self::replace_media(&mut tx, id, draft).await?;
+            tx.commit().await?;
+            self.project(id).await
+        }
+
         /// Replaces the project's media with the draft's, in the draft's order.
         async fn replace_media(tx: &mut Tx<'_>, id: Uuid, draft: &ProjectDraft) -> StoreResult<()> {
             sqlx::query("DELETE FROM project_media WHERE project_id = $1")
@@ -81,22 +108,10 @@ both_backends! {
         }
 
         async fn create_project(&self, draft: &ProjectDraft, now: Instant) -> StoreResult<Project> {
-            let id = Uuid::now_v7();
-            let mut tx = self.begin_write().await?;
-            sqlx::query(
-                "INSERT INTO projects (id, title, description, open_from, inserted_at) \
-                 VALUES ($1, $2, $3, $4, $5)",
-            )
-            .bind(DbUuid(id))
-            .bind(&draft.title)
-            .bind(&draft.description)
-            .bind(DbInstant(draft.open_from))
-            .bind(DbInstant(now))
-            .execute(&mut *tx)
-            .await?;
-            Self::replace_media(&mut tx, id, draft).await?;
-            tx.commit().await?;
-            self.project(id).await?.ok_or(StoreError::NotFound)
+            let insert = "INSERT INTO projects (id, title, description, open_from, inserted_at) \
+                          VALUES ($1, $2, $3, $4, $5)";
+            let created = self.write_project(insert, Uuid::now_v7(), draft, now);
+            created.await?.ok_or(StoreError::NotFound)
         }
 
         async fn update_project(
@@ -105,24 +120,9 @@ both_backends! {
             draft: &ProjectDraft,
             now: Instant,
         ) -> StoreResult<Option<Project>> {
-            let mut tx = self.begin_write().await?;
-            let done = sqlx::query(
-                "UPDATE projects SET title = $2, description = $3, open_from = $4, \
-                 updated_at = $5 WHERE id = $1",
-            )
-            .bind(DbUuid(id))
-            .bind(&draft.title)
-            .bind(&draft.description)
-            .bind(DbInstant(draft.open_from))
-            .bind(DbInstant(now))
-            .execute(&mut *tx)
-            .await?;
-            if done.rows_affected() == 0 {
-                return Ok(None);
-            }
-            Self::replace_media(&mut tx, id, draft).await?;
-            tx.commit().await?;
-            self.project(id).await
+            let update = "UPDATE projects SET title = $2, description = $3, open_from = $4, \
+                          updated_at = $5 WHERE id = $1";
+            self.write_project(update, id, draft, now).await
         }
 
         async fn delete_project(&self, id: Uuid, now: Instant) -> StoreResult<bool> {
