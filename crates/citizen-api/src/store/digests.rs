@@ -58,6 +58,8 @@ pub trait DigestStore: Send + Sync + 'static {
     /// since their window opened, by subject. An account's window is `(since, end]`: `since` is
     /// the end of its latest earlier digest, else `start`, but never before `earliest`; so the
     /// entries of periods that went by without a digest (no worker running) come in the next.
+    /// Entries sent alone (delivered while the account had no interval) are not counted: a
+    /// digest neither repeats them nor takes its identity from one.
     async fn digest_candidates(
         &self,
         period: &DigestPeriod,

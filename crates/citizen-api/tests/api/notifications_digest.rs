@@ -21,6 +21,7 @@ on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_daily_digest_lists_the_days_entries_once_at_the_local_time,
     a_weekly_digest_waits_for_monday,
     missed_periods_come_in_the_next_digest_within_the_catch_up,
+    an_entry_sent_alone_in_the_period_does_not_hold_the_digest_back,
 );
 
 fn writer(app: &TestApp) -> DigestWriter {
@@ -133,6 +134,34 @@ async fn a_weekly_digest_waits_for_monday(app: TestApp) {
     let body = payload["body"].as_str().unwrap();
     assert_eq!(body.lines().count(), 6, "five titles and the rest: {body}");
     assert!(body.ends_with("… and 2 more"), "{body}");
+}
+
+/// A citizen who left the digest for a while and came back: the entry sent alone meanwhile is
+/// not sent again, and the digest still brings the entries that were not.
+async fn an_entry_sent_alone_in_the_period_does_not_hold_the_digest_back(app: TestApp) {
+    let server = stand_in(201).await;
+    let browser = subscribe_push(&app, "daily-3", &server, None).await;
+    set_settings(&app, "daily-3", "en", json!("daily")).await;
+    accepted_report(&app, "author-1", &["daily-3"], 1).await;
+    // Without an interval the next entry goes out as it happens.
+    set_settings(&app, "daily-3", "en", serde_json::Value::Null).await;
+    accepted_report(&app, "author-2", &["daily-3"], 2).await;
+    let push = deliverer(&app, true, None);
+    assert_eq!(push.run_once(app.clock.now()).await.unwrap().delivered, 1);
+    set_settings(&app, "daily-3", "en", json!("daily")).await;
+
+    let end = next_end(Interval::Daily, app.clock.now());
+    assert_eq!(writer(&app).run_once(end).await.unwrap(), 1);
+    assert_eq!(push.run_once(end).await.unwrap().delivered, 1, "the digest");
+    let requests = server.received_requests().await.unwrap();
+    assert_eq!(requests.len(), 2);
+    let alone = browser.read(&requests[0]);
+    let digest = browser.read(&requests[1]);
+    assert_eq!(digest["title"], "One new notification");
+    assert_ne!(
+        digest["tag"], alone["tag"],
+        "the digest's identity is its own entry's"
+    );
 }
 
 async fn missed_periods_come_in_the_next_digest_within_the_catch_up(app: TestApp) {

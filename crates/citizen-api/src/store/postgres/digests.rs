@@ -23,6 +23,7 @@ impl PgStore {
                AND n.inserted_at > GREATEST($6, COALESCE((SELECT max(d.period_end) \
                  FROM notification_digests d WHERE d.subject = s.subject AND d.period_end < $3), $2)) \
                AND n.inserted_at <= $3 \
+               AND NOT EXISTS (SELECT 1 FROM notification_deliveries sent WHERE sent.tag = n.tag) \
              WHERE s.enabled AND s.\"interval\" = $1 \
                AND NOT EXISTS (SELECT 1 FROM notification_digests d \
                  WHERE d.subject = s.subject AND d.period_end = $3) \

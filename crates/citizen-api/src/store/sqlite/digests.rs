@@ -24,6 +24,7 @@ impl SqliteStore {
              FROM notification_settings s \
              JOIN notifications n ON n.subject = s.subject \
                AND n.inserted_at > {SINCE} AND n.inserted_at <= ?3 \
+               AND NOT EXISTS (SELECT 1 FROM notification_deliveries sent WHERE sent.tag = n.tag) \
              WHERE s.enabled AND s.\"interval\" = ?1 \
                AND NOT EXISTS (SELECT 1 FROM notification_digests d \
                  WHERE d.subject = s.subject AND d.period_end = ?3) \
@@ -46,6 +47,8 @@ impl SqliteStore {
             let newest: Vec<(String, String)> = sqlx::query_as(
                 "SELECT tag, title FROM notifications \
                  WHERE subject = ?1 AND inserted_at > ?2 AND inserted_at <= ?3 \
+                 AND NOT EXISTS (SELECT 1 FROM notification_deliveries sent \
+                   WHERE sent.tag = notifications.tag) \
                  ORDER BY sent_at DESC, inserted_at DESC LIMIT ?4",
             )
             .bind(&subject)
