@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinHandle;
 
+use crate::lock;
+
 pub use crate::process::{closed_port, ServiceProcess};
 
 /// How long one run lasts (`BROKER_AWAY_SECS`, default 8 s).
@@ -263,8 +265,4 @@ impl Drop for FlappingBroker {
     fn drop(&mut self) {
         self.down();
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -13,6 +13,8 @@
 //! * [`spawn_app_thread`] runs the application under test on a runtime and thread of its own,
 //!   stopped when the test drops it; [`http`] holds the plumbing of the services' HTTP tests.
 //! * [`webpush::vapid_claims`] checks a web push request's VAPID header.
+//! * [`smtp::SmtpServer`] and [`push::PushReceiver`] are a mail server and a push service of the
+//!   test's own, which it may take down and bring back and make refuse, fail, lag or never answer.
 //!
 //! With `REQUIRE_POSTGRES=1` / `REQUIRE_MQTT=1` (set by CI) an unreachable service fails the test
 //! instead of skipping it. Skips are appended to `target/test-skips.txt`, which `make test` prints
@@ -22,18 +24,23 @@
 mod app_thread;
 pub mod broker_away;
 pub mod http;
+mod port;
 mod private_broker;
 mod private_pg;
 pub mod process;
+pub mod push;
+pub mod smtp;
 pub mod webpush;
 
 pub use app_thread::{spawn_app_thread, AppThread, Stopped};
+pub use port::TestServer;
 pub use private_broker::PrivateBroker;
 pub use private_pg::PrivatePostgres;
 
 use sqlx::{Connection, Executor, PgConnection};
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
 use tokio::sync::OnceCell;
 
 /// Server URL used for tests (`TEST_DATABASE_URL`), pointing at an existing admin database.
@@ -50,6 +57,12 @@ pub fn mqtt_address() -> (String, u16) {
         .and_then(|p| p.parse().ok())
         .unwrap_or(1883);
     (host, port)
+}
+
+/// The value behind `m`, even if a thread panicked holding it (a test's panic is reported on
+/// its own; the helpers go on).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 fn required(var: &str) -> bool {

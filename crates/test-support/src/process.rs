@@ -10,6 +10,8 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::net::TcpStream;
 use tokio::process::{Child, Command};
 
+use crate::lock;
+
 /// A free port of 127.0.0.1 on which nothing listens once this returns.
 pub fn closed_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
@@ -187,8 +189,4 @@ pub async fn http_status(base: &str, path: &str) -> Option<u16> {
     let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut head)).await;
     let text = String::from_utf8_lossy(&head);
     text.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -52,7 +52,6 @@ mod privacy_helpers;
 mod projects;
 mod query_params;
 mod retention;
-mod smtp_catcher;
 mod status_events;
 mod timeline;
 mod vote_list;

@@ -14,8 +14,8 @@ use crate::delivery_helpers::{
 };
 use crate::helpers::TestApp;
 use crate::notifications_helpers::token_with;
-use crate::smtp_catcher::{header, SmtpCatcher};
 use citizen_api::notify::push_send::topic;
+use test_support::smtp::{header, SmtpServer};
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     a_repeat_after_a_crash_has_the_same_identity,
@@ -24,7 +24,7 @@ on_both_backends!(crate::delivery_helpers::spawn_delivery;
 
 async fn a_repeat_after_a_crash_has_the_same_identity(app: TestApp) {
     let server = stand_in(201).await;
-    let smtp = SmtpCatcher::start().await;
+    let smtp = SmtpServer::start().await;
     subscribe_push(&app, "author-1", &server, None).await;
     subscribe_push(&app, "voter-1", &server, None).await;
     let (status, _) = app

@@ -11,8 +11,8 @@ use test_support::on_both_backends;
 use crate::delivery_helpers::{accepted_report, deliver_now, deliverer, feed_tags, set_settings};
 use crate::helpers::{assert_error, TestApp};
 use crate::notifications_helpers::token_with;
-use crate::smtp_catcher::{header, SmtpCatcher};
 use citizen_api::notify::deliver::Round;
+use test_support::smtp::{header, SmtpServer};
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe,
@@ -50,7 +50,7 @@ async fn unsubscribe(app: &TestApp, token: &str) -> (u16, serde_json::Value) {
 }
 
 async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: TestApp) {
-    let smtp = SmtpCatcher::start().await;
+    let smtp = SmtpServer::start().await;
     subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
     set_settings(&app, "voter-1", "cs", serde_json::Value::Null).await;
     accepted_report(&app, "author-1", &["voter-1"], 1).await;
@@ -112,7 +112,7 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
 }
 
 async fn a_refused_email_is_retried_or_given_up(app: TestApp) {
-    let smtp = SmtpCatcher::start().await;
+    let smtp = SmtpServer::start().await;
     subscribe_email(&app, "author-1", "author@example.org", None).await;
     smtp.answer_data_with(451);
     accepted_report(&app, "author-1", &[], 1).await;
@@ -137,7 +137,7 @@ async fn a_refused_email_is_retried_or_given_up(app: TestApp) {
 }
 
 /// The unsubscribe token of the one e-mail `smtp` caught.
-fn caught_token(smtp: &SmtpCatcher) -> String {
+fn caught_token(smtp: &SmtpServer) -> String {
     let messages = smtp.messages();
     let list = header(&messages[0], "List-Unsubscribe").unwrap();
     let (_, token) = list.trim_end_matches('>').split_once("?token=").unwrap();
@@ -145,7 +145,7 @@ fn caught_token(smtp: &SmtpCatcher) -> String {
 }
 
 async fn the_link_opens_a_page_and_only_its_button_unsubscribes(app: TestApp) {
-    let smtp = SmtpCatcher::start().await;
+    let smtp = SmtpServer::start().await;
     subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
     accepted_report(&app, "author-1", &["voter-1"], 1).await;
     let round = deliver_now(&app, false, Some(&smtp.url())).await;
@@ -215,7 +215,7 @@ async fn the_link_opens_a_page_and_only_its_button_unsubscribes(app: TestApp) {
 }
 
 async fn ended_deliveries_are_pruned_after_retain_days_and_open_ones_kept(app: TestApp) {
-    let smtp = SmtpCatcher::start().await;
+    let smtp = SmtpServer::start().await;
     subscribe_email(&app, "author-1", "author@example.org", None).await;
     let d = deliverer(&app, false, Some(&smtp.url()));
     let t0 = app.clock.now();

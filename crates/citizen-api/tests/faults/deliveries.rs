@@ -25,7 +25,8 @@ use crate::delivery_setup::{
     subscribe_push, Browser, Db, BACKOFF_MAX_SECS, MAIL_HOST, MAX_ATTEMPTS, MIN_GAP,
 };
 use crate::harness::{one_case_at_a_time, token, Platform, Tally, MANAGER};
-use crate::receivers::{PushMode, PushReceiver, SmtpServer};
+use test_support::push::{PushMode, PushReceiver};
+use test_support::smtp::SmtpServer;
 
 /// The service's time-out of one push (`notify::push_send`: reqwest's `timeout`, 10 s).
 const PUSH_TIMEOUT: Duration = Duration::from_secs(10);

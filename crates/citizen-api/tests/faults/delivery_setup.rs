@@ -15,7 +15,8 @@ use sqlx::{PgConnection, Row as _};
 use uuid::Uuid;
 
 use crate::harness::{Api, Platform, DEV_SECRET};
-use crate::receivers::{PushReceiver, SmtpServer};
+use test_support::push::PushReceiver;
+use test_support::smtp::SmtpServer;
 
 /// `notifications.delivery.backoff_base_secs` / `backoff_max_secs` of these cases.
 pub const BACKOFF_BASE_SECS: u64 = 1;

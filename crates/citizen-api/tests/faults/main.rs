@@ -16,7 +16,6 @@ mod deliveries;
 mod delivery_setup;
 mod floods;
 mod harness;
-mod receivers;
 mod replicas;
 mod sigterm;
 

@@ -31,7 +31,8 @@ use crate::delivery_setup::{
 use crate::harness::{
     one_case_at_a_time, token, Answer, Api, Platform, Tally, ANSWER_WITHIN, MANAGER,
 };
-use crate::receivers::{PushMode, PushReceiver, SmtpServer};
+use test_support::push::{PushMode, PushReceiver};
+use test_support::smtp::SmtpServer;
 
 const CASE: &str = "replica killed";
 /// `notifications.delivery.lease_secs` of both replicas (the shortest allowed).
