@@ -60,11 +60,5 @@ mod votes_count;
 mod votes_race;
 
 /// Real image files with GPS metadata, shared with the `units` suite.
-#[path = "../units/media"]
-mod media_images {
-    #![allow(dead_code, unused_imports)]
-    #[path = "heif_image.rs"]
-    pub mod heif_image;
-    #[path = "images.rs"]
-    pub mod images;
-}
+#[path = "../units/media/images_module.rs"]
+mod media_images;

@@ -19,12 +19,6 @@ mod harness;
 mod replicas;
 mod sigterm;
 
-/// Real image files, shared with the `units` suite.
-#[path = "../units/media"]
-mod media_images {
-    #![allow(dead_code, unused_imports)]
-    #[path = "heif_image.rs"]
-    pub mod heif_image;
-    #[path = "images.rs"]
-    pub mod images;
-}
+/// Real image files with GPS metadata, shared with the `units` suite.
+#[path = "../units/media/images_module.rs"]
+mod media_images;
