@@ -11,7 +11,9 @@
 //! * [`PrivateBroker`] runs a Mosquitto of the test's own, which it may kill and start again.
 //! * [`process::ServiceProcess`] runs a service's own binary as a child process.
 //! * [`spawn_app_thread`] runs the application under test on a runtime and thread of its own,
-//!   stopped when the test drops it; [`http`] holds the plumbing of the services' HTTP tests.
+//!   stopped when the test drops it ([`spawn_service`]: a service of the platform on a clock of
+//!   the test's own); [`http`] holds the plumbing of the services' HTTP tests.
+//! * [`dev_token`] mints a dev token a service under test accepts.
 //! * [`webpush::vapid_claims`] checks a web push request's VAPID header.
 //! * [`smtp::SmtpServer`] and [`push::PushReceiver`] are a mail server and a push service of the
 //!   test's own, which it may take down and bring back and make refuse, fail, lag or never answer.
@@ -29,6 +31,7 @@ mod private_broker;
 mod private_pg;
 pub mod process;
 pub mod push;
+mod service;
 pub mod smtp;
 pub mod webpush;
 
@@ -36,6 +39,7 @@ pub use app_thread::{spawn_app_thread, AppThread, Stopped};
 pub use port::TestServer;
 pub use private_broker::PrivateBroker;
 pub use private_pg::PrivatePostgres;
+pub use service::{dev_token, spawn_service};
 
 use sqlx::{Connection, Executor, PgConnection};
 use std::io::Write;

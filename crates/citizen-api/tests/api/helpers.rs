@@ -10,17 +10,15 @@ use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 use citizen_api::app::workflow;
 use citizen_api::store::{self, Category, Issue, NewCategory, NewReport, Statement, WorkflowError};
 use citizen_api::stores::{self, Stores};
-use citizen_api::{Application, BuildOptions, Settings};
+use citizen_api::{Application, Settings};
 use domain::geo::{LocationParam, LonLat};
 use domain::issues::Transition;
 use secrecy::SecretString;
 use serde::Serialize;
 use serde_json::Value;
-use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::clock::ManualClock;
 use service_kit::db::{Database, DatabaseSettings};
 use service_kit::settings::ServiceSettings;
-use service_kit::startup::ServiceApp;
 use test_support::{Backend, TestDatabase};
 use uuid::Uuid;
 
@@ -77,18 +75,8 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
     configure(&mut settings);
     let start = Utc::now().trunc_subsecs(0) - TimeDelta::days(1);
     let clock = Arc::new(ManualClock::new(start));
-    let (app_settings, app_clock) = (settings.clone(), clock.clone());
-    let (port, stop) = test_support::spawn_app_thread(
-        move || async move {
-            let options = BuildOptions {
-                clock: Some(app_clock),
-            };
-            Application::build_with(&app_settings, options).await
-        },
-        Application::port,
-        |app, stopped| app.run_until(stopped),
-    )
-    .await;
+    let (port, stop) =
+        test_support::spawn_service(settings.clone(), clock.clone(), Application::port).await;
     let database = DatabaseSettings {
         max_connections: 2,
         ..settings.database.clone()
@@ -262,16 +250,12 @@ impl TestApp {
     }
 
     pub fn token(&self, subject: &str, scopes: &[&str]) -> String {
-        let request = DevTokenRequest {
-            subject: subject.into(),
-            scopes: scopes.iter().map(|s| s.to_string()).collect(),
-            roles: Vec::new(),
-            client_id: None,
-            email: None,
-            locale: None,
-            ttl: Duration::from_secs(600),
-        };
-        mint_dev_token(&self.settings.auth, &request).expect("dev token")
+        test_support::dev_token(
+            &self.settings.auth,
+            subject,
+            scopes,
+            Duration::from_secs(600),
+        )
     }
 
     /// GET `path` (under the base path) with an optional bearer token: (status, JSON body).

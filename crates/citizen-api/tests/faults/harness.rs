@@ -10,7 +10,6 @@ use reqwest::multipart::{Form, Part};
 use reqwest::{Method, RequestBuilder};
 use secrecy::SecretString;
 use serde_json::{json, Value};
-use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use sqlx::{Connection, PgConnection};
 use test_support::process::ServiceProcess;
 use test_support::{PrivateBroker, PrivatePostgres};
@@ -171,16 +170,7 @@ pub fn token(subject: &str, scopes: &[&str]) -> String {
     let mut settings: citizen_api::Settings =
         service_kit::settings::load_from_pairs(&[]).expect("default settings");
     settings.auth.dev_secret = Some(SecretString::from(DEV_SECRET));
-    let request = DevTokenRequest {
-        subject: subject.into(),
-        scopes: scopes.iter().map(|s| s.to_string()).collect(),
-        roles: Vec::new(),
-        client_id: None,
-        email: None,
-        locale: None,
-        ttl: Duration::from_secs(3600),
-    };
-    mint_dev_token(&settings.auth, &request).expect("dev token")
+    test_support::dev_token(&settings.auth, subject, scopes, Duration::from_secs(3600))
 }
 
 /// citizen-api's binary under test.

@@ -10,12 +10,11 @@ use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 use platform_messages::clock::ManualClock;
 use platform_messages::notify::Notifier;
 use platform_messages::scheduler::Scheduler;
-use platform_messages::{Application, BuildOptions, Settings};
+use platform_messages::{Application, Settings};
 use secrecy::SecretString;
 use serde_json::{json, Value};
 use service_kit::auth::{mint_dev_token, DevTokenRequest};
 use service_kit::settings::ServiceSettings;
-use service_kit::startup::ServiceApp;
 use test_support::{Backend, TestDatabase};
 
 pub const DEV_SECRET: &str = "test-secret-for-platform-messages-0123456789";
@@ -116,7 +115,7 @@ struct Started {
 }
 
 /// Starts the service on port 0 with a manual clock at `start`. The application runs on its own
-/// runtime and thread ([`test_support::spawn_app_thread`]), stopped when the test drops the
+/// runtime and thread ([`test_support::spawn_service`]), stopped when the test drops the
 /// [`TestApp`].
 pub async fn spawn_on(db: Arc<TestDatabase>, broker: &Broker, start: DateTime<Utc>) -> TestApp {
     spawn_configured(db, broker, start, |_| {}).await
@@ -133,22 +132,15 @@ pub async fn spawn_configured(
     let mut settings = settings(&db, broker);
     configure(&mut settings);
     let clock = Arc::new(ManualClock::new(start));
-    let (app_settings, app_clock) = (settings.clone(), clock.clone());
-    let (started, stop) = test_support::spawn_app_thread(
-        move || async move {
-            let options = BuildOptions {
-                clock: Some(app_clock),
-            };
-            Application::build_with(&app_settings, options).await
-        },
-        |app: &Application| Started {
-            port: app.port(),
-            scheduler: app.scheduler(),
-            notifier: app.notifier(),
-        },
-        |app, stopped| app.run_until(stopped),
-    )
-    .await;
+    let (started, stop) =
+        test_support::spawn_service(settings.clone(), clock.clone(), |app: &Application| {
+            Started {
+                port: app.port(),
+                scheduler: app.scheduler(),
+                notifier: app.notifier(),
+            }
+        })
+        .await;
     let root = format!("http://127.0.0.1:{}", started.port);
     let base = format!("{root}{}", settings.http.base_path);
     TestApp {
