@@ -41,9 +41,17 @@ impl From<&Record> for Plain {
     }
 }
 
-/// `record`, written with [`INSERT`], reads back with [`SELECT`] as itself and as [`Plain`].
+/// Writes `record` with [`INSERT`]; it reads back with [`SELECT`] as itself and as [`Plain`].
 macro_rules! assert_reads_back {
     ($executor:expr, $record:expr) => {
+        sqlx::query(INSERT)
+            .bind($record.id)
+            .bind($record.parent)
+            .bind($record.at)
+            .bind($record.until)
+            .execute($executor)
+            .await
+            .unwrap();
         let read: Record = sqlx::query_as(SELECT)
             .bind($record.id)
             .bind($record.at)
@@ -89,14 +97,6 @@ async fn sqlite_keeps_hyphenated_text_and_microseconds() {
     .await
     .unwrap();
     let record = sample();
-    sqlx::query(INSERT)
-        .bind(record.id)
-        .bind(record.parent)
-        .bind(record.at)
-        .bind(record.until)
-        .execute(&pool)
-        .await
-        .unwrap();
 
     assert_reads_back!(&pool, record);
 
@@ -158,14 +158,6 @@ async fn postgres_uses_its_own_uuid_and_timestamptz() {
         .await
         .unwrap();
     let record = sample();
-    sqlx::query(INSERT)
-        .bind(record.id)
-        .bind(record.parent)
-        .bind(record.at)
-        .bind(record.until)
-        .execute(&mut conn)
-        .await
-        .unwrap();
     assert_reads_back!(&mut conn, record);
     let (id, at): (Uuid, DateTime<Utc>) = sqlx::query_as("SELECT id, at FROM t")
         .fetch_one(&mut conn)
