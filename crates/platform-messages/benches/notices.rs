@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use actix_web::{web, App, HttpResponse, HttpServer};
-use paho_mqtt::{AsyncClient, AsyncReceiver, ConnectOptionsBuilder, CreateOptionsBuilder, Message};
+use paho_mqtt::{AsyncClient, AsyncReceiver, Message};
 use platform_messages::notify::{topic, Notice};
 use platform_messages::{Application, Settings};
 use secrecy::SecretString;
@@ -32,15 +32,8 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 async fn client(port: u16, prefix: &str) -> AsyncClient {
-    let client = CreateOptionsBuilder::new_v3()
-        .server_uri(format!("tcp://127.0.0.1:{port}"))
-        .client_id(format!("{prefix}-{}", uuid::Uuid::new_v4().simple()))
-        .persistence(paho_mqtt::PersistenceType::None)
-        .create_client()
-        .unwrap();
-    let options = ConnectOptionsBuilder::with_mqtt_version(paho_mqtt::MQTT_VERSION_3_1_1)
-        .keep_alive_interval(Duration::from_secs(30))
-        .finalize();
+    let client = test_support::mqtt::client(&format!("tcp://127.0.0.1:{port}"), prefix);
+    let options = test_support::mqtt::options().finalize();
     client.connect(options).await.unwrap();
     client
 }

@@ -14,6 +14,7 @@
 //!   stopped when the test drops it ([`spawn_service`]: a service of the platform on a clock of
 //!   the test's own); [`http`] holds the plumbing of the services' HTTP tests.
 //! * [`dev_token`] mints a dev token a service under test accepts.
+//! * [`mqtt::client`] (feature `mqtt`) is an MQTT client of a test's own.
 //! * [`webpush::vapid_claims`] checks a web push request's VAPID header.
 //! * [`smtp::SmtpServer`] and [`push::PushReceiver`] are a mail server and a push service of the
 //!   test's own, which it may take down and bring back and make refuse, fail, lag or never answer.
@@ -26,6 +27,8 @@
 mod app_thread;
 pub mod broker_away;
 pub mod http;
+#[cfg(feature = "mqtt")]
+pub mod mqtt;
 mod port;
 mod private_broker;
 mod private_pg;

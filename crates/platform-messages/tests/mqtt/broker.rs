@@ -1,8 +1,6 @@
 //! The brokers the notices go through, and MQTT clients that watch them.
 
-use std::time::Duration;
-
-use paho_mqtt::{AsyncClient, ConnectOptionsBuilder, CreateOptionsBuilder, Message};
+use paho_mqtt::{AsyncClient, Message};
 use platform_messages::notify::{topic, Notice};
 
 use crate::helpers::{Broker, WAIT};
@@ -32,16 +30,8 @@ impl Broker {
 /// A connected paho client (MQTT 3.1.1, clean session, nothing persisted).
 pub async fn connect_client(broker: &Broker, prefix: &str) -> AsyncClient {
     let (host, port) = broker.address();
-    let client = CreateOptionsBuilder::new_v3()
-        .server_uri(format!("tcp://{host}:{port}"))
-        .client_id(format!("{prefix}-{}", uuid::Uuid::new_v4().simple()))
-        .persistence(paho_mqtt::PersistenceType::None)
-        .create_client()
-        .unwrap();
-    let options = ConnectOptionsBuilder::with_mqtt_version(paho_mqtt::MQTT_VERSION_3_1_1)
-        .keep_alive_interval(Duration::from_secs(30))
-        .clean_session(true)
-        .finalize();
+    let client = test_support::mqtt::client(&format!("tcp://{host}:{port}"), prefix);
+    let options = test_support::mqtt::options().clean_session(true).finalize();
     tokio::time::timeout(WAIT, client.connect(options))
         .await
         .expect("connected in time")

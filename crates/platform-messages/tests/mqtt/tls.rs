@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use paho_mqtt::{AsyncClient, ConnectOptionsBuilder, CreateOptionsBuilder, SslOptionsBuilder};
+use paho_mqtt::{AsyncClient, ConnectOptionsBuilder, SslOptionsBuilder};
 use platform_messages::notify::{topic, Notice};
 use platform_messages::Application;
 use secrecy::SecretString;
@@ -146,12 +146,8 @@ impl TlsMosquitto {
         AsyncClient,
         paho_mqtt::AsyncReceiver<Option<paho_mqtt::Message>>,
     ) {
-        let mut client = CreateOptionsBuilder::new_v3()
-            .server_uri(format!("ssl://127.0.0.1:{}", self.port))
-            .client_id(format!("tls-sub-{}", uuid::Uuid::new_v4().simple()))
-            .persistence(paho_mqtt::PersistenceType::None)
-            .create_client()
-            .unwrap();
+        let mut client =
+            test_support::mqtt::client(&format!("ssl://127.0.0.1:{}", self.port), "tls-sub");
         let ssl = SslOptionsBuilder::new()
             .trust_store(&self.ca)
             .unwrap()
