@@ -117,37 +117,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-
-    /// What a browser does: decrypts with its private key and auth secret.
-    fn decrypt(body: &[u8], ua: &SecretKey, auth: &[u8]) -> Vec<u8> {
-        let salt = &body[..16];
-        assert_eq!(
-            u32::from_be_bytes(body[16..20].try_into().unwrap()),
-            RECORD_SIZE
-        );
-        assert_eq!(body[20], 65);
-        let as_public = &body[21..86];
-        let server = PublicKey::from_sec1_bytes(as_public).unwrap();
-        let shared = p256::ecdh::diffie_hellman(ua.to_nonzero_scalar(), server.as_affine());
-        let ua_public = ua.public_key().to_encoded_point(false);
-        let (cek, nonce) = derive(
-            shared.raw_secret_bytes(),
-            auth,
-            ua_public.as_bytes(),
-            as_public,
-            salt,
-        )
-        .unwrap();
-        let mut plain = Aes128Gcm::new_from_slice(&cek)
-            .unwrap()
-            .decrypt(&Nonce::from(nonce), &body[86..])
-            .unwrap();
-        while plain.last() == Some(&0) {
-            plain.pop();
-        }
-        assert_eq!(plain.pop(), Some(2));
-        plain
-    }
+    use test_support::webpush::decrypt;
 
     #[test]
     fn the_subscription_key_decrypts_what_is_sent() {

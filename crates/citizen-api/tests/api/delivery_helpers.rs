@@ -21,7 +21,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 use crate::helpers::{Filing, TestApp};
 use crate::notifications_helpers::{browser_keys, token_with};
-use crate::notifications_push::{decrypt, VAPID_PRIVATE};
+use crate::notifications_push::VAPID_PRIVATE;
 
 /// The service with both workers off (the tests drive them) and http endpoints on 127.0.0.1
 /// allowed.
@@ -111,7 +111,12 @@ pub struct Browser {
 impl Browser {
     /// The payload of a request the stand-in received for this browser, as JSON.
     pub fn read(&self, request: &wiremock::Request) -> Value {
-        serde_json::from_slice(&decrypt(&request.body, &self.secret, &self.auth)).unwrap()
+        serde_json::from_slice(&test_support::webpush::decrypt(
+            &request.body,
+            &self.secret,
+            &self.auth,
+        ))
+        .unwrap()
     }
 }
 

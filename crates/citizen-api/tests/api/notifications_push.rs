@@ -4,38 +4,15 @@
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use citizen_api::notify::push_send::{topic, PushOutcome, PushSender};
-use citizen_api::notify::webpush::derive;
 use citizen_api::store::notifications::PushSubscription;
-use p256::elliptic_curve::sec1::ToEncodedPoint as _;
 use wiremock::matchers::path;
 use wiremock::MockServer;
+
+use test_support::webpush::decrypt;
 
 use crate::notifications_helpers::browser_keys;
 
 pub const VAPID_PRIVATE: &str = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw";
-
-/// The payload of a push body, decrypted as the browser does.
-pub fn decrypt(body: &[u8], ua: &p256::SecretKey, auth: &[u8]) -> Vec<u8> {
-    use aes_gcm::aead::{Aead, KeyInit};
-    let as_public = &body[21..86];
-    let server = p256::PublicKey::from_sec1_bytes(as_public).unwrap();
-    let shared = p256::ecdh::diffie_hellman(ua.to_nonzero_scalar(), server.as_affine());
-    let ua_public = ua.public_key().to_encoded_point(false);
-    let (cek, nonce) = derive(
-        shared.raw_secret_bytes(),
-        auth,
-        ua_public.as_bytes(),
-        as_public,
-        &body[..16],
-    )
-    .unwrap();
-    let mut plain = aes_gcm::Aes128Gcm::new_from_slice(&cek)
-        .unwrap()
-        .decrypt(&aes_gcm::Nonce::from(nonce), &body[86..])
-        .unwrap();
-    assert_eq!(plain.pop(), Some(2));
-    plain
-}
 
 /// Checks the request's VAPID header (signed by `public_key`, base64url) and returns its claims.
 pub fn verify_vapid(request: &wiremock::Request, public_key: &str) -> serde_json::Value {
