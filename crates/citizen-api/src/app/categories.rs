@@ -99,8 +99,9 @@ pub struct OfficerChange<'a> {
     pub assigned: bool,
 }
 
-/// Assigns the officer to the category or takes them off it. Idempotent: an assignment is
-/// recorded each time it is asked for, a removal only when they were assigned.
+/// Assigns the officer to the category or takes them off it. Idempotent: the audit trail records
+/// a change only (an assignment that exists, or a removal of one that does not, is not
+/// recorded).
 pub async fn change_officer(
     admin: &dyn AdminStore,
     change: OfficerChange<'_>,
@@ -110,15 +111,12 @@ pub async fn change_officer(
     let (id, subject) = (change.category_id, change.subject);
     let mut tx = admin.begin_category_change().await?;
     tx.lock_category(id).await?.ok_or(CategoryError::NotFound)?;
-    let action = if change.assigned {
-        tx.assign_officer(subject, id).await?;
-        Some("officer_assigned")
-    } else if tx.remove_officer(subject, id).await? {
-        Some("officer_removed")
+    let (changed, action) = if change.assigned {
+        (tx.assign_officer(subject, id).await?, "officer_assigned")
     } else {
-        None
+        (tx.remove_officer(subject, id).await?, "officer_removed")
     };
-    if let Some(action) = action {
+    if changed {
         record(tx.as_mut(), action, officer_detail(id, subject), actor, now).await?;
     }
     tx.commit().await?;

@@ -348,8 +348,8 @@ pub trait CategoryTx: super::WriteTx {
         now: Instant,
     ) -> StoreResult<Category>;
 
-    /// Assigns an officer to the category (nothing when assigned already).
-    async fn assign_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<()>;
+    /// Assigns an officer to the category; `false` when they were assigned already.
+    async fn assign_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<bool>;
 
     /// Takes an officer off the category; `false` when they were not assigned.
     async fn remove_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<bool>;

@@ -235,6 +235,8 @@ async fn every_category_change_is_in_the_audit_trail(app: TestApp) {
         .await;
     assert_eq!(status, 200, "{body}");
     let officers = format!("/admin/report-categories/{roads}/officers");
+    // Assigning twice is one assignment, recorded once.
+    app.assign("o-1", roads).await;
     app.assign("o-1", roads).await;
     for expected in [204, 204] {
         let (status, _) = app

@@ -112,7 +112,7 @@ both_backends! {
             Backend::insert_category(&mut *self.0, id, new, now).await
         }
 
-        async fn assign_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<()> {
+        async fn assign_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<bool> {
             Backend::insert_officer(&mut *self.0, subject, id).await
         }
 
@@ -163,11 +163,11 @@ both_backends! {
         }
 
         /// Assigns an officer (in a transaction or on the pool; nothing when assigned already).
-        async fn insert_officer<'c, E>(executor: E, subject: &str, id: Uuid) -> StoreResult<()>
+        async fn insert_officer<'c, E>(executor: E, subject: &str, id: Uuid) -> StoreResult<bool>
         where
             E: sqlx::Executor<'c, Database = Db>,
         {
-            sqlx::query(
+            let done = sqlx::query(
                 "INSERT INTO category_officers (subject, category_id) VALUES ($1, $2) \
                  ON CONFLICT DO NOTHING",
             )
@@ -175,7 +175,7 @@ both_backends! {
             .bind(DbUuid(id))
             .execute(executor)
             .await?;
-            Ok(())
+            Ok(done.rows_affected() == 1)
         }
     }
 
@@ -228,7 +228,8 @@ both_backends! {
         }
 
         async fn assign_officer(&self, subject: &str, category_id: Uuid) -> StoreResult<()> {
-            Backend::insert_officer(&self.pool, subject, category_id).await
+            Backend::insert_officer(&self.pool, subject, category_id).await?;
+            Ok(())
         }
     }
 }
