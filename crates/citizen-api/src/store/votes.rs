@@ -69,7 +69,7 @@ pub struct PlaceRules {
 }
 
 /// The tokens placed and the pool figures after placing, or why none were placed.
-pub type Placed = Result<(Vec<VoteToken>, PoolFigures), PlaceError>;
+pub type PlaceOutcome = Result<(Vec<VoteToken>, PoolFigures), PlaceError>;
 
 /// Why tokens were not placed.
 #[derive(Debug, thiserror::Error)]
@@ -96,7 +96,7 @@ impl From<sqlx::Error> for PlaceError {
 pub trait VoteStore: VoteReads {
     /// Places `count` tokens on `target` (a report or a project) when that many are available: all or none.
     /// Returns the placed tokens and the pool figures after placing.
-    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> Placed;
+    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> PlaceOutcome;
 
     /// Revokes up to `count` of the account's active tokens on `target`, the most recently
     /// placed first; returns how many were revoked (0 when none was active there).

@@ -6,13 +6,13 @@ use uuid::Uuid;
 
 use super::PgStore;
 use crate::store::votes::{
-    figure, new_tokens, PlaceError, PlaceRules, Placed, PoolFigures, VoteChange, VoteStore,
+    figure, new_tokens, PlaceError, PlaceOutcome, PlaceRules, PoolFigures, VoteChange, VoteStore,
 };
 use crate::store::{StoreError, StoreResult};
 
 #[async_trait]
 impl VoteStore for PgStore {
-    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> Placed {
+    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> PlaceOutcome {
         // One statement (migration 0007): the target check, the account's lock, the count and
         // the insert; the tokens go in only when they fit, the rule `VotePool::check_place`
         // names the refusal of.

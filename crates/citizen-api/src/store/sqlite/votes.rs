@@ -6,13 +6,13 @@ use super::SqliteStore;
 use crate::store::sql::votes::ACTIVE;
 use crate::store::sql::{DbInstant, DbUuid};
 use crate::store::votes::{
-    figure, new_tokens, PlaceError, PlaceRules, Placed, PoolFigures, VoteChange, VoteStore,
+    figure, new_tokens, PlaceError, PlaceOutcome, PlaceRules, PoolFigures, VoteChange, VoteStore,
 };
 use crate::store::StoreResult;
 
 #[async_trait]
 impl VoteStore for SqliteStore {
-    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> Placed {
+    async fn place_votes(&self, change: VoteChange<'_>, rules: PlaceRules) -> PlaceOutcome {
         let mut tx = self.begin_write().await?;
         let exists: Option<DbUuid> = sqlx::query_scalar(
             "SELECT id FROM reports WHERE id = $1 UNION ALL SELECT id FROM projects WHERE id = $1",
