@@ -19,7 +19,7 @@ use service_kit::docs::{OPENAPI_3_0_MEDIA_TYPE, OPENAPI_3_0_PATH};
 use service_kit::extract::Path;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
-use utoipa::{IntoParams, IntoResponses};
+use utoipa::IntoResponses;
 
 use crate::store::StreetStore;
 use documents::{
@@ -27,6 +27,7 @@ use documents::{
     StreetCollection, StreetItem, COLLECTION_ID, CONFORMANCE, CRS84, GEOJSON, JSON,
 };
 pub use params::FeaturesSettings;
+use params::{FormatParam, ItemsParams};
 use service_kit::docs::responses::DatabaseUnavailable;
 
 /// What the handlers need besides the store.
@@ -112,16 +113,6 @@ pub struct UnknownParameter(pub ErrorBody);
 #[derive(IntoResponses)]
 #[response(status = 404, description = "`NOT_FOUND`: no such collection")]
 pub struct NoSuchCollection(pub ErrorBody);
-
-/// The `f` parameter, for documentation.
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)] // only documents the parameter
-pub struct FormatParam {
-    /// Encoding: JSON (GeoJSON for features), the only one served.
-    #[param(value_type = Option<String>, pattern = "^(json|geojson)$", example = "json")]
-    f: Option<String>,
-}
 
 /// The landing page of the features API (OGC API – Features).
 ///
@@ -264,34 +255,6 @@ pub async fn collection(
     check_collection(&collection_id)?;
     params::check_common(req.query_string())?;
     json_document(&collection_document(&req, store.as_ref(), &config).await?)
-}
-
-/// The parameters of the items request, for documentation (read by `params::items`).
-#[derive(IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(dead_code)] // only documents the parameters
-pub struct ItemsParams {
-    /// Features per page; default `features.default_limit` (10). A value larger than
-    /// `features.max_limit` (10000) is served as that maximum, not refused (the standard).
-    #[param(value_type = Option<i64>, minimum = 1, default = 10)]
-    limit: Option<String>,
-    /// Streets (by number) to skip; the `next` and `prev` links carry it.
-    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64, default = 0)]
-    offset: Option<String>,
-    /// Only streets whose geometry intersects the box `west,south,east,north` in CRS84 (with
-    /// heights: `west,south,low,east,north,high`); west > east crosses the antimeridian.
-    #[param(value_type = Option<Vec<f64>>, style = Form, explode = false, example = json!([14.41, 50.07, 14.43, 50.09]))]
-    bbox: Option<String>,
-    /// An RFC 3339 date-time or interval (`start/end`, `..` for an open end). Streets have no
-    /// temporal geometry, so every street matches a valid value (/req/core/fc-time-response).
-    #[param(value_type = Option<String>, example = "2026-01-01T00:00:00Z/..")]
-    datetime: Option<String>,
-    /// Only streets whose name (`N_GM_U`) equals this, ignoring case and diacritics.
-    #[param(value_type = Option<String>, min_length = 1, max_length = 200, example = "Národní")]
-    name: Option<String>,
-    /// Encoding: JSON (GeoJSON), the only one served.
-    #[param(value_type = Option<String>, pattern = "^(json|geojson)$", example = "json")]
-    f: Option<String>,
 }
 
 /// The streets, a page at a time, by street number.

@@ -1,11 +1,16 @@
-//! The query parameters of the features API, read from the raw query string so that an unknown
-//! or repeated parameter is refused (OGC API – Features Part 1, /req/core/query-param-unknown
-//! and /req/core/query-param-invalid): every fault is a 400 `VALIDATION_ERROR` naming it.
+//! The query parameters of the features API, each resource's in one struct that both reads
+//! (through `service_kit`'s query parser, the one every service uses) and documents them. An
+//! unknown or repeated parameter is refused (OGC API – Features Part 1,
+//! /req/core/query-param-unknown and /req/core/query-param-invalid): every fault is a 400
+//! `VALIDATION_ERROR` naming it.
 
 use chrono::{DateTime, NaiveDate};
 use domain::i18n::Message;
 use domain::limits::Q_MAX_CHARS;
+use serde::Deserialize;
+use service_kit::extract::parse_query;
 use service_kit::ApiError;
+use utoipa::IntoParams;
 
 use crate::model::ItemsQuery;
 use crate::store::bbox::BoxFilter;
@@ -34,11 +39,6 @@ impl FeaturesSettings {
     }
 }
 
-/// The parameters every features API resource accepts.
-const COMMON: &[&str] = &["f"];
-/// The parameters of `/collections/streets/items`.
-const ITEMS: &[&str] = &["f", "limit", "offset", "bbox", "datetime", "name"];
-
 fn invalid(parameter: &str, reason: impl std::fmt::Display) -> ApiError {
     ApiError::validation(
         Message::new("invalid-query")
@@ -47,29 +47,44 @@ fn invalid(parameter: &str, reason: impl std::fmt::Display) -> ApiError {
     )
 }
 
-/// The query's pairs, each name at most once and known to the resource.
-fn pairs(raw: &str, known: &[&'static str]) -> Result<Vec<(&'static str, String)>, ApiError> {
-    let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
-        .map_err(|e| invalid("query string", format!("it cannot be decoded: {e}")))?;
-    let mut out: Vec<(&'static str, String)> = Vec::with_capacity(pairs.len());
-    for (name, value) in pairs {
-        let Some(&known) = known.iter().find(|k| **k == name) else {
-            return Err(invalid(
-                &name,
-                format!(
-                    "unknown parameter; this resource takes {}",
-                    known.join(", ")
-                ),
-            ));
-        };
-        if out.iter().any(|(n, _)| *n == known) {
-            return Err(ApiError::validation(
-                Message::new("parameter-repeated").arg("parameter", known),
-            ));
-        }
-        out.push((known, value));
-    }
-    Ok(out)
+/// The query of a resource that takes only `f`: read (an unknown or repeated parameter is a
+/// 400 naming it) and documented by this one struct.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct FormatParam {
+    /// Encoding: JSON (GeoJSON for features), the only one served.
+    #[param(value_type = Option<String>, pattern = "^(json|geojson)$", example = "json")]
+    f: Option<String>,
+}
+
+/// The query of `/collections/streets/items`, read and documented by this one struct; the
+/// values arrive as text and [`items`] checks each, naming the parameter at fault.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct ItemsParams {
+    /// Features per page; default `features.default_limit` (10). A value larger than
+    /// `features.max_limit` (10000) is served as that maximum, not refused (the standard).
+    #[param(value_type = Option<i64>, minimum = 1, default = 10)]
+    limit: Option<String>,
+    /// Streets (by number) to skip; the `next` and `prev` links carry it.
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64, default = 0)]
+    offset: Option<String>,
+    /// Only streets whose geometry intersects the box `west,south,east,north` in CRS84 (with
+    /// heights: `west,south,low,east,north,high`); west > east crosses the antimeridian.
+    #[param(value_type = Option<Vec<f64>>, style = Form, explode = false, example = json!([14.41, 50.07, 14.43, 50.09]))]
+    bbox: Option<String>,
+    /// An RFC 3339 date-time or interval (`start/end`, `..` for an open end). Streets have no
+    /// temporal geometry, so every street matches a valid value (/req/core/fc-time-response).
+    #[param(value_type = Option<String>, example = "2026-01-01T00:00:00Z/..")]
+    datetime: Option<String>,
+    /// Only streets whose name (`N_GM_U`) equals this, ignoring case and diacritics.
+    #[param(value_type = Option<String>, min_length = 1, max_length = 200, example = "Národní")]
+    name: Option<String>,
+    /// Encoding: JSON (GeoJSON), the only one served.
+    #[param(value_type = Option<String>, pattern = "^(json|geojson)$", example = "json")]
+    f: Option<String>,
 }
 
 /// The `f` parameter: only JSON encodings are served.
@@ -87,12 +102,8 @@ fn check_format(value: &str) -> Result<(), ApiError> {
 
 /// Checks the query of a resource that takes only `f`.
 pub fn check_common(raw: &str) -> Result<(), ApiError> {
-    for (name, value) in pairs(raw, COMMON)? {
-        if name == "f" {
-            check_format(&value)?;
-        }
-    }
-    Ok(())
+    let params: FormatParam = parse_query(raw)?;
+    params.f.as_deref().map_or(Ok(()), check_format)
 }
 
 /// A validated items request, and its parameters as they go into paging links.
@@ -105,56 +116,62 @@ pub struct ItemsRequest {
 
 /// Reads the query of `/collections/streets/items`.
 pub fn items(raw: &str, settings: FeaturesSettings) -> Result<ItemsRequest, ApiError> {
-    let mut query = ItemsQuery {
-        limit: settings.default_limit,
-        offset: 0,
-        bbox: None,
-        name: None,
-    };
-    let mut filters = Vec::new();
-    for (name, value) in pairs(raw, ITEMS)? {
-        match name {
-            "f" => check_format(&value)?,
-            "limit" => {
-                // A 64-bit integer, as the API description says; larger ones are refused.
-                let limit: i64 = value.parse().ok().filter(|l| *l >= 1).ok_or_else(|| {
-                    invalid(
-                        "limit",
-                        "it must be an integer from 1 to 9223372036854775807",
-                    )
-                })?;
-                query.limit = u32::try_from(limit)
-                    .unwrap_or(u32::MAX)
-                    .min(settings.max_limit);
-            }
-            "offset" => {
-                query.offset = value
-                    .parse()
-                    .map_err(|_| invalid("offset", "it must be an integer from 0 to 4294967295"))?;
-            }
-            "bbox" => {
-                query.bbox = Some(BoxFilter::new(bbox(&value)?));
-                filters.push((name, value));
-            }
-            "datetime" => {
-                datetime(&value)?;
-                filters.push((name, value));
-            }
-            "name" => {
-                let chars = value.chars().count();
-                if chars == 0 || chars > Q_MAX_CHARS {
-                    return Err(invalid(
-                        "name",
-                        format!("it must be 1 to {Q_MAX_CHARS} characters"),
-                    ));
-                }
-                query.name = Some(domain::text::fold(&value));
-                filters.push((name, value));
-            }
-            _ => {}
-        }
+    let params: ItemsParams = parse_query(raw)?;
+    if let Some(f) = &params.f {
+        check_format(f)?;
     }
-    filters.sort_by_key(|(n, _)| ["bbox", "datetime", "name"].iter().position(|k| k == n));
+    let limit = match &params.limit {
+        None => settings.default_limit,
+        // A 64-bit integer, as the API description says; larger ones are refused.
+        Some(value) => {
+            let limit: i64 = value.parse().ok().filter(|l| *l >= 1).ok_or_else(|| {
+                invalid(
+                    "limit",
+                    "it must be an integer from 1 to 9223372036854775807",
+                )
+            })?;
+            u32::try_from(limit)
+                .unwrap_or(u32::MAX)
+                .min(settings.max_limit)
+        }
+    };
+    let offset = match &params.offset {
+        None => 0,
+        Some(value) => value
+            .parse()
+            .map_err(|_| invalid("offset", "it must be an integer from 0 to 4294967295"))?,
+    };
+    let bbox = params.bbox.as_deref().map(bbox).transpose()?;
+    if let Some(value) = &params.datetime {
+        datetime(value)?;
+    }
+    let name = match &params.name {
+        None => None,
+        Some(value) => {
+            let chars = value.chars().count();
+            if chars == 0 || chars > Q_MAX_CHARS {
+                return Err(invalid(
+                    "name",
+                    format!("it must be 1 to {Q_MAX_CHARS} characters"),
+                ));
+            }
+            Some(domain::text::fold(value))
+        }
+    };
+    let filters = [
+        ("bbox", params.bbox),
+        ("datetime", params.datetime),
+        ("name", params.name),
+    ]
+    .into_iter()
+    .filter_map(|(n, v)| v.map(|v| (n, v)))
+    .collect();
+    let query = ItemsQuery {
+        limit,
+        offset,
+        bbox: bbox.map(BoxFilter::new),
+        name,
+    };
     Ok(ItemsRequest { query, filters })
 }
 
