@@ -131,7 +131,6 @@ impl ServiceApp for Application {
             service: SPEC.name,
             api: routes::configure(
                 state,
-                Authenticator::new(&settings.auth)?,
                 HttpCache::new(
                     &settings.http_cache,
                     &settings.http.base_path,
@@ -145,6 +144,7 @@ impl ServiceApp for Application {
             metrics,
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
+            authenticator: Some(Authenticator::new(&settings.auth)?),
         };
         let http = HttpApp::bind(parts, &settings.http)?.closing(db);
         Ok(Self { http, stores })

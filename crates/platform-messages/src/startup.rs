@@ -138,13 +138,14 @@ impl ServiceApp for Application {
         };
         let parts = AppParts {
             service: SPEC.name,
-            api: routes::configure(state, Authenticator::new(&settings.auth)?),
+            api: routes::configure(state),
             openapi: routes::openapi(&settings.http.base_path),
             openapi_3_0: false,
             readiness,
             metrics: metrics(&db, cache)?,
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
+            authenticator: Some(Authenticator::new(&settings.auth)?),
         };
         let http = HttpApp::bind(parts, &settings.http)?;
         Ok(Self {

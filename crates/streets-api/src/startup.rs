@@ -74,6 +74,8 @@ impl ServiceApp for Application {
             metrics,
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
+            // The streets are public: no signed-in callers.
+            authenticator: None,
         };
         let http = HttpApp::bind(parts, &settings.http)?.closing(db);
         Ok(Self { http, store, model })

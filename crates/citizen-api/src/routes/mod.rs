@@ -24,7 +24,6 @@ use std::sync::Arc;
 
 use actix_web::web;
 use domain::error_code::ErrorCode;
-use service_kit::auth::Authenticator;
 use service_kit::clock::Clock;
 use service_kit::docs::BearerScheme;
 use service_kit::http::cache::HttpCache;
@@ -89,16 +88,16 @@ pub const PUBLIC_GETS: &[&str] = &[
 /// What depends on who asks, whatever the request: never kept by a shared cache.
 pub const PRIVATE_PREFIXES: &[&str] = &["/me", "/admin", "/data-exports"];
 
-/// The routes under the base path, with their shared state, the [`Authenticator`] the auth
-/// extractors look up and the caching headers of their answers.
-pub fn configure(state: AppState, authenticator: Authenticator, cache: HttpCache) -> ConfigureApi {
+/// The routes under the base path, with their shared state and the caching headers of their
+/// answers (the auth extractors find the service's `Authenticator` in `AppParts`).
+pub fn configure(state: AppState, cache: HttpCache) -> ConfigureApi {
     let media = web::Data::new(state.media.clone());
     let state = web::Data::new(state);
     Arc::new(move |cfg: &mut web::ServiceConfig| {
         cfg.service(
             web::scope("")
                 .wrap(cache.clone())
-                .configure(|cfg| routes(cfg, &state, &authenticator, &media)),
+                .configure(|cfg| routes(cfg, &state, &media)),
         );
     })
 }
@@ -106,11 +105,9 @@ pub fn configure(state: AppState, authenticator: Authenticator, cache: HttpCache
 fn routes(
     cfg: &mut web::ServiceConfig,
     state: &web::Data<AppState>,
-    authenticator: &Authenticator,
     media: &web::Data<MediaStore>,
 ) {
     cfg.app_data(state.clone())
-        .app_data(authenticator.clone())
         .service(
             web::resource("/reports")
                 .route(web::get().to(reports::list::list))

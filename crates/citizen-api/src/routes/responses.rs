@@ -51,8 +51,8 @@ service_kit::response_group! {
     pub struct CategoryManagerErrors(Unauthorized, CategoriesForbidden, CategoryNotFound, ServiceUnavailable);
     /// 401 and the bare 403 of an editor's change (the route's description names the scope).
     pub struct EditorErrors(Unauthorized, Forbidden);
-    /// 400, 413 and 415 of the officers' JSON bodies (`admin::JsonObject`) where the route
-    /// checks nothing more it would name.
+    /// 400, 413 and 415 of the officers' JSON bodies where the route checks nothing more it
+    /// would name.
     pub struct JsonObjectErrors(InvalidJsonBody, PayloadTooLarge, NotJson);
     /// 413 and 415 of a JSON body under the JSON limit, in the words of the citizens' routes.
     pub struct OwnJsonErrors(OverJsonLimit, NotApplicationJson);

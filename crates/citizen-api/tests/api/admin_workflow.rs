@@ -16,6 +16,7 @@ on_both_backends!(crate::helpers::spawn_app;
     duplicate_takes_over_the_parents_statements,
     refused_transitions_are_409_and_change_nothing,
     another_categorys_issue_is_never_seen_or_changed,
+    a_caller_without_the_scope_learns_nothing_from_the_body,
 );
 
 struct Setup {
@@ -333,4 +334,71 @@ async fn another_categorys_issue_is_never_seen_or_changed(app: TestApp) {
         )
         .await;
     assert_eq!(status, 400, "{body}");
+}
+
+/// The scope is checked before the body is read, as on the editors' routes: a caller without it
+/// gets 403 whatever the body (not JSON, malformed, or of the wrong shape), never a validation
+/// answer about it.
+async fn a_caller_without_the_scope_learns_nothing_from_the_body(app: TestApp) {
+    let s = setup(&app).await;
+    let (report, issue) = filed_in(&app, "Pothole", 1, s.roads).await;
+    let reader = app.token("o-roads", &[READ]);
+    let bodies = [
+        ("text/plain", "accept this".to_string()),
+        ("application/json", "{\"category_id\":".to_string()),
+        ("application/json", json!({"category": "x"}).to_string()),
+        (
+            "application/json",
+            json!({"category_id": s.light}).to_string(),
+        ),
+    ];
+    let routes = [
+        (Method::POST, format!("/admin/issues/{issue}/move"), &reader),
+        (
+            Method::POST,
+            format!("/admin/issues/{issue}/duplicate-of"),
+            &reader,
+        ),
+        (
+            Method::POST,
+            format!("/admin/reports/{report}/issues"),
+            &reader,
+        ),
+        (
+            Method::PUT,
+            format!("/admin/reports/{report}/explicit"),
+            &reader,
+        ),
+        // The officer works Roads but may not manage categories.
+        (
+            Method::POST,
+            "/admin/report-categories".to_string(),
+            &s.officer,
+        ),
+        (
+            Method::PATCH,
+            format!("/admin/report-categories/{}", s.roads),
+            &s.officer,
+        ),
+    ];
+    for (method, path, token) in &routes {
+        for (content_type, body) in &bodies {
+            let response = app
+                .http
+                .request(method.clone(), format!("{}{path}", app.base))
+                .bearer_auth(token)
+                .header("content-type", *content_type)
+                .body(body.clone())
+                .send()
+                .await
+                .expect("request");
+            let status = response.status().as_u16();
+            let answer: Value = response.json().await.expect("error body");
+            assert_error(status, &answer, 403, "FORBIDDEN");
+        }
+    }
+    // Nothing changed: the issue is still open in Roads, the report not explicit.
+    let body = app.admin_issues(report, &s.officer).await;
+    assert_eq!(body["issues"].as_array().map(Vec::len), Some(1), "{body}");
+    assert_eq!(body["issues"][0]["status"], "open", "{body}");
 }

@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use actix_web::web;
 use domain::error_code::ErrorCode;
-use service_kit::auth::Authenticator;
 use service_kit::docs::BearerScheme;
 use service_kit::http::ConfigureApi;
 use utoipa::OpenApi;
@@ -31,13 +30,12 @@ pub struct AppState {
     pub scheduler: Arc<Scheduler>,
 }
 
-/// The routes under the base path, with their shared state and the [`Authenticator`] the
-/// `Auth` extractor looks up.
-pub fn configure(state: AppState, authenticator: Authenticator) -> ConfigureApi {
+/// The routes under the base path, with their shared state (the auth extractors find the
+/// service's `Authenticator` in `AppParts`).
+pub fn configure(state: AppState) -> ConfigureApi {
     let state = web::Data::new(state);
     Arc::new(move |cfg: &mut web::ServiceConfig| {
         cfg.app_data(state.clone())
-            .app_data(authenticator.clone())
             .service(
                 web::resource("/clients/{client_id}/messages")
                     .route(web::get().to(operator::list))

@@ -39,6 +39,22 @@ async fn operator_api_needs_the_scope(app: TestApp) {
     assert_eq!(no_scope.json::<Value>().await.unwrap()["name"], "FORBIDDEN");
     let list = send(&app, Method::GET, &url, Some(&user), None).await;
     assert_eq!(list.status(), 403);
+    // The scope is checked before the body and the path are judged: a caller without it
+    // learns nothing from a 415 or a 400.
+    let not_json = app
+        .http
+        .post(&url)
+        .bearer_auth(&user)
+        .header("content-type", "text/plain")
+        .body("x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(not_json.status(), 403);
+    let bad_id = format!("{url}/not-a-uuid");
+    let read = send(&app, Method::GET, &bad_id, Some(&user), None).await;
+    assert_eq!(read.status(), 403);
+    assert_eq!(read.json::<Value>().await.unwrap()["name"], "FORBIDDEN");
     assert_eq!(app.public(&client).await["messages"], json!([]));
 }
 

@@ -1,5 +1,9 @@
-//! actix extractors: [`Auth`] (token required) and [`MaybeAuth`] (token optional). Both need the
-//! service's [`Authenticator`] registered as app data (`.app_data(authenticator.clone())`).
+//! actix extractors: [`Auth`] (token required) and [`MaybeAuth`] (token optional); [`Scoped`]
+//! builds on [`Auth`]. They need the service's [`Authenticator`] as app data: a service gives it
+//! to the shared stack (`AppParts::authenticator`), which registers it and verifies the token
+//! before the handler ([`verify_first`]).
+//!
+//! [`Scoped`]: super::Scoped
 
 use actix_web::dev::Payload;
 use actix_web::http::header::{HeaderMap, HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
@@ -65,16 +69,27 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<Option<&str>, AuthError> {
     Ok(Some(token))
 }
 
-/// Request extension holding the principal verified by an extractor of this module, so a second
-/// extractor in the same request does not verify again.
+/// Request extension holding the outcome of verifying the request's token, so that it is
+/// verified once: by [`verify_first`] before the handler, or by the first extractor.
 #[derive(Clone)]
-struct VerifiedPrincipal(Principal);
+struct Verified(Result<Principal, AuthError>);
 
-/// Verifies the request's token once.
-async fn principal_of(req: &HttpRequest) -> Result<Option<Principal>, AuthRejection> {
-    if let Some(VerifiedPrincipal(principal)) = req.extensions().get::<VerifiedPrincipal>() {
-        return Ok(Some(principal.clone()));
+/// Verifies `token` for `req` once and keeps the outcome.
+async fn verify_once(
+    req: &HttpRequest,
+    authenticator: &Authenticator,
+    token: &str,
+) -> Result<Principal, AuthError> {
+    if let Some(Verified(outcome)) = req.extensions().get::<Verified>() {
+        return outcome.clone();
     }
+    let outcome = authenticator.authenticate(token).await;
+    req.extensions_mut().insert(Verified(outcome.clone()));
+    outcome
+}
+
+/// The request's caller: `None` without an `Authorization` header.
+async fn principal_of(req: &HttpRequest) -> Result<Option<Principal>, AuthRejection> {
     let Some(token) = bearer_token(req.headers())? else {
         return Ok(None);
     };
@@ -83,10 +98,21 @@ async fn principal_of(req: &HttpRequest) -> Result<Option<Principal>, AuthReject
             "no Authenticator registered as app data"
         ))));
     };
-    let principal = authenticator.authenticate(token).await?;
-    req.extensions_mut()
-        .insert(VerifiedPrincipal(principal.clone()));
-    Ok(Some(principal))
+    Ok(Some(verify_once(req, authenticator, token).await?))
+}
+
+/// Verifies the request's bearer token (when it has one) before the request reaches a handler,
+/// and keeps the outcome for the extractors of this module; the shared stack calls it for every
+/// API request of a service with an authenticator. actix extracts a handler's arguments
+/// concurrently, and the first to fail answers: without this, a body or a path refused at once
+/// would answer before a token whose keys are being fetched, and a caller without the right
+/// would learn from validation answers. With it, every auth extractor is ready when first
+/// polled, so the arguments are judged in their order (the caller first). Nothing is refused
+/// here: a route that takes no caller ignores the outcome.
+pub async fn verify_first(req: &HttpRequest, authenticator: &Authenticator) {
+    if let Ok(Some(token)) = bearer_token(req.headers()) {
+        let _ = verify_once(req, authenticator, token).await;
+    }
 }
 
 impl FromRequest for Auth {

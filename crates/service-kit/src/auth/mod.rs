@@ -19,6 +19,7 @@ mod claims;
 mod dev;
 mod extract;
 mod jwks;
+mod scoped;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -33,7 +34,8 @@ use serde::Deserialize;
 use crate::error::ApiError;
 
 pub use dev::{mint_dev_token, DevTokenArgs, DevTokenRequest};
-pub use extract::{bearer_token, Auth, AuthRejection, MaybeAuth};
+pub use extract::{bearer_token, verify_first, Auth, AuthRejection, MaybeAuth};
+pub use scoped::{ScopeRule, Scoped};
 
 use jwks::{JwksCache, KeyLookup};
 
@@ -108,11 +110,16 @@ impl Principal {
 
     /// 403 `FORBIDDEN` unless the token carries `scope`.
     pub fn require_scope(&self, scope: &str) -> Result<(), ApiError> {
-        if self.has_scope(scope) {
+        self.require_any_scope(&[scope])
+    }
+
+    /// 403 `FORBIDDEN` naming `scopes` unless the token carries one of them.
+    pub fn require_any_scope(&self, scopes: &[&str]) -> Result<(), ApiError> {
+        if scopes.iter().any(|scope| self.has_scope(scope)) {
             Ok(())
         } else {
             Err(ApiError::forbidden(
-                Message::new("scope-required").arg("scope", scope),
+                Message::new("scope-required").arg("scope", scopes.join(" or ")),
             ))
         }
     }

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 use utoipa::openapi::OpenApi;
 
+use crate::auth::Authenticator;
 use crate::error::ApiError;
 use crate::extract::{self, BodyLimit};
 use crate::health::{healthz, Readiness};
@@ -44,6 +45,10 @@ pub struct AppParts {
     pub schema: SchemaGate,
     /// The language of error texts when `Accept-Language` names none we have.
     pub default_locale: Locale,
+    /// Verifies bearer tokens for the auth extractors ([`crate::auth::Auth`] and the others),
+    /// before the handler's arguments are extracted ([`crate::auth::verify_first`]); `None`
+    /// for a service without signed-in callers.
+    pub authenticator: Option<Authenticator>,
 }
 
 impl AppParts {
@@ -59,6 +64,7 @@ impl AppParts {
             metrics: Metrics::new(service)?,
             schema: SchemaGate::new(service),
             default_locale: Locale::En,
+            authenticator: None,
         })
     }
 }
@@ -92,12 +98,14 @@ fn app(
     let base = http.base_path.as_str();
     let readiness = parts.readiness.clone();
     let api = parts.api.clone();
+    let authenticator = parts.authenticator.clone();
     let stack = stack::Stack::new(stack::StackState {
         metrics: parts.metrics.clone(),
         timeout: Duration::from_secs(http.request_timeout_seconds),
         default_locale: parts.default_locale,
         base_path: http.base_path.clone(),
         schema: parts.schema.clone(),
+        authenticator: parts.authenticator.clone(),
     });
     App::new()
         .app_data(BodyLimit(http.max_body_bytes))
@@ -117,6 +125,11 @@ fn app(
         )
         .configure(|cfg| {
             crate::docs::configure(cfg, parts.openapi.clone(), base, openapi_3_0.clone())
+        })
+        .configure(move |cfg| {
+            if let Some(authenticator) = authenticator {
+                cfg.app_data(authenticator);
+            }
         })
         .service(web::scope(base).configure(move |cfg| api(cfg)))
         .default_service(web::to(|| async {

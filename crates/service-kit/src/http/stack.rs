@@ -6,6 +6,8 @@
 //! - counts the request in the metrics by matched route pattern and status (the pattern is read
 //!   after routing, from the route the router already found, so no path is matched twice);
 //! - answers API requests 503 while the database schema is behind the binary;
+//! - verifies an API request's bearer token before the handler, so the caller is judged before
+//!   the handler's other arguments ([`crate::auth::verify_first`]);
 //! - bounds the request by `http.request_timeout_seconds` (408) and catches a panicking handler
 //!   (500, no internals);
 //! - renders every error answer as `{statusCode, name, userinfo}` in the language negotiated from
@@ -41,6 +43,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant};
 use tracing::Instrument;
 
+use crate::auth::Authenticator;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::schema::SchemaGate;
@@ -58,6 +61,8 @@ pub(super) struct StackState {
     pub default_locale: Locale,
     pub base_path: String,
     pub schema: SchemaGate,
+    /// Verifies an API request's bearer token before the handler ([`crate::auth::verify_first`]).
+    pub authenticator: Option<Authenticator>,
 }
 
 pub(super) struct Stack(Rc<StackState>);
@@ -132,7 +137,9 @@ where
             status = tracing::field::Empty,
             latency_ms = tracing::field::Empty,
         );
-        let blocked = state.schema.is_behind() && req.path().starts_with(&state.base_path);
+        let api = req.path().starts_with(&state.base_path);
+        let blocked = state.schema.is_behind() && api;
+        let authenticator = state.authenticator.clone().filter(|_| api);
         let service = self.service.clone();
         let work = async move {
             let outcome = if blocked {
@@ -141,7 +148,7 @@ where
                     Message::new("database-not-migrated").arg("service", state.schema.service()),
                 ))
             } else {
-                run(&service, req, state.timeout).await
+                run(&service, req, state.timeout, authenticator).await
             };
             let locale = i18n::negotiate(
                 accept_language.as_ref().and_then(|v| v.to_str().ok()),
@@ -183,7 +190,12 @@ where
 }
 
 /// Calls the inner service under the time-out, catching a panic.
-async fn run<S, B>(service: &S, req: ServiceRequest, timeout: Duration) -> Outcome<B>
+async fn run<S, B>(
+    service: &S,
+    req: ServiceRequest,
+    timeout: Duration,
+    authenticator: Option<Authenticator>,
+) -> Outcome<B>
 where
     S: Service<ServiceRequest, Response = ServiceResponse<B>, Error = actix_web::Error>,
     B: MessageBody,
@@ -192,8 +204,13 @@ where
         tracing::error!("handler panicked");
         ApiError::new(ErrorCode::InternalError, Message::new("unexpected-error"))
     };
-    let Ok(call) = std::panic::catch_unwind(AssertUnwindSafe(|| service.call(req))) else {
-        return Outcome::Failed(panicked());
+    // The caller first, then the handler: see `verify_first`. A panic while the handler's call
+    // is set up is caught with the call's own.
+    let call = async move {
+        if let Some(authenticator) = &authenticator {
+            crate::auth::verify_first(req.request(), authenticator).await;
+        }
+        service.call(req).await
     };
     match tokio::time::timeout(timeout, AssertUnwindSafe(call).catch_unwind()).await {
         Ok(Ok(Ok(res))) => Outcome::Response(res.map_into_left_body()),

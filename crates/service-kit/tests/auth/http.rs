@@ -27,16 +27,27 @@ async fn admin(
     Ok(format!("{} {}", greeting.get_ref(), principal.subject))
 }
 
-/// Serves the three routes under `/api/v1` on a free port; returns the base URL.
+service_kit::scoped!(
+    /// Holds `admin` or `root`.
+    Admin, AdminRule: "admin", "root"
+);
+
+/// The scope is checked by the extractor, before the body is read.
+async fn scoped(admin: Admin, body: Json<Value>) -> Json<Value> {
+    Json(json!({ "sub": admin.0.subject, "body": body.0 }))
+}
+
+/// Serves the four routes under `/api/v1` on a free port; returns the base URL.
 fn serve(auth: Authenticator) -> String {
     let api = Arc::new(move |cfg: &mut web::ServiceConfig| {
-        cfg.app_data(auth.clone())
-            .app_data(web::Data::new("hello"))
+        cfg.app_data(web::Data::new("hello"))
             .route("/me", web::get().to(me))
             .route("/maybe", web::get().to(maybe))
-            .route("/admin", web::get().to(admin));
+            .route("/admin", web::get().to(admin))
+            .route("/scoped", web::post().to(scoped));
     });
-    let parts = AppParts::new("auth-test", api, utoipa::openapi::OpenApi::default()).unwrap();
+    let mut parts = AppParts::new("auth-test", api, utoipa::openapi::OpenApi::default()).unwrap();
+    parts.authenticator = Some(auth);
     let app = HttpApp::bind(parts, &HttpSettings::default()).unwrap();
     let base = format!("http://127.0.0.1:{}/api/v1", app.port());
     tokio::spawn(app.run_until(std::future::pending()));
@@ -134,6 +145,54 @@ async fn extractors_over_http() {
     let response = get(&http, &admin_url, Some(&bearer(&admin_token))).await;
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.text().await.unwrap(), "hello citizen-42");
+}
+
+/// POST `url` with `body` as `content_type`, and the bearer `token` when given.
+async fn post(url: &str, token: Option<&str>, content_type: &str, body: &str) -> reqwest::Response {
+    let mut request = reqwest::Client::new()
+        .post(url)
+        .header("content-type", content_type)
+        .body(body.to_owned());
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn scoped_callers_are_checked_before_the_body_is_read() {
+    let server = jwks_server(&[RSA1_JWK]).await;
+    let base = serve(Authenticator::new(&settings(&server)).unwrap());
+    let url = format!("{base}/scoped");
+    let citizen = rs256(&claims());
+    let root = rs256(&with(claims(), "scope", json!("other root")));
+    for (content_type, body) in [("text/plain", "hi"), ("application/json", "{\"a\":")] {
+        // No token: 401 with the challenge, whatever the body.
+        let response = post(&url, None, content_type, body).await;
+        assert_eq!(
+            response.headers().get("www-authenticate").unwrap(),
+            "Bearer"
+        );
+        assert_eq!(error_body(response, 401).await.name, "UNAUTHORIZED");
+        // Neither scope: 403 naming both, never a word about the body.
+        let forbidden = error_body(post(&url, Some(&citizen), content_type, body).await, 403).await;
+        assert_eq!(forbidden.name, "FORBIDDEN");
+        assert!(
+            forbidden.userinfo.contains("admin or root"),
+            "{}",
+            forbidden.userinfo
+        );
+    }
+    // With one of them, the body is read and judged.
+    let response = post(&url, Some(&root), "text/plain", "hi").await;
+    assert_eq!(
+        error_body(response, 415).await.name,
+        "UNSUPPORTED_MEDIA_TYPE"
+    );
+    let response = post(&url, Some(&root), "application/json", "{\"a\":1}").await;
+    assert_eq!(response.status().as_u16(), 200);
+    let answer: Value = response.json().await.unwrap();
+    assert_eq!(answer, json!({"sub": "citizen-42", "body": {"a": 1}}));
 }
 
 #[tokio::test]

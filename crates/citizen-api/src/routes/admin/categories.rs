@@ -5,7 +5,6 @@ use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use serde::{Deserialize, Deserializer};
-use service_kit::auth::Auth;
 use service_kit::docs::responses::{NotJson, PayloadTooLarge, ServiceUnavailable, Unauthorized};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
@@ -14,7 +13,7 @@ use utoipa::ToSchema;
 use super::super::params::CategoryPath;
 use super::super::AppState;
 use super::model::{AdminCategories, AdminCategory};
-use super::{category_not_found, require_any, CATEGORIES_SCOPE, MANAGE_SCOPE, READ_SCOPE};
+use super::{category_not_found, AnyOfficer, ReportCategoryManager};
 use crate::app;
 use crate::routes::responses::{CategoriesForbidden, CategoryManagerErrors, JsonObjectErrors};
 use crate::store::admin::{CategoryChange, CategoryError};
@@ -110,9 +109,8 @@ pub(super) fn category_error(err: CategoryError) -> ApiError {
 #[tracing::instrument(name = "list_admin_report_categories", skip_all)]
 pub async fn list(
     state: web::Data<AppState>,
-    auth: Auth,
+    _auth: AnyOfficer,
 ) -> Result<Json<AdminCategories>, ApiError> {
-    require_any(&auth.0, &[CATEGORIES_SCOPE, READ_SCOPE, MANAGE_SCOPE])?;
     let categories = state.stores.categories.categories().await?;
     Ok(Json(AdminCategories {
         categories: categories.into_iter().map(AdminCategory::from).collect(),
@@ -141,11 +139,10 @@ pub async fn list(
 #[tracing::instrument(name = "create_admin_report_category", skip_all)]
 pub async fn create(
     state: web::Data<AppState>,
-    auth: Auth,
-    body: super::JsonObject,
+    auth: ReportCategoryManager,
+    body: Json<NewCategoryRequest>,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let body: NewCategoryRequest = super::from_object(body)?;
+    let body = body.0;
     let new = NewCategory {
         name: check_name(&body.name)?,
         is_default: body.is_default,
@@ -182,11 +179,10 @@ pub async fn create(
 pub async fn update(
     path: Path<CategoryPath>,
     state: web::Data<AppState>,
-    auth: Auth,
-    body: super::JsonObject,
+    auth: ReportCategoryManager,
+    body: Json<CategoryPatch>,
 ) -> Result<Json<AdminCategory>, ApiError> {
-    auth.0.require_scope(CATEGORIES_SCOPE)?;
-    let body: CategoryPatch = super::from_object(body)?;
+    let body = body.0;
     let id = path.id()?;
     let change = CategoryChange {
         name: body.name.as_deref().map(check_name).transpose()?,
@@ -226,9 +222,8 @@ pub async fn update(
 pub async fn delete(
     path: Path<CategoryPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportCategoryManager,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(CATEGORIES_SCOPE)?;
     let id = path.id()?;
     app::categories::delete(
         state.stores.admin.as_ref(),

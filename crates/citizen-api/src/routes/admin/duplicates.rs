@@ -4,7 +4,6 @@
 
 use actix_web::web;
 use serde::Deserialize;
-use service_kit::auth::Auth;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -13,9 +12,8 @@ use uuid::Uuid;
 use super::super::params::IssuePath;
 use super::super::AppState;
 use super::model::{AdminIssueItem, SuggestionItem, Suggestions};
-use super::{accessible_issue, issue_not_found, managed_issue, manager_body, workflow_error};
+use super::{accessible_issue, issue_not_found, workflow_error, ReportManager, ReportReader};
 use crate::app;
-use crate::routes::editor::ReportReader;
 use crate::routes::responses::{
     IssueManagerErrors, IssueNotFound, JsonObjectErrors, ManagerErrors, ReaderErrors,
 };
@@ -81,12 +79,11 @@ pub struct DuplicateRequest {
 pub async fn mark_duplicate(
     path: Path<IssuePath>,
     state: web::Data<AppState>,
-    auth: Auth,
-    body: super::JsonObject,
+    auth: ReportManager,
+    body: Json<DuplicateRequest>,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    let body: DuplicateRequest = manager_body(&auth.0, body)?;
     let (item, access) = accessible_issue(&state, &auth.0, &path).await?;
-    let parent = state.stores.admin.issue(body.parent_id).await?;
+    let parent = state.stores.admin.issue(body.0.parent_id).await?;
     match parent {
         Some(p) if access.allows(p.issue.category_id) => {}
         _ => return Err(issue_not_found()),
@@ -94,7 +91,7 @@ pub async fn mark_duplicate(
     let updated = crate::app::workflow::mark_duplicate(
         state.stores.issues.as_ref(),
         item.issue.id,
-        body.parent_id,
+        body.0.parent_id,
         &auth.0.subject,
         state.clock.now(),
     )
@@ -155,9 +152,9 @@ pub async fn suggestions(
 pub async fn dismiss(
     path: Path<IssuePath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportManager,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    let item = managed_issue(&state, &auth.0, &path).await?;
+    let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let updated = state
         .stores
         .duplicates

@@ -2,7 +2,6 @@
 
 use actix_web::web;
 use serde::{Deserialize, Serialize};
-use service_kit::auth::Auth;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -10,7 +9,7 @@ use utoipa::ToSchema;
 use super::super::params::ReportPath;
 use super::super::reports::report_not_found;
 use super::super::AppState;
-use super::{accessible_report, manager_body, JsonObject};
+use super::{accessible_report, ReportManager};
 use crate::routes::responses::{JsonObjectErrors, ManagerErrors};
 
 /// The body and the answer of `PUT /admin/reports/{reportId}/explicit`.
@@ -45,18 +44,17 @@ pub struct Explicit {
 pub async fn set(
     path: Path<ReportPath>,
     state: web::Data<AppState>,
-    auth: Auth,
-    body: JsonObject,
+    auth: ReportManager,
+    body: Json<Explicit>,
 ) -> Result<Json<Explicit>, ApiError> {
-    let body: Explicit = manager_body(&auth.0, body)?;
     let (id, _) = accessible_report(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let admin = &state.stores.admin;
     if !admin
-        .set_explicit(id, body.explicit, &auth.0.subject, now)
+        .set_explicit(id, body.0.explicit, &auth.0.subject, now)
         .await?
     {
         return Err(report_not_found());
     }
-    Ok(Json(body))
+    Ok(body)
 }

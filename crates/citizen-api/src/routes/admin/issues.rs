@@ -1,15 +1,13 @@
 //! `GET /admin/reports/{reportId}/issues`: a report's issues with their statements.
 
 use actix_web::web;
-use service_kit::auth::Auth;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
 use super::super::params::ReportPath;
 use super::super::AppState;
-use super::accessible_report;
 use super::model::{AdminIssueItem, AdminStatement, IssueDetail, IssueDetails};
-use crate::routes::editor::ReportReader;
+use super::{accessible_report, ReportManager, ReportReader};
 use crate::routes::responses::{JsonObjectErrors, ManagerErrors, ReaderErrors};
 
 /// The issues of a report the caller may see.
@@ -88,16 +86,15 @@ pub struct OpenIssueRequest {
 pub async fn open(
     path: Path<ReportPath>,
     state: web::Data<AppState>,
-    auth: Auth,
-    body: super::JsonObject,
+    auth: ReportManager,
+    body: Json<OpenIssueRequest>,
 ) -> Result<actix_web::HttpResponse, ApiError> {
-    let body: OpenIssueRequest = super::manager_body(&auth.0, body)?;
     let (id, _) = accessible_report(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let opened = crate::app::workflow::open_issue(
         state.stores.issues.as_ref(),
         id,
-        body.category_id,
+        body.0.category_id,
         &auth.0.subject,
         now,
     )

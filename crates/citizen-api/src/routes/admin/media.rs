@@ -4,14 +4,13 @@
 use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
-use service_kit::auth::Auth;
 use service_kit::extract::Path;
 use service_kit::ApiError;
 use uuid::Uuid;
 
 use super::super::params::ReportMediaPath;
 use super::super::AppState;
-use super::{access, MANAGE_SCOPE};
+use super::{access, ReportManager};
 use crate::routes::responses::ManagerErrors;
 
 fn media_not_found() -> ApiError {
@@ -41,9 +40,8 @@ fn media_not_found() -> ApiError {
 pub async fn delete(
     path: Path<ReportMediaPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportManager,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(MANAGE_SCOPE)?;
     let (Ok(report_id), Ok(media_id)) = (path.report_id.parse::<Uuid>(), path.media_id.parse())
     else {
         return Err(media_not_found());

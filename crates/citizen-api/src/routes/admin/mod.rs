@@ -20,7 +20,6 @@ pub mod statement;
 pub mod workflow;
 
 use actix_web::web;
-use domain::i18n::Message;
 use service_kit::auth::Principal;
 use service_kit::ApiError;
 use utoipa::OpenApi;
@@ -32,9 +31,7 @@ use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::admin::{Access, AdminIssue};
 use crate::store::WorkflowError;
 
-pub use super::editor::{require_any, MANAGE_SCOPE, READ_SCOPE};
-/// Report categories and their officers.
-pub const CATEGORIES_SCOPE: &str = "cityuser:report-categories:manage";
+pub use super::editor::{AnyOfficer, ReportCategoryManager, ReportManager, ReportReader};
 
 /// Registers the `/admin/…` routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -136,28 +133,6 @@ pub async fn accessible_issue(
     }
 }
 
-/// The issue of the path for a workflow step: 403 without `cityuser:reports:manage`, then as
-/// [`accessible_issue`].
-pub async fn managed_issue(
-    state: &AppState,
-    principal: &Principal,
-    path: &IssuePath,
-) -> Result<AdminIssue, ApiError> {
-    principal.require_scope(MANAGE_SCOPE)?;
-    let (item, _) = accessible_issue(state, principal, path).await?;
-    Ok(item)
-}
-
-/// The body of a workflow step: 403 without `cityuser:reports:manage`, then the request
-/// struct (as [`from_object`]); the path's issue or report is looked up after both.
-pub fn manager_body<T: serde::de::DeserializeOwned>(
-    principal: &Principal,
-    body: JsonObject,
-) -> Result<T, ApiError> {
-    principal.require_scope(MANAGE_SCOPE)?;
-    from_object(body)
-}
-
 /// The report of the path and its not moved issues the caller may see; 404 when there is no
 /// such report, or (without access to every category) none of its issues is in the caller's
 /// categories.
@@ -174,21 +149,6 @@ pub async fn accessible_report(
         return Err(report_not_found());
     }
     Ok((id, issues))
-}
-
-/// A JSON body read as an object first: serde would take a struct from an array too
-/// (`[null, null]`), which the description does not allow.
-pub type JsonObject = service_kit::extract::Json<serde_json::Map<String, serde_json::Value>>;
-
-/// The request struct of a JSON object body; a wrong shape is a 400 `VALIDATION_ERROR`.
-pub fn from_object<T: serde::de::DeserializeOwned>(body: JsonObject) -> Result<T, ApiError> {
-    serde_json::from_value(serde_json::Value::Object(body.0)).map_err(|err| {
-        ApiError::validation(
-            Message::new("invalid-body")
-                .arg("field", "")
-                .arg("reason", err.to_string()),
-        )
-    })
 }
 
 /// The answer to a refused workflow step.

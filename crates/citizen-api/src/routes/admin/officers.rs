@@ -3,7 +3,6 @@
 
 use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
-use service_kit::auth::Auth;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
@@ -12,7 +11,7 @@ use super::super::params::{CategoryPath, OfficerPath};
 use super::super::AppState;
 use super::categories::category_error;
 use super::model::Officers;
-use super::{category_not_found, CATEGORIES_SCOPE};
+use super::{category_not_found, ReportCategoryManager};
 use crate::app;
 use crate::app::categories::OfficerChange;
 use crate::routes::responses::CategoryManagerErrors;
@@ -50,13 +49,12 @@ fn check_subject(subject: &str) -> Result<(), ApiError> {
         CategoryManagerErrors,
     )
 )]
-#[tracing::instrument(name = "list_category_officers", skip(state, auth))]
+#[tracing::instrument(name = "list_category_officers", skip(state, _auth))]
 pub async fn list(
     path: Path<CategoryPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    _auth: ReportCategoryManager,
 ) -> Result<Json<Officers>, ApiError> {
-    auth.0.require_scope(CATEGORIES_SCOPE)?;
     let id = existing(&state, path.id()?).await?;
     let officers = state.stores.admin.category_officers(id).await?;
     Ok(Json(Officers { officers }))
@@ -82,9 +80,8 @@ pub async fn list(
 pub async fn add(
     path: Path<OfficerPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportCategoryManager,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(CATEGORIES_SCOPE)?;
     let id = existing(&state, path.category()?).await?;
     check_subject(&path.subject)?;
     change_officer(&state, &auth, id, &path.subject, true).await
@@ -107,9 +104,8 @@ pub async fn add(
 pub async fn remove(
     path: Path<OfficerPath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportCategoryManager,
 ) -> Result<HttpResponse, ApiError> {
-    auth.0.require_scope(CATEGORIES_SCOPE)?;
     // An unknown category is the app's `NotFound` (it locks the category's row anyway).
     let id = path.category()?;
     change_officer(&state, &auth, id, &path.subject, false).await
@@ -118,7 +114,7 @@ pub async fn remove(
 /// Assigns the officer (`assigned`) or takes them off the category: 204.
 async fn change_officer(
     state: &AppState,
-    auth: &Auth,
+    auth: &ReportCategoryManager,
     category_id: Uuid,
     subject: &str,
     assigned: bool,

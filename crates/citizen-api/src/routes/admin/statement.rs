@@ -4,7 +4,6 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message;
 use domain::reports::check_statement;
-use service_kit::auth::Auth;
 use service_kit::extract::Path;
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
@@ -13,7 +12,7 @@ use super::super::params::IssuePath;
 use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use super::model::AdminStatement;
-use super::{managed_issue, workflow_error};
+use super::{accessible_issue, workflow_error, ReportManager};
 use crate::routes::responses::{IssueManagerErrors, UploadErrors};
 
 #[derive(Default)]
@@ -51,9 +50,9 @@ pub async fn add(
     path: Path<IssuePath>,
     body: web::Payload,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportManager,
 ) -> Result<HttpResponse, ApiError> {
-    let item = managed_issue(&state, &auth.0, &path).await?;
+    let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let spec = with_media(
         MultipartSpec::new(state.form_limits)
             .required_text("text")

@@ -6,7 +6,6 @@
 use actix_web::web;
 use domain::issues::Transition;
 use serde::Deserialize;
-use service_kit::auth::Auth;
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
@@ -16,16 +15,16 @@ use super::super::params::IssuePath;
 use super::super::AppState;
 use super::duplicates::opened_issue;
 use super::model::AdminIssueItem;
-use super::{accessible_issue, category_not_found, managed_issue, manager_body, workflow_error};
+use super::{accessible_issue, category_not_found, workflow_error, ReportManager};
 use crate::routes::responses::{IssueManagerErrors, JsonObjectErrors, ManagerErrors};
 
 async fn step(
     state: &AppState,
-    auth: &Auth,
+    auth: &ReportManager,
     path: &IssuePath,
     transition: Transition,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    let item = managed_issue(state, &auth.0, path).await?;
+    let (item, _) = accessible_issue(state, &auth.0, path).await?;
     let updated = crate::app::workflow::change_status(
         state.stores.issues.as_ref(),
         item.issue.id,
@@ -59,7 +58,7 @@ async fn step(
 pub async fn accept(
     path: Path<IssuePath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportManager,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
     step(&state, &auth, &path, Transition::Accept).await
 }
@@ -84,7 +83,7 @@ pub async fn accept(
 pub async fn resolve(
     path: Path<IssuePath>,
     state: web::Data<AppState>,
-    auth: Auth,
+    auth: ReportManager,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
     step(&state, &auth, &path, Transition::Resolve).await
 }
@@ -122,16 +121,15 @@ pub struct MoveRequest {
 pub async fn move_issue(
     path: Path<IssuePath>,
     state: web::Data<AppState>,
-    auth: Auth,
-    body: super::JsonObject,
+    auth: ReportManager,
+    body: Json<MoveRequest>,
 ) -> Result<Json<AdminIssueItem>, ApiError> {
-    let body: MoveRequest = manager_body(&auth.0, body)?;
     let (item, _) = accessible_issue(&state, &auth.0, &path).await?;
     let now = state.clock.now();
     let opened = crate::app::workflow::move_issue(
         state.stores.issues.as_ref(),
         item.issue.id,
-        body.category_id,
+        body.0.category_id,
         &auth.0.subject,
         now,
     )
