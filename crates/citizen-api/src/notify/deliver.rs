@@ -1,13 +1,14 @@
-//! The delivery worker: sends feed entries over web push and e-mail. Each round claims due
-//! delivery rows with a lease, sends them, and records the outcome (delivered; the push
-//! subscription gone; retried later with exponential backoff; failed). A worker that crashes
+//! The delivery worker: sends feed entries over web push and e-mail. It keeps up to
+//! [`CONCURRENCY`] sends under way, claiming due delivery rows with a lease for the places that
+//! free up (a send that hangs until its time-out holds one place, never the others), and records
+//! each outcome (delivered; the push subscription gone; retried later with exponential backoff;
+//! failed). A worker that crashes
 //! between sending and recording leaves its rows to be claimed again after the lease: delivery
 //! is at least once, and a repeat carries the same identity (push `Topic`, e-mail `Message-ID`,
 //! both made of the entry's tag).
 
 use std::sync::Arc;
 
-use futures::StreamExt as _;
 use secrecy::ExposeSecret as _;
 use serde::Serialize;
 
@@ -18,12 +19,23 @@ use crate::app::retention::{cut_off, in_batches, BATCH as PRUNE_BATCH};
 use crate::store::deliveries::{Channel, Claim, Delivery, Finish, Target};
 use crate::store::{Instant, StoreResult};
 use crate::stores::Stores;
+use service_kit::clock::Clock;
+use tokio::task::{JoinError, JoinSet};
 
-/// Sends in flight at once, and deliveries claimed per round trip: a claimed delivery is sent
-/// at once, so its lease is not spent waiting behind others of its batch (with 100 claimed and
-/// 32 sent at a time, slow sends outlasted the lease and another replica sent the same rows
-/// again: the fault suite's two replicas).
+/// Sends in flight at once. Only free places are claimed for, so a claimed delivery is sent at
+/// once and its lease is not spent waiting behind others (with 100 claimed and 32 sent at a
+/// time, slow sends outlasted the lease and another replica sent the same rows again: the fault
+/// suite's two replicas).
 pub const CONCURRENCY: usize = 32;
+
+/// Sends in flight at or below which the free places are claimed for: one claim (a statement)
+/// per half of the places at least, and a slow send holds one place, never the others.
+const REFILL_AT: usize = CONCURRENCY / 2;
+
+/// The sends under way, each a task (so it goes on while the worker claims, and never holds a
+/// pool connection the claim waits for) ending with its outcome as recorded (`None`: the claim
+/// had run out during the send and another worker took the row).
+type Sending = JoinSet<StoreResult<Option<Finish>>>;
 
 /// How one send went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +66,17 @@ impl Round {
     /// Deliveries the round handled.
     pub fn total(&self) -> usize {
         self.delivered + self.retried + self.failed + self.gone + self.expired
+    }
+
+    /// Counts one send's recorded outcome.
+    fn count(&mut self, recorded: Option<Finish>) {
+        match recorded {
+            Some(Finish::Delivered) => self.delivered += 1,
+            Some(Finish::RetryAt { .. }) => self.retried += 1,
+            Some(Finish::Failed(_)) => self.failed += 1,
+            Some(Finish::Gone) => self.gone += 1,
+            None => self.lost_claims += 1,
+        }
     }
 }
 
@@ -247,61 +270,86 @@ impl Deliverer {
             .await
     }
 
+    /// Sends a claimed delivery and records how it went, reading `clock` for the send and for
+    /// the outcome (a retry's back-off counts from the failure): `None` when the claim ran out
+    /// during the send and the outcome was not recorded.
+    async fn deliver(&self, delivery: Delivery, clock: &dyn Clock) -> StoreResult<Option<Finish>> {
+        let sent = self.send(&delivery, clock.now()).await;
+        let now = clock.now();
+        let finish = self.finish(delivery.attempts, &sent, now);
+        let recorded = self
+            .stores
+            .deliveries
+            .finish_delivery(&delivery.key, delivery.lease_until, &finish, now)
+            .await?;
+        if !recorded {
+            tracing::warn!(
+                tag = %delivery.key.tag,
+                "delivery outcome not recorded: the claim ran out during the send"
+            );
+        }
+        Ok(recorded.then_some(finish))
+    }
+
+    /// Claims due deliveries for the free places of `sending` (their leases start at the claim)
+    /// and starts their sends; whether every free place was filled (more may be due).
+    async fn top_up(
+        self: &Arc<Self>,
+        sending: &mut Sending,
+        clock: &Arc<dyn Clock>,
+    ) -> StoreResult<bool> {
+        let free = CONCURRENCY.saturating_sub(sending.len());
+        if free == 0 {
+            return Ok(true);
+        }
+        let claimed = self
+            .claim_due(u32::try_from(free).unwrap_or(u32::MAX), clock.now())
+            .await?;
+        let filled = claimed.len() == free;
+        for delivery in claimed {
+            let (this, clock) = (Arc::clone(self), Arc::clone(clock));
+            sending.spawn(async move { this.deliver(delivery, clock.as_ref()).await });
+        }
+        Ok(filled)
+    }
+
     /// Gives up the deliveries past their maximum age, then claims, sends and records due
-    /// deliveries until none is left, all at the instant `now` (tests; the worker's loop runs
-    /// [`Self::run_with`] on its clock).
+    /// deliveries until none is left, all at the instant `now` (tests and benchmarks; the
+    /// worker's loop keeps sending as it goes, [`start`]).
     pub async fn run_once(&self, now: Instant) -> StoreResult<Round> {
-        self.run_with(&service_kit::clock::ManualClock::new(now))
+        self.run_with(Arc::new(service_kit::clock::ManualClock::new(now)))
             .await
     }
 
-    /// [`Self::run_once`] reading `clock` for each claim (its lease starts when it is taken) and
-    /// for each outcome (a retry's back-off counts from the failure, not from the round's
-    /// start).
-    pub async fn run_with(&self, clock: &dyn service_kit::clock::Clock) -> StoreResult<Round> {
+    /// [`Self::run_once`] reading `clock` for each claim and each outcome.
+    pub async fn run_with(&self, clock: Arc<dyn Clock>) -> StoreResult<Round> {
+        let this = Arc::new(self.clone());
         let mut round = Round {
             expired: usize::try_from(self.expire(clock.now()).await?).unwrap_or(usize::MAX),
             ..Round::default()
         };
-        let batch = u32::try_from(CONCURRENCY).unwrap_or(u32::MAX);
+        let mut sending = Sending::new();
+        let mut more = true;
         loop {
-            let claimed = self.claim_due(batch, clock.now()).await?;
-            let count = claimed.len();
-            let results: Vec<StoreResult<Option<Finish>>> = futures::stream::iter(claimed)
-                .map(|delivery| async move {
-                    let sent = self.send(&delivery, clock.now()).await;
-                    let now = clock.now();
-                    let finish = self.finish(delivery.attempts, &sent, now);
-                    let recorded = self
-                        .stores
-                        .deliveries
-                        .finish_delivery(&delivery.key, delivery.lease_until, &finish, now)
-                        .await?;
-                    if !recorded {
-                        tracing::warn!(
-                            tag = %delivery.key.tag,
-                            "delivery outcome not recorded: the claim ran out during the send"
-                        );
-                    }
-                    Ok(recorded.then_some(finish))
-                })
-                .buffer_unordered(CONCURRENCY)
-                .collect()
-                .await;
-            for result in results {
-                match result? {
-                    Some(Finish::Delivered) => round.delivered += 1,
-                    Some(Finish::RetryAt { .. }) => round.retried += 1,
-                    Some(Finish::Failed(_)) => round.failed += 1,
-                    Some(Finish::Gone) => round.gone += 1,
-                    None => round.lost_claims += 1,
-                }
+            if more && sending.len() <= REFILL_AT {
+                more = this.top_up(&mut sending, &clock).await?;
             }
-            if count < CONCURRENCY {
-                return Ok(round);
+            match sending.join_next().await {
+                Some(joined) => round.count(ended(joined)?),
+                None if more => {}
+                None => return Ok(round),
             }
         }
     }
+}
+
+/// A send task's outcome; one that panicked is logged and counted as a lost claim (its row is
+/// sent again once the lease is over).
+fn ended(joined: Result<StoreResult<Option<Finish>>, JoinError>) -> StoreResult<Option<Finish>> {
+    joined.unwrap_or_else(|err| {
+        tracing::error!(error = %err, "a notification send ended without an outcome");
+        Ok(None)
+    })
 }
 
 /// The delay before attempt `attempts + 1`: the base doubled per attempt after the first, at
@@ -343,29 +391,58 @@ pub fn start(
         tracing::warn!("e-mail is not delivered: notifications.email.smtp_url is not set");
     }
     let pause = std::time::Duration::from_millis(settings.delivery.poll_millis.max(10));
+    let deliverer = Arc::new(deliverer);
     Ok(Some(tokio::spawn(async move {
         let mut pruned_at: Option<Instant> = None;
+        let mut round = Round::default();
+        // Sends go on while the loop claims more: a send that hangs until its time-out holds
+        // its place and no other delivery.
+        let mut sending = Sending::new();
+        let mut more = false;
+        let mut poll = tokio::time::interval(pause);
+        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
-            let now = clock.now();
-            if pruned_at.is_none_or(|at| now - at >= chrono::TimeDelta::hours(1)) {
-                pruned_at = Some(now);
-                match deliverer.prune(now).await {
-                    Ok(0) => {}
-                    Ok(deleted) => tracing::info!(deleted, "ended notification deliveries pruned"),
-                    Err(err) => tracing::warn!(error = %err, "ended deliveries not pruned"),
+            tokio::select! {
+                Some(joined) = sending.join_next(), if !sending.is_empty() => match ended(joined) {
+                    Ok(recorded) => round.count(recorded),
+                    Err(err) => tracing::warn!(error = %err, "delivery outcome not recorded"),
+                },
+                _ = poll.tick() => {
+                    if round.total() + round.lost_claims > 0 {
+                        tracing::debug!(?round, "notifications delivered");
+                        round = Round::default();
+                    }
+                    let now = clock.now();
+                    if pruned_at.is_none_or(|at| now - at >= chrono::TimeDelta::hours(1)) {
+                        pruned_at = Some(now);
+                        match deliverer.prune(now).await {
+                            Ok(0) => {}
+                            Ok(deleted) => tracing::info!(deleted, "ended notification deliveries pruned"),
+                            Err(err) => tracing::warn!(error = %err, "ended deliveries not pruned"),
+                        }
+                    }
+                    match digests.run_once(clock.now()).await {
+                        Ok(0) => {}
+                        Ok(written) => tracing::debug!(written, "notification digests written"),
+                        Err(err) => tracing::warn!(error = %err, "notification digests not written"),
+                    }
+                    match deliverer.expire(clock.now()).await {
+                        Ok(0) => {}
+                        Ok(expired) => round.expired += usize::try_from(expired).unwrap_or(usize::MAX),
+                        Err(err) => tracing::warn!(error = %err, "old deliveries not given up"),
+                    }
+                    more = true;
                 }
             }
-            match digests.run_once(clock.now()).await {
-                Ok(0) => {}
-                Ok(written) => tracing::debug!(written, "notification digests written"),
-                Err(err) => tracing::warn!(error = %err, "notification digests not written"),
+            if more && sending.len() <= REFILL_AT {
+                more = match deliverer.top_up(&mut sending, &clock).await {
+                    Ok(filled) => filled,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "notification delivery failed");
+                        false
+                    }
+                };
             }
-            match deliverer.run_with(clock.as_ref()).await {
-                Ok(round) if round.total() == 0 => {}
-                Ok(round) => tracing::debug!(?round, "notifications delivered"),
-                Err(err) => tracing::warn!(error = %err, "notification delivery failed"),
-            }
-            tokio::time::sleep(pause).await;
         }
     })))
 }

@@ -32,8 +32,8 @@ use test_support::smtp::SmtpServer;
 const PUSH_TIMEOUT: Duration = Duration::from_secs(10);
 /// The service's time-out of one e-mail, connect and conversation (`notify::mail::SEND_TIMEOUT`).
 const SMTP_TIMEOUT: Duration = Duration::from_secs(20);
-/// What a worker may take beyond a time-out to start the next message: the next round's
-/// claim, the outbox drain, the send itself on a loaded 2-core machine.
+/// What a message may take from its event to its receiver, whatever another send holds: the
+/// outbox drain, the next claim, the send itself on a loaded 2-core machine.
 const MARGIN: Duration = Duration::from_secs(4);
 
 // ---------------------------------------------------------------------------------------------
@@ -394,8 +394,8 @@ enum Silent {
 }
 
 /// While a receiver holds one send unanswered, another citizen's e-mail and another browser's
-/// push go out within the silent send's time-out (and a margin); the silent send is given up at
-/// its time-out; a silent push endpoint answering again gets the message once.
+/// push go out within a margin, without waiting for the silent send; the silent send is given
+/// up at its time-out; a silent push endpoint answering again gets the message once.
 async fn never_answering(silent: Silent) {
     let (case, timeout) = match silent {
         Silent::Push => ("push service never answers", PUSH_TIMEOUT),
@@ -460,14 +460,15 @@ async fn never_answering(silent: Silent) {
     let asked = Instant::now();
     accepted_report(&api, &officer, &mailed, "Lamp of the mailed citizen").await;
     accepted_report(&api, &officer, &pushed, "Lamp of the quick browser").await;
-    let bound = timeout + MARGIN;
+    // The silent send holds one of the worker's places, not the others.
+    let bound = MARGIN;
     let others = eventually(bound, move || async move {
         smtp.accepted_to("mailed@example.org").len() == 1 && !push.delivered_to("quick").is_empty()
     })
     .await;
     let others_took = asked.elapsed();
     // The silent send was given up at the time-out (the service closed the connection).
-    let released = eventually(Duration::from_secs(5), move || async move {
+    let released = eventually(timeout + MARGIN, move || async move {
         silent_sends()[0].1.is_some()
     })
     .await;
