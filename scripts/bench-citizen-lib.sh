@@ -3,6 +3,8 @@
 # builds); a work folder, and `server`, the pid of the service under test; on exit the server is
 # stopped, the folder removed and, when the script named one in PG_DB, its PostgreSQL database
 # dropped (at PG_ADMIN).
+# The allocator as the image runs it (deploy/docker/Dockerfile, docs/operations.md).
+export MIMALLOC_PURGE_DELAY="${MIMALLOC_PURGE_DELAY:-10}"
 if [ -n "${BENCH_CITIZEN_BIN_DIR:-}" ]; then
   BIN="$BENCH_CITIZEN_BIN_DIR/citizen-api"
 else

@@ -23,6 +23,9 @@ ROUNDS="${BENCH_ROUNDS:-3}"
 POOL=8
 PORT=18282
 PG_ADMIN="${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
+# The allocator as the image runs it (deploy/docker/Dockerfile, docs/operations.md); the citizen
+# benchmarks set it in scripts/bench-citizen-lib.sh.
+export MIMALLOC_PURGE_DELAY="${MIMALLOC_PURGE_DELAY:-10}"
 command -v wrk >/dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 cargo build --release --locked -p streets-api -q
 cargo build --release --locked -p service-kit --example ceiling -q
