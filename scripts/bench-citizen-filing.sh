@@ -4,7 +4,8 @@
 # concurrent uploads. Reported per concurrency: filings per second, p99 latency, the server's
 # resident memory at rest (after start-up and warm-up) and its peak (VmHWM) during the run, the
 # growth against the goal "less than 2 x concurrency x 5 MB" (uploads are streamed, not held
-# whole), and /healthz of the same server in the same run as the trivial baseline.
+# whole) split into the heap (RssAnon) and the mapped database (RssFile), and /healthz of the
+# same server in the same run as the trivial baseline.
 # Results: bench-results/citizen-filing.md (and stdout). Knobs: BENCH_DURATION (s, default 8),
 # BENCH_FILING_CONNECTIONS, BENCH_FILING_BYTES (default 5000000), BENCH_CITIZEN_BIN_DIR (a prebuilt
 # release citizen-api instead of building).
@@ -21,12 +22,13 @@ report=bench-results/citizen-filing.md
 boundary=$(python3 bench/make_filing_body.py "$work/body" "$BYTES")
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 status_kib() { awk -v f="$1:" '$1 == f { print $2 }' "/proc/$server/status"; }
-# The highest RssAnon and RssFile (KiB) seen every 50 ms until the file $work/stop appears: the
-# kernel keeps a high-water mark of the whole resident set only (VmHWM), and its file-backed
-# part here is the SQLite database mapped by every connection (mmap_size), not upload buffers.
+# The highest RssAnon and RssFile (KiB) seen every 50 ms until the file $work/stop appears or
+# the server is gone: the kernel keeps a high-water mark of the whole resident set only (VmHWM),
+# and its file-backed part here is the SQLite database mapped by every connection (mmap_size),
+# not upload buffers.
 sample_peaks() {
   local anon=0 file=0 a f
-  while [ ! -e "$work/stop" ]; do
+  while [ ! -e "$work/stop" ] && [ -e "/proc/$server" ]; do
     read -r a f < <(awk '$1 == "RssAnon:" { a = $2 } $1 == "RssFile:" { f = $2 } END { print a + 0, f + 0 }' "/proc/$server/status")
     [ "$a" -gt "$anon" ] && anon=$a
     [ "$f" -gt "$file" ] && file=$f
