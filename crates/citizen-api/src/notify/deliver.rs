@@ -276,19 +276,14 @@ impl Deliverer {
     async fn deliver(&self, delivery: Delivery, clock: &dyn Clock) -> StoreResult<Option<Finish>> {
         let sent = self.send(&delivery, clock.now()).await;
         let now = clock.now();
-        let finish = self.finish(delivery.attempts, &sent, now);
-        let recorded = self
-            .stores
-            .deliveries
-            .finish_delivery(&delivery.key, delivery.lease_until, &finish, now)
-            .await?;
-        if !recorded {
+        if !self.record(&delivery, &sent, now).await? {
             tracing::warn!(
                 tag = %delivery.key.tag,
                 "delivery outcome not recorded: the claim ran out during the send"
             );
+            return Ok(None);
         }
-        Ok(recorded.then_some(finish))
+        Ok(Some(self.finish(delivery.attempts, &sent, now)))
     }
 
     /// Claims due deliveries for the free places of `sending` (their leases start at the claim)
