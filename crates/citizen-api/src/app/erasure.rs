@@ -1,7 +1,9 @@
 //! Erasing a subject's personal data (GDPR Art. 17; docs/privacy.md): a citizen's own request
 //! (`DELETE /me`) or an operator's for anyone, officers included (`citizen-api erase`).
 //!
-//! One transaction: the vote account (its lock first, as placing and revoking take it), the
+//! One transaction, which the writers that fan out to subjects (the outbox drain, the digests)
+//! never run beside (`PrivacyStore::begin_erasure`): the vote account (its lock first, as placing
+//! and revoking take it), the
 //! delivery channels, the feed with its deliveries, the settings, the photos of the subject's
 //! reports it asks for, the reports' author, and the subject's name in the audit
 //! trail, which becomes a pseudonym; then the removed photos' stored files. Erasing again finds

@@ -1,7 +1,9 @@
 //! Turning outbox events into feed entries: each pending event tells its recipients (a
 //! report's author and voters, a news item's subscribers) once, in their stored locale; an event
 //! whose report or news item was deleted since tells nobody. One batch is one transaction of the
-//! store in which the claimed events are the worker's alone, so replicas never tell twice.
+//! store in which the claimed events are the worker's alone, so replicas never tell twice, and
+//! which no erasure runs beside (`NotificationStore::begin_drain`): a subject erased meanwhile
+//! is either not read as a recipient or erased with the entries written to it.
 
 use crate::store::notifications::{NewNotification, NotificationStore, OutboxEvent, Render};
 use crate::store::{Instant, StoreResult};

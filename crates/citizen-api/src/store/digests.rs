@@ -66,7 +66,9 @@ pub trait DigestStore: Send + Sync + 'static {
         limit: u32,
     ) -> StoreResult<Vec<DigestCandidate>>;
 
-    /// Records the digest and a delivery row per subscription of
-    /// the account, in one transaction; `false` when it was written already (by another replica).
+    /// Records the digest and a delivery row per subscription of the account, in one
+    /// transaction that no erasure runs beside (PostgreSQL: the advisory lock shared); `false`
+    /// when it was written already (by another replica), or when the candidate's newest entry is
+    /// gone (the account was erased since its candidates were read).
     async fn add_digest(&self, digest: NewDigest<'_>, now: Instant) -> StoreResult<bool>;
 }

@@ -146,7 +146,10 @@ pub trait NotificationStore: Send + Sync + 'static {
     /// Ends the subject's e-mails; `false` when there were none.
     async fn remove_email(&self, subject: &str) -> StoreResult<bool>;
 
-    /// Starts draining the outbox (`app::notifications::drain_outbox` runs it).
+    /// Starts draining the outbox (`app::notifications::drain_outbox` runs it): no erasure runs
+    /// beside the transaction (PostgreSQL: an advisory lock shared, which an erasure takes
+    /// exclusive; SQLite: the write lock), so none commits between the read of the recipients and
+    /// the commit.
     async fn begin_drain(&self) -> StoreResult<Box<dyn OutboxTx>>;
 }
 

@@ -76,8 +76,10 @@ pub trait PrivacyStore: Send + Sync + 'static {
     /// Deletes up to `limit` exports whose link has expired at `now`: how many.
     async fn delete_expired_exports(&self, now: Instant, limit: u32) -> StoreResult<u64>;
 
-    /// Starts an erasure: a writing transaction (SQLite: `BEGIN IMMEDIATE`); dropped without
-    /// [`WriteTx::commit`], it rolls back and nothing is erased.
+    /// Starts an erasure: a writing transaction (SQLite: `BEGIN IMMEDIATE`) that excludes the
+    /// writers fanning out to subjects (the outbox drain, the digests) until it ends, and waits
+    /// for those running (PostgreSQL: an advisory lock taken exclusive, before anything else);
+    /// dropped without [`WriteTx::commit`], it rolls back and nothing is erased.
     async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>>;
 }
 

@@ -32,7 +32,7 @@ const OTHER: &str = "citizen-keep-b2";
 const OTHER_EMAIL: &str = "keep-b2@example.org";
 
 /// Every `table.column` whose value, as text, contains `needle`.
-async fn columns_holding(app: &TestApp, needle: &str) -> BTreeSet<String> {
+pub async fn columns_holding(app: &TestApp, needle: &str) -> BTreeSet<String> {
     let settings = DatabaseSettings {
         max_connections: 1,
         ..app.settings.database.clone()

@@ -15,6 +15,7 @@ mod delivery_helpers;
 mod detail;
 mod docs;
 mod erasure;
+mod erasure_race;
 mod filing;
 mod filing_anonymous;
 mod filing_exif_oracle;

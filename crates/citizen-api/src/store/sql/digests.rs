@@ -1,5 +1,7 @@
 //! Digests: which accounts are due one is each backend's statement (PostgreSQL aggregates the
-//! newest titles into an array, SQLite reads them per account); writing one is the same on both.
+//! newest titles into an array, SQLite reads them per account); writing one is the same on both,
+//! in a fan-out writer's transaction (`begin_fan_out`: an erasure waits for it, and it for an
+//! erasure).
 
 use async_trait::async_trait;
 
@@ -20,10 +22,15 @@ both_backends! {
 
         async fn add_digest(&self, digest: NewDigest<'_>, now: Instant) -> StoreResult<bool> {
             let NewDigest { candidate, period_end, texts } = digest;
-            let mut tx = self.begin_write().await?;
+            // A fan-out writer's transaction (`begin_fan_out`): no erasure commits while it
+            // runs. The candidate was read before it, so the digest is written only while its
+            // newest entry is there: an account erased since has none.
+            let mut tx = self.begin_fan_out().await?;
             let written = sqlx::query(
                 "INSERT INTO notification_digests (subject, period_end, tag, entries, created_at) \
-                 VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+                 SELECT $1, $2, $3, $4, $5 WHERE EXISTS ( \
+                   SELECT 1 FROM notifications WHERE tag = $3 AND subject = $1) \
+                 ON CONFLICT DO NOTHING",
             )
             .bind(&candidate.subject)
             .bind(DbInstant(period_end))

@@ -91,9 +91,10 @@ both_backends! {
     }
 
     impl Backend {
-        /// Starts a drain of the outbox.
+        /// Starts a drain of the outbox: a fan-out writer's transaction (`begin_fan_out`), so
+        /// no erasure commits between its read of the recipients and its commit.
         pub(in crate::store) async fn drain_tx(&self) -> StoreResult<Box<dyn OutboxTx>> {
-            Ok(Box::new(Writing(self.begin_write().await?)))
+            Ok(Box::new(Writing(self.begin_fan_out().await?)))
         }
 
         /// Records `event` in the outbox (call it in the transaction of the change, before

@@ -1,7 +1,8 @@
 //! A subject's data on both backends: the reads an export adds to the other stores', the export's
 //! link, the retention sweep's batches, and erasure's primitives in one writing transaction
 //! (`Backend::FOR_UPDATE` locks rows on PostgreSQL; SQLite holds its write lock from
-//! `BEGIN IMMEDIATE` on).
+//! `BEGIN IMMEDIATE` on). An erasure starts with `begin_erasing`: the writers that fan out to
+//! subjects (`begin_fan_out`) are kept out until it ends, and it waits for those running.
 
 use async_trait::async_trait;
 use uuid::Uuid;
@@ -191,7 +192,7 @@ both_backends! {
         }
 
         async fn begin_erasure(&self) -> StoreResult<Box<dyn ErasureTx>> {
-            Ok(Box::new(Writing(self.begin_write().await?)))
+            Ok(Box::new(Writing(self.begin_erasing().await?)))
         }
     }
 

@@ -46,6 +46,22 @@ impl SqliteStore {
         self.pool.begin_with("BEGIN IMMEDIATE").await
     }
 
+    /// A writing transaction that fans out to subjects: the write lock of `begin_write`
+    /// already keeps an erasure out until it ends (PostgreSQL takes an advisory lock).
+    pub(in crate::store) async fn begin_fan_out(
+        &self,
+    ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        self.begin_write().await
+    }
+
+    /// An erasure's transaction: the write lock of `begin_write` waits for a fan-out writer and
+    /// keeps the next out until it ends.
+    pub(in crate::store) async fn begin_erasing(
+        &self,
+    ) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Sqlite>> {
+        self.begin_write().await
+    }
+
     /// ` IN (?, ?, …)` over `ids`.
     pub(in crate::store) fn push_ids(q: &mut sqlx::QueryBuilder<'_, sqlx::Sqlite>, ids: &[Uuid]) {
         rows::push_in(q, ids);
