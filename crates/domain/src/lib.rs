@@ -6,6 +6,7 @@
 pub mod digest;
 pub mod duplicates;
 pub mod error_code;
+pub mod filenames;
 pub mod geo;
 pub mod i18n;
 pub mod issues;

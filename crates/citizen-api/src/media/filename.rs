@@ -1,41 +1,24 @@
-//! The client's file name, made safe to store and show.
+//! The client's file name, made safe to store and show, with the extension of the sniffed type
+//! (the rule is `domain::filenames::stored_name`).
 
 use super::MediaType;
 
-/// Longest kept name, in characters.
-const MAX_CHARS: usize = 200;
-
-/// The last path component of `sent` without control characters, quotes, or characters that
-/// are special in file systems and headers, at most 200 characters (the extension kept);
-/// `attachment.<ext>` when nothing is left.
+/// The stored name of a file sent as `sent` whose bytes are `media_type`: without paths,
+/// control and format characters or specials, the client's stem with the type's extension
+/// (`shot.html` of a JPEG: `shot.jpg`), at most 200 characters; `attachment.<ext>` when nothing
+/// is left of the stem.
 pub fn sanitize(sent: Option<&str>, media_type: MediaType) -> String {
-    let base = sent
-        .unwrap_or_default()
-        .rsplit(['/', '\\'])
-        .next()
-        .unwrap_or_default();
-    let cleaned: String = base
-        .chars()
-        .filter(|c| !c.is_control() && !matches!(c, '"' | '<' | '>' | ':' | '|' | '?' | '*'))
-        .collect();
-    let cleaned = cleaned.trim().trim_start_matches('.').trim();
-    if cleaned.is_empty() {
-        return format!("attachment.{}", media_type.extension());
-    }
-    if cleaned.chars().count() <= MAX_CHARS {
-        return cleaned.to_owned();
-    }
-    let extension = cleaned
-        .rsplit_once('.')
-        .map(|(_, ext)| ext)
-        .filter(|ext| ext.chars().count() <= 10)
-        .unwrap_or_default();
-    let keep = MAX_CHARS - extension.chars().count() - usize::from(!extension.is_empty());
-    let stem: String = cleaned.chars().take(keep).collect();
-    if extension.is_empty() {
-        stem
-    } else {
-        format!("{stem}.{extension}")
+    domain::filenames::stored_name(sent, media_type.extensions())
+}
+
+/// The name a stored file is answered and exported under: its stored name with the rule of
+/// [`sanitize`] applied for its stored MIME type, so that a file kept before the rule had its
+/// format characters removed or the type's extension shows safely too (a name kept under the
+/// rule is answered as it is).
+pub fn shown(stored: &str, mime: &str) -> String {
+    match MediaType::ALL.into_iter().find(|t| t.mime() == mime) {
+        Some(media_type) => sanitize(Some(stored), media_type),
+        None => stored.to_owned(),
     }
 }
 
@@ -44,25 +27,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn paths_controls_and_specials_are_removed() {
-        let jpeg = MediaType::Jpeg;
-        assert_eq!(
-            sanitize(Some("C:\\Users\\x\\foto 1.JPG"), jpeg),
-            "foto 1.JPG"
-        );
-        assert_eq!(sanitize(Some("../../etc/passwd"), jpeg), "passwd");
-        assert_eq!(sanitize(Some("a\"b\r\n<c>.png"), jpeg), "abc.png");
-        assert_eq!(sanitize(Some("výmol.heic"), jpeg), "výmol.heic");
-        assert_eq!(sanitize(Some("..."), jpeg), "attachment.jpg");
-        assert_eq!(sanitize(Some("dir/"), MediaType::Pdf), "attachment.pdf");
-        assert_eq!(sanitize(None, MediaType::Png), "attachment.png");
+    fn every_type_keeps_its_usual_extension_and_replaces_another() {
+        for media_type in MediaType::ALL {
+            let usual = media_type.extension();
+            assert_eq!(media_type.extensions()[0], usual);
+            assert_eq!(
+                sanitize(Some("shot.html"), media_type),
+                format!("shot.{usual}")
+            );
+            let upper = format!("shot.{}", usual.to_uppercase());
+            assert_eq!(sanitize(Some(&upper), media_type), upper);
+        }
+        assert_eq!(sanitize(Some("photo.jpeg"), MediaType::Jpeg), "photo.jpeg");
+        assert_eq!(sanitize(Some("photo.jpeg"), MediaType::Png), "photo.png");
     }
 
     #[test]
-    fn long_names_keep_their_extension() {
-        let long = format!("{}.jpeg", "ž".repeat(300));
-        let kept = sanitize(Some(&long), MediaType::Jpeg);
-        assert_eq!(kept.chars().count(), MAX_CHARS);
-        assert!(kept.ends_with("ž.jpeg"), "{kept}");
+    fn names_kept_before_the_rule_are_shown_under_it() {
+        for (stored, mime, shown_as) in [
+            ("shot.html", "image/jpeg", "shot.jpg"),
+            ("photo\u{202e}gnp.exe", "image/png", "photognp.png"),
+            ("scan.pdf", "application/pdf", "scan.pdf"),
+            ("odd.bin", "application/x-unknown", "odd.bin"),
+        ] {
+            assert_eq!(shown(stored, mime), shown_as, "{stored}");
+        }
     }
 }

@@ -27,7 +27,7 @@ use service_kit::multipart::{FilePart, MultipartLimits};
 use uuid::Uuid;
 
 mod error;
-mod filename;
+pub mod filename;
 mod heif;
 mod jpeg;
 mod png;

@@ -59,6 +59,19 @@ impl MediaType {
         }
     }
 
+    /// The file name extensions of the type, without the dot, the usual one first: a stored
+    /// file's name ends with one of them (`media::filename`).
+    pub const fn extensions(self) -> &'static [&'static str] {
+        match self {
+            MediaType::Jpeg => &["jpg", "jpeg"],
+            MediaType::Png => &["png"],
+            MediaType::Webp => &["webp"],
+            MediaType::Heic => &["heic", "heif"],
+            MediaType::Heif => &["heif", "heic"],
+            MediaType::Pdf => &["pdf"],
+        }
+    }
+
     /// The name shown to people (in error texts).
     pub const fn label(self) -> &'static str {
         match self {

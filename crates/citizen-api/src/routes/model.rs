@@ -8,7 +8,7 @@ use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::media::MediaStore;
+use crate::media::{filename, MediaStore};
 use crate::store;
 
 /// The state of an issue (spec section 3); also the derived status of a report.
@@ -33,7 +33,8 @@ pub enum IssueStatusSchema {
 pub struct Media {
     /// Addresses the file (an officer deletes it by this id).
     pub media_id: Uuid,
-    /// The name the file was uploaded with.
+    /// The name the file was uploaded with, without control and format characters, with the
+    /// extension of `media_type` (`shot.html` of a JPEG: `shot.jpg`).
     pub filename: String,
     /// Where the file can be downloaded.
     pub public_url: String,
@@ -186,7 +187,7 @@ impl Report {
 fn media_dto(m: &store::Media, settings: &MediaStore) -> Media {
     Media {
         media_id: m.id,
-        filename: m.filename.clone(),
+        filename: filename::shown(&m.filename, &m.media_type),
         public_url: settings.public_url(m.id),
         media_type: m.media_type.clone(),
     }
@@ -226,7 +227,7 @@ impl Statement {
                 .map(|m| StatementMedia {
                     media_id: m.id,
                     public_url: settings.public_url(m.id),
-                    original_filename: m.filename.clone(),
+                    original_filename: filename::shown(&m.filename, &m.media_type),
                     media_type: m.media_type.clone(),
                 })
                 .collect(),

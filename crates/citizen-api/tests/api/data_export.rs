@@ -26,10 +26,10 @@ const OTHER: &str = "citizen-other-b2";
 const OTHER_EMAIL: &str = "other-b2@example.org";
 
 /// The archive's files by name.
-type Archive = BTreeMap<String, Vec<u8>>;
+pub type Archive = BTreeMap<String, Vec<u8>>;
 
 /// GET the link's archive: its files, or the error's (status, body).
-async fn download(app: &TestApp, link: &Value) -> Result<Archive, (u16, Value)> {
+pub async fn download(app: &TestApp, link: &Value) -> Result<Archive, (u16, Value)> {
     let url = format!("{}{}", app.root, link["download_url"].as_str().unwrap());
     let response = app.get_url(&url).await;
     let status = response.status().as_u16();

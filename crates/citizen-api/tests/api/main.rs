@@ -54,6 +54,7 @@ mod projects;
 mod query_params;
 mod retention;
 mod status_events;
+mod stored_filenames;
 mod timeline;
 mod vote_list;
 mod votes;

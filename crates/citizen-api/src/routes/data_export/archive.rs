@@ -74,7 +74,7 @@ pub async fn write(
             continue;
         };
         let media_of = own.report.report.media.iter();
-        photos.extend(media_of.map(|m| (m.id, photo_path(m.id, &m.filename))));
+        photos.extend(media_of.map(|m| (m.id, photo_path(m))));
         reports.push(&ExportReport::new(&own, media)).await?;
     }
     reports.close().await?;

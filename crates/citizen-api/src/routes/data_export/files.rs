@@ -12,7 +12,8 @@ use super::super::model::{Report, StatusSteps, View};
 use super::super::notifications::settings::SettingsBody;
 use super::super::reports::status::status_steps;
 use crate::app::export::{Account, OwnReport};
-use crate::media::MediaStore;
+use crate::media::{filename, MediaStore};
+use crate::store;
 use crate::store::privacy::{EmailSubscription, PushSubscription};
 
 /// The layout's version: `format_version` of `account.json`.
@@ -93,9 +94,14 @@ pub struct ExportPhoto {
     pub path: String,
 }
 
-/// The archive path of a report's photo.
-pub fn photo_path(media_id: Uuid, filename: &str) -> String {
-    format!("photos/{media_id}-{filename}")
+/// The archive path of a report's photo: its id and the name it is answered under (the
+/// extension of its type, no format characters).
+pub fn photo_path(m: &store::Media) -> String {
+    format!(
+        "photos/{}-{}",
+        m.id,
+        filename::shown(&m.filename, &m.media_type)
+    )
 }
 
 impl ExportAccount {
@@ -142,7 +148,7 @@ impl ExportReport {
             .iter()
             .map(|m| ExportPhoto {
                 media_id: m.id,
-                path: photo_path(m.id, &m.filename),
+                path: photo_path(m),
             })
             .collect();
         let mut report = Report::from_store(own.report.report.clone(), media, View::Trusted, None);

@@ -11,24 +11,31 @@ async fn each_type_is_recognised_by_its_bytes_not_by_the_clients_type_or_name() 
         file[8..12].copy_from_slice(b"mif1");
         file
     };
-    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
-        ("a.gif", images::jpeg().0, "image/jpeg"),
-        ("b.jpg", images::png().0, "image/png"),
-        ("c.png", images::webp().0, "image/webp"),
-        ("d", images::heic(ExifPlacement::Mdat).0, "image/heic"),
-        ("e.heic", heif, "image/heif"),
+    // The type is the bytes', and so is the extension of the stored name.
+    let cases: Vec<(&str, Vec<u8>, &str, &str)> = vec![
+        ("a.gif", images::jpeg().0, "image/jpeg", "a.jpg"),
+        ("b.jpg", images::png().0, "image/png", "b.png"),
+        ("c.png", images::webp().0, "image/webp", "c.webp"),
+        (
+            "d",
+            images::heic(ExifPlacement::Mdat).0,
+            "image/heic",
+            "d.heic",
+        ),
+        ("e.heic", heif, "image/heif", "e.heic"),
         (
             "f.txt",
             b"%PDF-1.7\n1 0 obj <<>> endobj\n%%EOF\n".to_vec(),
             "application/pdf",
+            "f.pdf",
         ),
     ];
-    for (filename, bytes, mime) in cases {
+    for (filename, bytes, mime, kept) in cases {
         let media = stored(post(&server, Body::new().file(filename, &bytes), 4096).await).await;
         assert_eq!(media.len(), 1);
         let m = &media[0];
         assert_eq!(m["media_type"], mime, "{filename}");
-        assert_eq!(m["filename"], filename);
+        assert_eq!(m["filename"], kept);
         let id = m["media_id"].as_str().unwrap();
         assert_eq!(
             m["public_url"],
