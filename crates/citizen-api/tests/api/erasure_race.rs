@@ -3,7 +3,7 @@
 //! not timed: the outbox drain is driven with a `render` callback (it runs after the recipients
 //! are read, before each entry is written) that starts `DELETE /me` and waits until it has
 //! finished or is observably held back; a digest is written from a candidate read before the
-//! erasure.
+//! erasure, and while an erasure's transaction is open.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use citizen_api::app::notifications::drain_outbox;
 use citizen_api::notify::digest::{DigestSettings, DigestWriter};
-use citizen_api::store::digests::{DigestPeriod, NewDigest};
+use citizen_api::store::digests::{DigestCandidate, DigestPeriod, DigestTexts, NewDigest};
 use citizen_api::store::notifications::OutboxEvent;
 use citizen_api::store::{self, Instant};
 use domain::notifications::Interval;
@@ -30,6 +30,7 @@ use crate::notifications_helpers::{feed, token_with};
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     an_erasure_during_the_outbox_drain_leaves_nothing_of_the_subject,
     a_digest_of_an_account_erased_after_its_candidates_were_read_is_not_written,
+    a_digest_written_during_an_erasure_waits_for_it_and_writes_nothing,
 );
 
 const ERASED: &str = "citizen-race-f1";
@@ -40,11 +41,20 @@ const ERASED_EMAIL: &str = "race-f1@example.org";
 enum Seen {
     /// It answered (with this status) before the drain committed.
     Finished(u16),
-    /// PostgreSQL: it waits for a lock (`pg_locks`).
+    /// PostgreSQL: it waits for a lock (`pg_stat_activity`).
     Waiting,
     /// SQLite: it was sent; the drain's write lock admits no other writer, so it cannot finish
     /// before the drain commits.
     Sent,
+}
+
+/// A connection of its own to `app`'s database, to watch its locks.
+async fn observer(app: &TestApp) -> Database {
+    let settings = DatabaseSettings {
+        max_connections: 1,
+        ..app.settings.database.clone()
+    };
+    Database::connect(&settings, store::SCHEMA).await.unwrap()
 }
 
 /// Whether a transaction of the test database waits for a lock.
@@ -53,8 +63,8 @@ async fn someone_waits(db: &Database) -> bool {
         return false;
     };
     let waiting: i64 = sqlx::query_scalar(
-        "SELECT count(*) FROM pg_locks WHERE NOT granted \
-         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        "SELECT count(*) FROM pg_stat_activity \
+         WHERE datname = current_database() AND wait_event_type = 'Lock'",
     )
     .fetch_one(pool)
     .await
@@ -204,11 +214,13 @@ async fn an_erasure_during_the_outbox_drain_leaves_nothing_of_the_subject(app: T
     }
 }
 
-async fn a_digest_of_an_account_erased_after_its_candidates_were_read_is_not_written(app: TestApp) {
+/// An account with a daily digest due over one entry: its candidate (read now), the period
+/// and the digest's texts.
+async fn due_digest(app: &TestApp) -> (DigestCandidate, DigestPeriod, DigestTexts) {
     let push = stand_in(201).await;
-    subscribe_push(&app, ERASED, &push, Some("en")).await;
-    set_settings(&app, ERASED, "en", json!("daily")).await;
-    accepted_report(&app, "author-race-1", &[ERASED], 1).await;
+    subscribe_push(app, ERASED, &push, Some("en")).await;
+    set_settings(app, ERASED, "en", json!("daily")).await;
+    accepted_report(app, "author-race-1", &[ERASED], 1).await;
     let now: Instant = app.clock.now();
     let period = DigestPeriod {
         interval: Interval::Daily,
@@ -216,21 +228,26 @@ async fn a_digest_of_an_account_erased_after_its_candidates_were_read_is_not_wri
         end: now + chrono::TimeDelta::seconds(1),
         earliest: now - chrono::TimeDelta::days(2),
     };
-    let candidates = app
+    let mut candidates = app
         .stores
         .digests
         .digest_candidates(&period, 10)
         .await
         .unwrap();
     assert_eq!(candidates.len(), 1, "{candidates:?}");
+    let candidate = candidates.remove(0);
     let texts = DigestWriter::from_settings(
         &DigestSettings::default(),
         app.stores.clone(),
         i18n::Locale::En,
     )
     .unwrap()
-    .texts(&candidates[0]);
+    .texts(&candidate);
+    (candidate, period, texts)
+}
 
+async fn a_digest_of_an_account_erased_after_its_candidates_were_read_is_not_written(app: TestApp) {
+    let (candidate, period, texts) = due_digest(&app).await;
     let (status, body) = app
         .send_json(
             Method::DELETE,
@@ -241,11 +258,54 @@ async fn a_digest_of_an_account_erased_after_its_candidates_were_read_is_not_wri
         .await;
     assert_eq!((status, body), (204, Value::Null));
     let digest = NewDigest {
-        candidate: &candidates[0],
+        candidate: &candidate,
         period_end: period.end,
         texts: &texts,
     };
-    let written = app.stores.digests.add_digest(digest, now).await.unwrap();
+    let written = app
+        .stores
+        .digests
+        .add_digest(digest, app.clock.now())
+        .await
+        .unwrap();
     assert!(!written, "a digest was written for an erased account");
+    assert_eq!(columns_holding(&app, ERASED).await, Default::default());
+}
+
+async fn a_digest_written_during_an_erasure_waits_for_it_and_writes_nothing(app: TestApp) {
+    let (candidate, period, texts) = due_digest(&app).await;
+    // The erasure's transaction as `app::erasure::erase` runs it, held open before its commit.
+    let mut erasure = app.stores.privacy.begin_erasure().await.unwrap();
+    erasure.delete_votes(ERASED).await.unwrap();
+    erasure.delete_channels(ERASED).await.unwrap();
+    assert!(erasure.delete_feed(ERASED).await.unwrap() > 0);
+    erasure.disown_reports(ERASED).await.unwrap();
+    erasure
+        .pseudonymise_audit(ERASED, "erased-race")
+        .await
+        .unwrap();
+    let (stores, now) = (app.stores.clone(), app.clock.now());
+    let writer = tokio::spawn(async move {
+        let digest = NewDigest {
+            candidate: &candidate,
+            period_end: period.end,
+            texts: &texts,
+        };
+        stores.digests.add_digest(digest, now).await
+    });
+    let observer = observer(&app).await;
+    if matches!(observer, Database::Postgres(_)) {
+        // Until the writer waits for a lock (or, without one, has finished).
+        while !writer.is_finished() && !someone_waits(&observer).await {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    } else {
+        // The writer starts and its `BEGIN IMMEDIATE` waits for the erasure's write lock.
+        tokio::task::yield_now().await;
+    }
+    observer.close().await;
+    erasure.commit().await.unwrap();
+    let written = writer.await.unwrap().unwrap();
+    assert!(!written, "a digest was written beside the erasure");
     assert_eq!(columns_holding(&app, ERASED).await, Default::default());
 }
