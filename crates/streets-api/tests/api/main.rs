@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
 
 mod clients;
+mod docs_page;
 mod features;
 mod helpers;
 mod http_cache;
