@@ -7,6 +7,7 @@ mod features;
 mod helpers;
 mod http_cache;
 mod import;
+mod links;
 mod model_answers;
 mod outage;
 mod read_model;
