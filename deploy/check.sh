@@ -260,6 +260,8 @@ import json, sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 name, port = sys.argv[1], int(sys.argv[2])
 served = [0]
+PROXY_HEADERS = ("Forwarded", "X-Forwarded-Host", "X-Forwarded-Proto", "X-Forwarded-Port",
+                 "X-Forwarded-Prefix")
 class H(BaseHTTPRequestHandler):
     def log_message(self, *a): pass
     def reply(self, code, ctype, body, extra=()):
@@ -275,7 +277,8 @@ class H(BaseHTTPRequestHandler):
         served[0] += 1
         body = json.dumps({"service": name, "path": self.path, "served": served[0],
                            "xff": self.headers.get("X-Forwarded-For"),
-                           "request_id": self.headers.get("X-Request-Id")}).encode()
+                           "request_id": self.headers.get("X-Request-Id"),
+                           "proxy_headers": {h: self.headers.get(h) for h in PROXY_HEADERS}}).encode()
         # A public read, as citizen-api marks its lists (service_kit::http::cache).
         extra = [("Cache-Control", "public, max-age=60"), ("ETag", '"t"')] if "cached=" in self.path else []
         self.reply(200, "application/json", body, extra)
@@ -361,6 +364,26 @@ expect_status("/docs/streets", 301, "/docs/streets/")
 expect_status("/docs/streets/", 200, contains='"/docs/streets/openapi.json" // streets-api')
 expect_status("/docs/messages/", 200, contains='"/docs/messages/openapi.json" // platform-messages')
 expect_status("/docs", 200, contains="/docs/citizen/")
+# The proxy headers a service sees are the proxy's own, whatever the client sends: RFC 7239
+# Forwarded (which actix prefers) and the other X-Forwarded-* cleared, X-Forwarded-Host and
+# X-Forwarded-Proto set, in every location (a location with its own proxy_set_header inherits
+# none). Otherwise a client's header would choose the absolute links of cacheable answers.
+hostile = {"Host": "api.example.city", "Forwarded": "host=evil.example;proto=https",
+           "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https",
+           "X-Forwarded-Port": "444", "X-Forwarded-Prefix": "/evil"}
+own = {"Forwarded": None, "X-Forwarded-Host": "api.example.city", "X-Forwarded-Proto": "http",
+       "X-Forwarded-Port": None, "X-Forwarded-Prefix": None}
+for path in ("/api/v1/collections/streets/items?limit=1", "/api/v1/streets", "/streets-features/",
+             "/api/v1/news", "/api/v1/me/messages", "/docs/streets/openapi-3.0.json",
+             "/docs/citizen/openapi.json", "/docs/messages/openapi.json"):
+    status, headers, body = get(path, headers=hostile)
+    try:
+        seen = json.loads(body).get("proxy_headers")
+    except ValueError:
+        seen = None
+    good = status == 200 and seen == own
+    print(f"    [{'ok' if good else 'FAIL'}] GET {path} with a client's Forwarded/X-Forwarded-*: the service sees the proxy's own ({status} {seen})")
+    bad += not good
 for hidden in ("/metrics", "/healthz", "/readyz", "/api/v2/reports"):
     expect_status(hidden, 404, contains="NOT_FOUND")
 expect_status("/proxy-healthz", 200)

@@ -93,6 +93,13 @@ check(port == expected_port and c["ports"][0]["containerPort"] == expected_port,
 check(cm.get(f"{prefix}__DATABASE__MIGRATE_ON_START") == "false", "migrate_on_start is false (the hook migrates)")
 check(all(k.startswith(prefix + "__") for k in cm), f"every ConfigMap key has the {prefix}__ prefix")
 check(not any("PASSWORD" in k or "__DATABASE__URL" in k for k in cm), "no secret in the ConfigMap")
+if chart == "streets-api":
+    # The OGC API's absolute links start with it, never with a request's Forwarded/X-Forwarded-*
+    # (docs/deployment.md, "Public URL"); without it they would name the pod's localhost.
+    public_url = cm.get(f"{prefix}__HTTP__PUBLIC_URL", "")
+    check(public_url.startswith("https://"), f"http.public_url is set ({public_url!r})")
+    check(cm.get(f"{prefix}__HTTP__TRUST_FORWARDED_HEADERS", "false") == "false",
+          "http.trust_forwarded_headers stays off")
 check(spec.get("automountServiceAccountToken") is False, "no ServiceAccount token in the pods")
 
 # --- migration hook ------------------------------------------------------------

@@ -2,7 +2,10 @@
 //!
 //! `<base>/docs/openapi.json` serves the utoipa description; `<base>/docs/` a Swagger UI whose
 //! files are compiled into the binary (utoipa-swagger-ui's `vendored` feature): nothing is
-//! fetched from the internet, neither at build time nor when a browser opens the page.
+//! fetched from the internet, neither at build time nor when a browser opens the page. Debug
+//! builds embed them too (`debug-embed`): without it they read the files at run time from the
+//! build folder named at compile time, so a moved checkout or a target directory shared between
+//! clones answered the page 404 (streets-api's `tests/api/docs_page.rs`).
 //! `<base>/docs` itself answers the JSON description to a client that asks for
 //! `application/json`, and the same page as `<base>/docs/` to anyone else (a browser, `curl`).
 //! A service that asks for it ([`crate::http::AppParts::openapi_3_0`]) also serves an OpenAPI

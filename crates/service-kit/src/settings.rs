@@ -256,6 +256,18 @@ pub struct HttpSettings {
     /// HTTP worker threads; 0 = one per CPU core.
     #[serde(default)]
     pub workers: usize,
+    /// The public URL of the base path (`https://streets.example.city/api/v1`): every absolute
+    /// link a service builds starts with it ([`crate::http::links::PublicBase`]). Empty: the
+    /// listener's own address (`http://localhost:<port><base_path>` on `0.0.0.0`), which is
+    /// right for `make run`. Never taken from a request.
+    #[serde(default)]
+    pub public_url: String,
+    /// Build absolute links from the proxy's `Forwarded` / `X-Forwarded-Host` /
+    /// `X-Forwarded-Proto` (else `Host`) instead of `public_url`, only behind a proxy that sets
+    /// or clears them itself; answers then vary by them. Off by default: a client's own
+    /// headers would choose the links of cacheable answers.
+    #[serde(default)]
+    pub trust_forwarded_headers: bool,
 }
 
 impl Default for HttpSettings {
@@ -270,6 +282,8 @@ impl Default for HttpSettings {
             max_body_bytes: DEFAULT_MAX_BODY_BYTES,
             cors_allowed_origins: Vec::new(),
             workers: 1,
+            public_url: String::new(),
+            trust_forwarded_headers: false,
         }
     }
 }
@@ -296,6 +310,14 @@ impl HttpSettings {
         }
         if self.max_body_bytes == 0 {
             return Err("http.max_body_bytes must be at least 1".into());
+        }
+        crate::http::links::check_public_url(&self.public_url)?;
+        if self.trust_forwarded_headers && !self.public_url.is_empty() {
+            return Err(
+                "http.public_url and http.trust_forwarded_headers = true exclude each other: \
+                 links come from one or the other"
+                    .into(),
+            );
         }
         Ok(())
     }

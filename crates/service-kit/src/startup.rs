@@ -100,12 +100,22 @@ pub struct HttpApp {
 impl HttpApp {
     /// Binds `http.host:http.port` (port 0 picks a free one).
     pub fn bind(parts: AppParts, http: &HttpSettings) -> std::io::Result<Self> {
-        Ok(Self {
-            listener: http::bind(http)?,
+        Ok(Self::listening(http::bind(http)?, parts, http))
+    }
+
+    /// Serves on a listener bound before (with [`http::bind`]), for a service whose routes need
+    /// its address (the links of [`http::links::PublicBase`]).
+    pub fn listening(
+        listener: std::net::TcpListener,
+        parts: AppParts,
+        http: &HttpSettings,
+    ) -> Self {
+        Self {
+            listener,
             parts,
             http: http.clone(),
             pool: None,
-        })
+        }
     }
 
     /// Closes `db` once served, after the grace period: the pool of a service that stops

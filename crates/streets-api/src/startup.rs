@@ -3,6 +3,7 @@
 //! port 0.
 
 use service_kit::db::Migrations;
+use service_kit::http::links::PublicBase;
 use service_kit::http::AppParts;
 use service_kit::metrics::Metrics;
 use service_kit::startup::{self, BuildOptions, HttpApp, ServiceApp};
@@ -57,15 +58,20 @@ impl ServiceApp for Application {
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
         model.watch(&metrics)?;
+        // Bound before the routes are made: without `http.public_url` the links name the
+        // listener's address (service_kit::http::links).
+        let listener = service_kit::http::bind(&settings.http)?;
+        let public = PublicBase::new(&settings.http, listener.local_addr()?);
+        let cache = routes::http_cache(&settings.http_cache, &settings.http.base_path, &public);
         let parts = AppParts {
             service: SPEC.name,
             api: routes::configure(
                 store.clone(),
                 Arc::new(crate::ogc::FeaturesConfig {
                     settings: settings.features,
-                    base_path: settings.http.base_path.clone(),
+                    public,
                 }),
-                routes::http_cache(&settings.http_cache, &settings.http.base_path),
+                cache,
             ),
             openapi: routes::openapi(&settings.http.base_path),
             // The features API claims the OpenAPI 3.0 class (`ogc`): its service-desc.
@@ -77,7 +83,7 @@ impl ServiceApp for Application {
             // The streets are public: no signed-in callers.
             authenticator: None,
         };
-        let http = HttpApp::bind(parts, &settings.http)?.closing(db);
+        let http = HttpApp::listening(listener, parts, &settings.http).closing(db);
         Ok(Self { http, store, model })
     }
 

@@ -18,6 +18,56 @@ pub fn closed_port() -> u16 {
     listener.local_addr().expect("local address").port()
 }
 
+/// A copy of `binary` in `dir` that cannot find the folders it was built in: every build
+/// script's output folder it names (`…/build/<crate>-<16 hex>/out`, anywhere: the target
+/// directory may be another clone's) is renamed in the copy to a `…/BUILD/…` that does not
+/// exist, as after the checkout was moved, renamed or cleaned. The copy's path and how many
+/// folders it named.
+pub fn without_build_folders(binary: &str, dir: &std::path::Path) -> (std::path::PathBuf, usize) {
+    let mut bytes = std::fs::read(binary).expect("read the service binary");
+    let mut renamed = 0;
+    let mut at = 0;
+    while let Some(found) = find(&bytes[at..], b"/build/") {
+        let start = at + found;
+        at = start + 1;
+        if names_out_dir(&bytes[start + b"/build/".len()..]) {
+            bytes[start + 1..start + 6].copy_from_slice(b"BUILD");
+            renamed += 1;
+        }
+    }
+    let name = std::path::Path::new(binary)
+        .file_name()
+        .expect("the binary's file name");
+    let copy = dir.join(name);
+    std::fs::write(&copy, &bytes).expect("write the copy");
+    std::fs::set_permissions(&copy, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("make the copy executable");
+    (copy, renamed)
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// `rest` starts with `<crate>-<16 hex digits>/out`, a build script's output folder.
+fn names_out_dir(rest: &[u8]) -> bool {
+    let Some(slash) = rest.iter().take(120).position(|&b| b == b'/') else {
+        return false;
+    };
+    let (folder, after) = rest.split_at(slash);
+    let Some(dash) = folder.iter().rposition(|&b| b == b'-') else {
+        return false;
+    };
+    let (krate, hash) = (&folder[..dash], &folder[dash + 1..]);
+    !krate.is_empty()
+        && krate
+            .iter()
+            .all(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+        && hash.len() == 16
+        && hash.iter().all(u8::is_ascii_hexdigit)
+        && after.starts_with(b"/out")
+}
+
 /// A service binary running as a child process, its output kept for the failure message.
 pub struct ServiceProcess {
     name: String,

@@ -3,6 +3,7 @@
 //! normalisation and localisation), CORS, body limits, and serving with graceful shutdown.
 
 pub mod cache;
+pub mod links;
 mod stack;
 
 use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};

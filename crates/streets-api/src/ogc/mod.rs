@@ -5,8 +5,9 @@
 //!
 //! Items come from the same store as `/streets` (the replica's read model, else the
 //! database), by street number; a feature is the one `/streets` serves with the street
-//! number as its GeoJSON `id`. Links are absolute, built from the request's scheme and host
-//! (`Forwarded` / `X-Forwarded-*` honoured, as actix reads them).
+//! number as its GeoJSON `id`. Links are absolute, under `http.public_url` (else the
+//! listener's address), never a client's `Forwarded` / `X-Forwarded-*` unless an operator
+//! trusts the proxy's (`http.trust_forwarded_headers`; service_kit::http::links).
 
 pub mod documents;
 pub mod params;
@@ -17,6 +18,7 @@ use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use service_kit::docs::{OPENAPI_3_0_MEDIA_TYPE, OPENAPI_3_0_PATH};
 use service_kit::extract::Path;
+use service_kit::http::links::PublicBase;
 use service_kit::{ApiError, ErrorBody};
 use std::sync::Arc;
 use utoipa::IntoResponses;
@@ -33,8 +35,8 @@ use service_kit::docs::responses::DatabaseUnavailable;
 /// What the handlers need besides the store.
 pub struct FeaturesConfig {
     pub settings: FeaturesSettings,
-    /// The base path the API is served under (`http.base_path`).
-    pub base_path: String,
+    /// The absolute URL of the base path, which every link starts with.
+    pub public: PublicBase,
 }
 
 /// Registers the features API's routes (inside the base path's scope).
@@ -52,10 +54,9 @@ pub fn configure(cfg: &mut web::ServiceConfig, config: Arc<FeaturesConfig>) {
         );
 }
 
-/// `scheme://host{base_path}` of the request.
+/// The absolute URL of the base path ([`PublicBase`]).
 fn base_url(req: &HttpRequest, config: &FeaturesConfig) -> String {
-    let info = req.connection_info();
-    format!("{}://{}{}", info.scheme(), info.host(), config.base_path)
+    config.public.url(req).into_owned()
 }
 
 /// The media type of a feature answer: GeoJSON, or plain JSON for a client that asks for

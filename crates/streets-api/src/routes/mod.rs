@@ -7,6 +7,7 @@ mod list;
 use actix_web::{web, HttpResponse};
 use domain::error_code::ErrorCode;
 use service_kit::http::cache::{HttpCache, HttpCacheSettings};
+use service_kit::http::links::PublicBase;
 use service_kit::http::ConfigureApi;
 use service_kit::ErrorBody;
 use std::sync::Arc;
@@ -39,9 +40,14 @@ pub fn configure(
 
 /// Every read of the API, all public (the streets are open data): browsers and the reverse
 /// proxy may keep their answers for `http_cache.max_age_seconds`. The features API negotiates
-/// its media type from `Accept`, so answers vary by it too.
-pub fn http_cache(settings: &HttpCacheSettings, base_path: &str) -> HttpCache {
-    HttpCache::new(settings, base_path, PUBLIC_GETS, &[]).varying_also("Accept")
+/// its media type from `Accept`, so answers vary by it too, and by the proxy's headers where
+/// its links are built from them (`http.trust_forwarded_headers`).
+pub fn http_cache(settings: &HttpCacheSettings, base_path: &str, links: &PublicBase) -> HttpCache {
+    let vary = match links.vary() {
+        Some(forwarded) => format!("Accept, {forwarded}"),
+        None => "Accept".to_owned(),
+    };
+    HttpCache::new(settings, base_path, PUBLIC_GETS, &[]).varying_also(&vary)
 }
 
 /// The route patterns of [`http_cache`] (relative to the base path).

@@ -2,10 +2,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test code: a panic is a test failure
 
 mod clients;
+mod docs_page;
 mod features;
 mod helpers;
 mod http_cache;
 mod import;
+mod links;
 mod model_answers;
 mod outage;
 mod read_model;
