@@ -109,6 +109,12 @@ impl ServiceApp for Application {
             clock.clone(),
         )?;
         let media = MediaStore::new(&settings.media)?;
+        crate::app::pending_uploads::start(
+            stores.uploads.clone(),
+            media.clone(),
+            &settings.media,
+            clock.clone(),
+        );
         let state = AppState {
             stores: stores.clone(),
             city,

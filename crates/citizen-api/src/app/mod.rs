@@ -14,5 +14,6 @@ pub mod filing;
 pub mod news;
 pub mod news_categories;
 pub mod notifications;
+pub mod pending_uploads;
 pub mod retention;
 pub mod workflow;

@@ -16,6 +16,7 @@ mod records;
 mod sql;
 pub(crate) mod sqlite;
 pub mod status_events;
+pub mod uploads;
 pub mod votes;
 
 use async_trait::async_trait;
@@ -175,7 +176,8 @@ pub trait IssueTx: WriteTx {
         category_id: Uuid,
     ) -> StoreResult<Option<Uuid>>;
 
-    /// Inserts a report with its media (already stored).
+    /// Inserts a report with its media (already stored), deleting their pending-upload rows;
+    /// a file the pending-upload sweep has taken is `Unavailable` (`store::uploads`).
     async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()>;
 
     /// Opens the issue, in state open, with its copies of the report's columns.
@@ -184,7 +186,8 @@ pub trait IssueTx: WriteTx {
     /// Sets the report's `processed_at` unless it is set.
     async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()>;
 
-    /// Inserts a statement with its media (already stored).
+    /// Inserts a statement with its media (already stored), deleting their pending-upload rows
+    /// as [`IssueTx::insert_report`] does.
     async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()>;
 
     /// Records a notification event in the outbox (delivered after the commit).

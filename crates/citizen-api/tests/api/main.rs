@@ -48,6 +48,7 @@ mod notifications_helpers;
 mod notifications_news;
 mod notifications_push;
 mod notifications_settings;
+mod pending_uploads;
 mod privacy_helpers;
 mod projects;
 mod query_params;

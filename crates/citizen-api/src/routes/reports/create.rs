@@ -117,6 +117,10 @@ pub async fn create(
         ..Form::default()
     };
     let read = read_form(&state, &mut reader, &mut form, client).await;
+    #[cfg(debug_assertions)]
+    if read.is_ok() {
+        hold_for_tests(&form).await;
+    }
     let filed = match read {
         Ok(()) => file(&state, &mut form, author).await,
         Err(err) => Err(err),
@@ -126,6 +130,22 @@ pub async fn create(
         .discard_if_refused(&state, &mut reader, filed)
         .await?;
     Ok(HttpResponse::Created().json(report))
+}
+
+/// Test-only, in debug builds (the fault suite's killed filing): with
+/// `CITIZEN_API_TEST_HOLD_FILING=<path>` in the environment, a filing whose files are written
+/// writes their media ids to `<path>` and then waits for ever before its transaction, so a test
+/// can kill the process between the write and the commit. Release builds do not read it.
+#[cfg(debug_assertions)]
+async fn hold_for_tests(form: &Form) {
+    let Some(marker) = std::env::var_os("CITIZEN_API_TEST_HOLD_FILING") else {
+        return;
+    };
+    let ids: Vec<String> = form.files.media.iter().map(|m| m.id.to_string()).collect();
+    if let Err(err) = std::fs::write(&marker, ids.join("\n")) {
+        tracing::warn!(error = %err, "CITIZEN_API_TEST_HOLD_FILING: cannot write the marker");
+    }
+    std::future::pending::<()>().await;
 }
 
 async fn read_form(

@@ -72,4 +72,5 @@ mod projects;
 mod reading;
 mod reports;
 mod status_events;
+mod uploads;
 pub(in crate::store) mod votes;
