@@ -110,9 +110,10 @@ impl ServiceApp for Application {
         )?;
         let media = MediaStore::new(&settings.media)?;
         crate::app::pending_uploads::start(
-            stores.uploads.clone(),
+            &stores,
             media.clone(),
             &settings.media,
+            settings.reports.idempotency_ttl(),
             clock.clone(),
         );
         let state = AppState {
@@ -132,6 +133,7 @@ impl ServiceApp for Application {
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             privacy: settings.privacy.clone(),
             base_path: settings.http.base_path.clone(),
+            idempotency_ttl: settings.reports.idempotency_ttl(),
         };
         let parts = AppParts {
             service: SPEC.name,

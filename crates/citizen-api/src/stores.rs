@@ -24,6 +24,7 @@ pub struct Stores {
     pub digests: Arc<dyn store::digests::DigestStore>,
     pub privacy: Arc<dyn store::privacy::PrivacyStore>,
     pub uploads: Arc<dyn store::uploads::UploadStore>,
+    pub idempotency: Arc<dyn store::idempotency::IdempotencyStore>,
 }
 
 /// The stores for an opened database, with the default [`StoreOptions`].
@@ -60,7 +61,8 @@ where
         + store::deliveries::DeliveryStore
         + store::digests::DigestStore
         + store::privacy::PrivacyStore
-        + store::uploads::UploadStore,
+        + store::uploads::UploadStore
+        + store::idempotency::IdempotencyStore,
 {
     Stores {
         categories: backend.clone(),
@@ -76,6 +78,7 @@ where
         notifications: backend.clone(),
         privacy: backend.clone(),
         uploads: backend.clone(),
+        idempotency: backend.clone(),
         status_events: backend,
     }
 }

@@ -11,6 +11,7 @@ pub mod duplicates;
 pub mod erasure;
 pub mod export;
 pub mod filing;
+pub mod idempotency;
 pub mod news;
 pub mod news_categories;
 pub mod notifications;

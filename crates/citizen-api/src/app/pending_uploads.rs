@@ -56,12 +56,14 @@ pub async fn sweep(
     }
 }
 
-/// Sweeps every `interval_minutes` (the first at once) until the task is aborted; `None` when
-/// the sweep is off (`media.pending_sweep_interval_minutes = 0`).
+/// Sweeps every `media.pending_sweep_interval_minutes` (the first at once) until the task is
+/// aborted: the pending uploads, then the `Idempotency-Key`s older than `idempotency_ttl`
+/// (`app::idempotency`, the filing's other leftovers); `None` when the sweep is off (0).
 pub fn start(
-    uploads: Arc<dyn UploadStore>,
+    stores: &crate::stores::Stores,
     media: MediaStore,
     settings: &crate::media::MediaSettings,
+    idempotency_ttl: TimeDelta,
     clock: Arc<dyn service_kit::clock::Clock>,
 ) -> Option<tokio::task::JoinHandle<()>> {
     if settings.pending_sweep_interval_minutes == 0 {
@@ -73,6 +75,7 @@ pub fn start(
     let pause =
         std::time::Duration::from_secs(u64::from(settings.pending_sweep_interval_minutes) * 60);
     let age = max_age(settings.pending_max_age_minutes);
+    let (uploads, keys) = (stores.uploads.clone(), stores.idempotency.clone());
     Some(tokio::spawn(async move {
         loop {
             match sweep(uploads.as_ref(), &media, age, clock.now()).await {
@@ -82,6 +85,13 @@ pub fn start(
                 }
                 Err(err) => {
                     tracing::warn!(error = %err, "pending-upload sweep failed; next one later")
+                }
+            }
+            match super::idempotency::sweep(keys.as_ref(), idempotency_ttl, clock.now()).await {
+                Ok(0) => {}
+                Ok(keys) => tracing::info!(keys, "expired Idempotency-Keys deleted"),
+                Err(err) => {
+                    tracing::warn!(error = %err, "Idempotency-Key sweep failed; next one later")
                 }
             }
             tokio::time::sleep(pause).await;

@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod deliveries;
 pub mod digests;
+pub mod idempotency;
 mod model;
 pub mod news;
 pub mod notifications;
@@ -179,6 +180,16 @@ pub trait IssueTx: WriteTx {
     /// Inserts a report with its media (already stored), deleting their pending-upload rows;
     /// a file the pending-upload sweep has taken is `Unavailable` (`store::uploads`).
     async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()>;
+
+    /// Completes the `Idempotency-Key` claim of `scope`/`key` with the filing's `answer`, in
+    /// the filing's transaction (a committed filing always has its stored answer); a claim that
+    /// is no longer this request's is `Unavailable`.
+    async fn complete_idempotency(
+        &mut self,
+        scope: &str,
+        key: &str,
+        answer: &idempotency::StoredAnswer,
+    ) -> StoreResult<()>;
 
     /// Opens the issue, in state open, with its copies of the report's columns.
     async fn open_issue(&mut self, issue: NewIssue, now: Instant) -> StoreResult<Issue>;

@@ -18,6 +18,7 @@ mod erasure;
 mod filing;
 mod filing_anonymous;
 mod filing_exif_oracle;
+mod filing_idempotency;
 mod filing_limits;
 mod helpers;
 mod http_cache;

@@ -171,6 +171,15 @@ both_backends! {
             Backend::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
         }
 
+        async fn complete_idempotency(
+            &mut self,
+            scope: &str,
+            key: &str,
+            answer: &crate::store::idempotency::StoredAnswer,
+        ) -> StoreResult<()> {
+            Backend::complete_key(&mut self.0, scope, key, answer).await
+        }
+
         async fn open_issue(&mut self, issue: NewIssue, now: Instant) -> StoreResult<Issue> {
             // `Backend::INSERT_ISSUE` copies the report's columns (the location as PostgreSQL's
             // `geography` or SQLite's coordinates).

@@ -62,6 +62,7 @@ mod deliveries;
 mod detail;
 mod digests;
 mod duplicates;
+mod idempotency;
 mod issues;
 pub(in crate::store) mod news;
 mod news_categories;
