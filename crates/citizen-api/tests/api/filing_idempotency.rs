@@ -1,7 +1,8 @@
 //! `Idempotency-Key` on `POST /reports` (issue 51, item 7): a retry after a cut connection gets
 //! the first filing's answer and files nothing more, a retry racing the first request is 409
 //! `IDEMPOTENCY_KEY_IN_USE` and, once the first is answered, gets its answer, a key reused with
-//! another form is 422 `IDEMPOTENCY_KEY_REUSED`, and keys are kept per citizen.
+//! another form is 422 `IDEMPOTENCY_KEY_REUSED`, keys are kept per citizen, and for
+//! `reports.idempotency_key_hours` only (then swept).
 
 use std::time::{Duration, Instant};
 
@@ -19,6 +20,7 @@ on_both_backends!(crate::helpers::spawn_app;
     a_retry_after_a_cut_connection_gets_the_first_answer_and_files_once,
     a_retry_racing_the_first_request_is_409_then_gets_its_answer,
     a_key_reused_with_another_form_is_422_and_keys_are_per_citizen,
+    a_key_past_its_time_files_again_and_is_swept,
 );
 
 const BOUNDARY: &str = "idempotency-test-boundary-7f3a";
@@ -214,4 +216,38 @@ async fn a_key_reused_with_another_form_is_422_and_keys_are_per_citizen(app: Tes
     // A malformed key is a 400.
     let (status, bad) = post_with_key(&app, same_form("Lamp", &photo), &token, "a b").await;
     assert_error(status, &bad, 400, "VALIDATION_ERROR");
+}
+
+async fn a_key_past_its_time_files_again_and_is_swept(app: TestApp) {
+    use service_kit::clock::Clock;
+    let subject = "citizen-expiry";
+    let token = app.token(subject, &[]);
+    let (photo, _) = images::jpeg();
+    let hours = i64::from(app.settings.reports.idempotency_key_hours);
+    assert_eq!(hours, 24);
+    let (status, first) = post_with_key(&app, same_form("Old", &photo), &token, "old-1").await;
+    assert_eq!(status, 201, "{first}");
+    let ttl = app.settings.reports.idempotency_ttl();
+
+    // Just inside its time: answered again, and the sweep keeps it.
+    app.clock
+        .advance(chrono::TimeDelta::hours(hours) - chrono::TimeDelta::seconds(1));
+    let swept =
+        citizen_api::app::idempotency::sweep(app.stores.idempotency.as_ref(), ttl, app.clock.now());
+    assert_eq!(swept.await.unwrap(), 0);
+    let (_, replayed) = post_with_key(&app, same_form("Old", &photo), &token, "old-1").await;
+    assert_eq!(replayed, first);
+
+    // Past it: the key is new again, and the sweep deletes the rows past their time.
+    app.clock.advance(chrono::TimeDelta::seconds(2));
+    let (status, second) = post_with_key(&app, same_form("Old", &photo), &token, "old-1").await;
+    assert_eq!(status, 201, "{second}");
+    assert_ne!(second["id"], first["id"]);
+    assert_eq!(reports_of(&app, subject).await.len(), 2);
+    assert_eq!(key_rows(&app).await, 1);
+    app.clock.advance(chrono::TimeDelta::hours(hours + 1));
+    let swept =
+        citizen_api::app::idempotency::sweep(app.stores.idempotency.as_ref(), ttl, app.clock.now());
+    assert_eq!(swept.await.unwrap(), 1);
+    assert_eq!(key_rows(&app).await, 0);
 }
