@@ -82,6 +82,9 @@ impl Drop for ClaimGuard {
             std::mem::take(&mut self.scope),
             std::mem::take(&mut self.key),
         );
-        actix_web::rt::spawn(async move { release(store.as_ref(), &scope, &key).await });
+        // Not inside a runtime (it is shutting down): the claim is taken over once stale.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { release(store.as_ref(), &scope, &key).await });
+        }
     }
 }
