@@ -1,5 +1,6 @@
 //! The binary's own commands, beside the `serve` and `migrate` every service has
-//! (`service_kit::startup::main`): `dev-token`, `import-news`, `erase` and `subject-report`.
+//! (`service_kit::startup::main`): `dev-token`, `import-news`, `erase`, `subject-report` and
+//! `sweep-uploads`.
 
 use std::path::PathBuf;
 
@@ -47,6 +48,10 @@ pub enum Commands {
         #[arg(long)]
         subject: String,
     },
+    /// Delete, once, the files of uploads whose request died before committing them (pending
+    /// longer than media.pending_max_age_minutes); every replica also does this every
+    /// media.pending_sweep_interval_minutes.
+    SweepUploads,
 }
 
 impl service_kit::startup::Binary for Cli {
@@ -77,6 +82,19 @@ impl service_kit::startup::Binary for Cli {
                     crate::app::export::subject_report(&stores, &subject, chrono::Utc::now()).await;
                 db.close().await;
                 print!("{}", report?);
+            }
+            Commands::SweepUploads => {
+                let media = MediaStore::new(&settings.media)?;
+                let (db, stores) = open_stores(settings).await?;
+                let swept = crate::app::pending_uploads::sweep(
+                    stores.uploads.as_ref(),
+                    &media,
+                    crate::app::pending_uploads::max_age(settings.media.pending_max_age_minutes),
+                    chrono::Utc::now(),
+                )
+                .await;
+                db.close().await;
+                println!("citizen-api: removed {} abandoned uploads", swept?);
             }
         }
         Ok(())

@@ -96,6 +96,17 @@ impl ClientKey {
     }
 }
 
+/// The key a client is known by, as text (`v4:<address>`, `v6:<upper 64 bits in hex>`, or
+/// `unknown` without an address): what identifies an anonymous client elsewhere too (its
+/// `Idempotency-Key` scope).
+pub fn client_key(client: Option<IpAddr>) -> String {
+    match client.map(ClientKey::of) {
+        Some(ClientKey::V4(v4)) => format!("v4:{}", std::net::Ipv4Addr::from(v4)),
+        Some(ClientKey::V6(prefix)) => format!("v6:{prefix:016x}"),
+        None => "unknown".to_owned(),
+    }
+}
+
 /// The per-address limiter of one replica.
 #[derive(Debug)]
 pub struct RateLimiter {

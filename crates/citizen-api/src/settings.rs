@@ -54,6 +54,21 @@ pub struct ReportSettings {
     /// Name of the default category, created at start when the database has none: new reports
     /// get their first issue there.
     pub default_category_name: String,
+    /// Hours an `Idempotency-Key` of `POST /reports` is kept: a retry with it within this time
+    /// is answered the first answer again (default 24, 1 to 720).
+    #[serde(default = "default_idempotency_key_hours")]
+    pub idempotency_key_hours: u32,
+}
+
+const fn default_idempotency_key_hours() -> u32 {
+    24
+}
+
+impl ReportSettings {
+    /// How long an `Idempotency-Key` is kept.
+    pub fn idempotency_ttl(&self) -> chrono::TimeDelta {
+        chrono::TimeDelta::hours(i64::from(self.idempotency_key_hours))
+    }
 }
 
 /// `duplicates.*`: when a newly opened issue gets another issue as a possible duplicate.
@@ -108,6 +123,9 @@ impl ServiceSettings for Settings {
     fn check(&self) -> Result<(), String> {
         if self.reports.default_category_name.trim().is_empty() {
             return Err("reports.default_category_name must not be empty".into());
+        }
+        if !(1..=720).contains(&self.reports.idempotency_key_hours) {
+            return Err("reports.idempotency_key_hours must be between 1 and 720".into());
         }
         self.media.validate()?;
         self.votes.validate()?;

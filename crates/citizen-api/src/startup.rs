@@ -109,6 +109,13 @@ impl ServiceApp for Application {
             clock.clone(),
         )?;
         let media = MediaStore::new(&settings.media)?;
+        crate::app::pending_uploads::start(
+            &stores,
+            media.clone(),
+            &settings.media,
+            settings.reports.idempotency_ttl(),
+            clock.clone(),
+        );
         let state = AppState {
             stores: stores.clone(),
             city,
@@ -126,6 +133,7 @@ impl ServiceApp for Application {
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             privacy: settings.privacy.clone(),
             base_path: settings.http.base_path.clone(),
+            idempotency_ttl: settings.reports.idempotency_ttl(),
         };
         let parts = AppParts {
             service: SPEC.name,

@@ -23,6 +23,8 @@ pub struct Stores {
     pub deliveries: Arc<dyn store::deliveries::DeliveryStore>,
     pub digests: Arc<dyn store::digests::DigestStore>,
     pub privacy: Arc<dyn store::privacy::PrivacyStore>,
+    pub uploads: Arc<dyn store::uploads::UploadStore>,
+    pub idempotency: Arc<dyn store::idempotency::IdempotencyStore>,
 }
 
 /// The stores for an opened database, with the default [`StoreOptions`].
@@ -58,7 +60,9 @@ where
         + store::status_events::StatusEventStore
         + store::deliveries::DeliveryStore
         + store::digests::DigestStore
-        + store::privacy::PrivacyStore,
+        + store::privacy::PrivacyStore
+        + store::uploads::UploadStore
+        + store::idempotency::IdempotencyStore,
 {
     Stores {
         categories: backend.clone(),
@@ -73,6 +77,8 @@ where
         digests: backend.clone(),
         notifications: backend.clone(),
         privacy: backend.clone(),
+        uploads: backend.clone(),
+        idempotency: backend.clone(),
         status_events: backend,
     }
 }

@@ -74,6 +74,10 @@ error_codes! {
     ReportOutsideCity = (400, "REPORT_OUTSIDE_CITY"),
     /// POST /reports, CAPTCHA verification failed.
     CaptchaVerificationFailed = (403, "CAPTCHA_VERIFICATION_FAILED"),
+    /// POST /reports with an `Idempotency-Key` whose first request is still running.
+    IdempotencyKeyInUse = (409, "IDEMPOTENCY_KEY_IN_USE"),
+    /// POST /reports with an `Idempotency-Key` already used for another form.
+    IdempotencyKeyReused = (422, "IDEMPOTENCY_KEY_REUSED"),
     /// DELETE /me/notifications/webpush for an unknown endpoint.
     WebpushSubscriptionNotFound = (404, "WEBPUSH_SUBSCRIPTION_NOT_FOUND"),
     /// POST /notifications/email/unsubscribe with a token no e-mail subscription has.

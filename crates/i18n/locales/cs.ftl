@@ -25,6 +25,8 @@ error-TOTAL_MEDIA_SIZE_TOO_LARGE = Přílohy jsou dohromady příliš velké.
 error-REPORT_INVALID_LOCATION = Místo hlášení nelze přečíst.
 error-REPORT_OUTSIDE_CITY = Místo hlášení leží mimo území města.
 error-CAPTCHA_VERIFICATION_FAILED = Ověření CAPTCHA se nezdařilo.
+error-IDEMPOTENCY_KEY_IN_USE = Požadavek s tímto Idempotency-Key se ještě zpracovává; zkuste to později.
+error-IDEMPOTENCY_KEY_REUSED = Tento Idempotency-Key už byl použit pro jiný požadavek.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = Odběr webových oznámení neexistuje.
 error-EMAIL_SUBSCRIPTION_NOT_FOUND = Žádný odběr e-mailů nemá tento odkaz pro odhlášení.
 error-PROJECT_NOT_FOUND = Projekt neexistuje.
@@ -240,6 +242,10 @@ media-corrupt = Soubor { $type } je poškozený nebo neúplný.
 media-unsupported-type = Soubor je typu, který nepřijímáme; přijímané typy: { $types }.
 media-metadata-not-removable = Soubor { $type } obsahuje údaje o poloze nebo fotoaparátu v podobě, kterou nelze odstranit; převeďte jej prosím do formátu JPEG.
 media-not-found = Takový soubor neexistuje.
+## Idempotency-Key of POST /reports.
+idempotency-key-invalid = Idempotency-Key musí mít 1 až 255 viditelných znaků ASCII, případně v uvozovkách
+idempotency-key-in-use = podání s tímto Idempotency-Key se ještě zpracovává; zopakujte je za chvíli
+idempotency-key-reused = tento Idempotency-Key už byl použit pro jiný formulář; pro nové hlášení použijte nový klíč
 ## CAPTCHA of anonymous reports.
 captcha-missing = Při podání bez přihlášení je nutný token CAPTCHA (captchaToken).
 captcha-rejected = Ověření CAPTCHA neprošlo.

@@ -25,6 +25,8 @@ error-TOTAL_MEDIA_SIZE_TOO_LARGE = The attached media are too large in total.
 error-REPORT_INVALID_LOCATION = The location of the report cannot be read.
 error-REPORT_OUTSIDE_CITY = The location of the report is outside the city.
 error-CAPTCHA_VERIFICATION_FAILED = The CAPTCHA verification failed.
+error-IDEMPOTENCY_KEY_IN_USE = A request with this Idempotency-Key is still being processed; retry later.
+error-IDEMPOTENCY_KEY_REUSED = This Idempotency-Key was already used for another request.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = The web push subscription does not exist.
 error-EMAIL_SUBSCRIPTION_NOT_FOUND = No e-mail subscription has this unsubscribe link.
 error-PROJECT_NOT_FOUND = The project does not exist.
@@ -198,6 +200,10 @@ media-corrupt = the { $type } file is damaged or incomplete
 media-unsupported-type = a file is of a type that is not accepted; accepted types: { $types }
 media-metadata-not-removable = the { $type } file carries location or camera data in a form that cannot be removed; please convert it to JPEG
 media-not-found = no such file
+## Idempotency-Key of POST /reports.
+idempotency-key-invalid = Idempotency-Key must be 1 to 255 visible ASCII characters, optionally in double quotes
+idempotency-key-in-use = a filing with this Idempotency-Key is still being processed; retry it in a moment
+idempotency-key-reused = this Idempotency-Key was already used for a different form; use a new key for a new report
 ## CAPTCHA of anonymous reports.
 captcha-missing = a CAPTCHA token (captchaToken) is required when filing without signing in
 captcha-rejected = the CAPTCHA check did not pass

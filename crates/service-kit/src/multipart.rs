@@ -73,6 +73,7 @@ use actix_web::HttpRequest;
 use domain::error_code::ErrorCode;
 use domain::i18n::Message;
 use futures::StreamExt;
+use sha2::{Digest, Sha256};
 
 use crate::error::ApiError;
 
@@ -160,6 +161,8 @@ struct Current {
     name: &'static str,
     is_file: bool,
     read: u64,
+    /// Whether the part's bytes go into the content digest.
+    digested: bool,
 }
 
 /// What [`MultipartReader::advance`] found.
@@ -183,6 +186,8 @@ pub struct MultipartReader {
     wire_exceeded: Rc<Cell<bool>>,
     /// The raw body under the [`WireLimit`] (not with [`Self::new`]), for [`Self::discard_rest`].
     raw: Option<Rc<RefCell<Option<web::Payload>>>>,
+    /// [`Self::with_content_digest`]: the hash of the parts read so far, and the fields left out.
+    digest: Option<(Sha256, &'static [&'static str])>,
 }
 
 impl MultipartReader {
@@ -200,7 +205,44 @@ impl MultipartReader {
             failed: None,
             raw: None,
             wire_exceeded: Rc::new(Cell::new(false)),
+            digest: None,
         }
+    }
+
+    /// Hashes the form's content as it is read (SHA-256 over each part's name, file name and
+    /// bytes, in the order sent, each framed by its length), leaving out the fields `skip`
+    /// (e.g. a one-time CAPTCHA token). Two bodies of the same parts hash alike whatever their
+    /// boundary or chunking: what an `Idempotency-Key` compares.
+    pub fn with_content_digest(mut self, skip: &'static [&'static str]) -> Self {
+        self.digest = Some((Sha256::new(), skip));
+        self
+    }
+
+    /// The digest of [`Self::with_content_digest`], once the body has been read to its end;
+    /// `None` before, or without it.
+    pub fn content_digest(&self) -> Option<[u8; 32]> {
+        if !self.ended {
+            return None;
+        }
+        self.digest
+            .as_ref()
+            .map(|(hash, _)| hash.clone().finalize().into())
+    }
+
+    /// Feeds the start of a part to the digest; whether its bytes are digested.
+    fn digest_part(&mut self, kind: u8, name: &str, filename: Option<&str>) -> bool {
+        let Some((hash, skip)) = self.digest.as_mut() else {
+            return false;
+        };
+        if skip.contains(&name) {
+            return false;
+        }
+        hash.update([kind]);
+        for text in [name, filename.unwrap_or("")] {
+            hash.update((text.len() as u64).to_be_bytes());
+            hash.update(text.as_bytes());
+        }
+        true
     }
 
     /// Reads the request body: refuses at once a body that is not `multipart/form-data` (415)
@@ -328,11 +370,13 @@ impl MultipartReader {
                 return Err(spec::malformed(format!("the field \"{name}\" is repeated")));
             }
             self.seen.push(name);
+            let digested = self.digest_part(b'T', name, None);
             self.current = Some(Current {
                 field,
                 name,
                 is_file: false,
                 read: 0,
+                digested,
             });
             let mut value = Vec::new();
             while let Some(chunk) = self.pull_unchecked().await? {
@@ -359,11 +403,13 @@ impl MultipartReader {
             .and_then(|cd| cd.get_filename())
             .map(str::to_owned);
         let content_type = field.content_type().map(ToString::to_string);
+        let digested = self.digest_part(b'F', name, filename.as_deref());
         self.current = Some(Current {
             field,
             name,
             is_file: true,
             read: 0,
+            digested,
         });
         Ok(Next::File(name, filename, content_type))
     }
@@ -388,10 +434,21 @@ impl MultipartReader {
             Some(Ok(chunk)) => chunk,
             Some(Err(err)) => return Err(self.spec.stream_error(err, self.wire_exceeded.get())),
             None => {
+                if current.digested {
+                    if let Some((hash, _)) = self.digest.as_mut() {
+                        // The part's length ends it, so no two framings hash alike.
+                        hash.update(current.read.to_be_bytes());
+                    }
+                }
                 self.current = None;
                 return Ok(None);
             }
         };
+        if current.digested {
+            if let Some((hash, _)) = self.digest.as_mut() {
+                hash.update(&chunk);
+            }
+        }
         let limits = self.spec.limits;
         current.read = current.read.saturating_add(chunk.len() as u64);
         if current.is_file && current.read > limits.max_file_bytes {

@@ -1,13 +1,24 @@
 //! Filing a report (spec 2.1): the report with its media and one open issue in the default
 //! category, in one transaction, with the change recorded (its actor the citizen, none when
-//! anonymous) and the report's first public status for MQTT.
+//! anonymous) and the report's first public status for MQTT. With an `Idempotency-Key`, the
+//! same transaction stores the filing's answer under the key (`app::idempotency`), so a
+//! committed filing always has its stored answer.
 //!
 //! The answer is the report as committed, not read back after the commit: a read that failed
 //! then (the database gone between the two) would refuse a filing that is stored, and the
 //! refusal would delete its photos (the fault suite's database restart).
 
 use super::workflow::record_status_if_changed;
+use crate::store::idempotency::StoredAnswer;
 use crate::store::{Instant, IssueChange, IssueStore, NewIssue, NewReport, Report, StoreResult};
+
+/// An answer to store under an `Idempotency-Key` claimed by the filing.
+#[derive(Debug, Clone, Copy)]
+pub struct Answering<'a> {
+    pub scope: &'a str,
+    pub key: &'a str,
+    pub answer: &'a StoredAnswer,
+}
 
 /// Files `new` (its media already stored): the report as committed; `None` when there is no
 /// default category.
@@ -15,6 +26,16 @@ pub async fn file_report(
     issues: &dyn IssueStore,
     new: &NewReport,
     now: Instant,
+) -> StoreResult<Option<Report>> {
+    file_report_answering(issues, new, now, None).await
+}
+
+/// [`file_report`], storing `answering`'s answer under its key in the same transaction.
+pub async fn file_report_answering(
+    issues: &dyn IssueStore,
+    new: &NewReport,
+    now: Instant,
+    answering: Option<Answering<'_>>,
 ) -> StoreResult<Option<Report>> {
     let mut tx = issues.begin_step().await?;
     let Some(category_id) = tx.default_category().await? else {
@@ -27,8 +48,16 @@ pub async fn file_report(
     tx.record_change(&IssueChange::opened(issue.id, now), new.author.as_deref())
         .await?;
     record_status_if_changed(tx.as_mut(), new.id, None, now).await?;
+    if let Some(a) = answering {
+        tx.complete_idempotency(a.scope, a.key, a.answer).await?;
+    }
     tx.commit().await?;
-    Ok(Some(Report {
+    Ok(Some(filed(new, now)))
+}
+
+/// The report `new` is once filed at `now` (what [`file_report`] answers).
+pub fn filed(new: &NewReport, now: Instant) -> Report {
+    Report {
         id: new.id,
         author: new.author.clone(),
         title: new.title.clone(),
@@ -39,5 +68,5 @@ pub async fn file_report(
         processed_at: None,
         media: new.media.clone(),
         votes_count: 0,
-    }))
+    }
 }

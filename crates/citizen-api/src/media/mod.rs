@@ -65,6 +65,18 @@ pub struct StoredMedia {
     pub size: u64,
 }
 
+/// A file part whose type is recognised and whose id is chosen, not yet written
+/// ([`MediaStore::sniff`]).
+#[derive(Debug)]
+pub struct Sniffed {
+    /// The object's key and the file's id, once written.
+    pub media_id: Uuid,
+    /// The type recognised from the first bytes.
+    pub media_type: MediaType,
+    /// The chunks read to recognise it.
+    first: Vec<Bytes>,
+}
+
 /// A stored file opened for reading.
 pub struct OpenedMedia {
     /// The type recognised from the stored bytes.
@@ -175,8 +187,17 @@ impl MediaStore {
 
     /// Reads `file` chunk by chunk, recognises its type from its first bytes, removes its
     /// metadata and writes it to the store under a fresh `media_id`. On any error the upload is
-    /// aborted, so no object and no partial file stays behind.
+    /// aborted, so no object and no partial file stays behind. ([`MediaStore::sniff`] then
+    /// [`MediaStore::write`], with nothing between them.)
     pub async fn store_upload(&self, file: &mut FilePart<'_>) -> Result<StoredMedia, MediaError> {
+        let sniffed = self.sniff(file).await?;
+        self.write(file, sniffed).await
+    }
+
+    /// Reads the first bytes of `file` and recognises its type; nothing is written yet. The
+    /// caller records the [`Sniffed::media_id`] (its pending-upload row) before
+    /// [`MediaStore::write`] stores any byte under it.
+    pub async fn sniff(&self, file: &mut FilePart<'_>) -> Result<Sniffed, MediaError> {
         let mut first = Vec::new();
         let mut head = Vec::with_capacity(SNIFF_LEN);
         while head.len() < SNIFF_LEN {
@@ -191,7 +212,26 @@ impl MediaStore {
             return Err(MediaError::Empty);
         }
         let media_type = MediaType::sniff(&head).ok_or(MediaError::UnsupportedType)?;
-        let media_id = Uuid::new_v4();
+        Ok(Sniffed {
+            media_id: Uuid::new_v4(),
+            media_type,
+            first,
+        })
+    }
+
+    /// Removes the metadata of the `sniffed` file and writes it, the rest read from `file`, to
+    /// the store under its `media_id`. On any error the upload is aborted, so no object and no
+    /// partial file stays behind.
+    pub async fn write(
+        &self,
+        file: &mut FilePart<'_>,
+        sniffed: Sniffed,
+    ) -> Result<StoredMedia, MediaError> {
+        let Sniffed {
+            media_id,
+            media_type,
+            first,
+        } = sniffed;
         let mut options = PutMultipartOptions::default();
         if self.keeps_attributes {
             let mut attributes = Attributes::new();

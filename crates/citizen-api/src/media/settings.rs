@@ -52,6 +52,15 @@ pub struct MediaSettings {
     /// `TOTAL_MEDIA_SIZE_TOO_LARGE`.
     #[serde(default = "default_max_total_bytes")]
     pub max_total_bytes: u64,
+    /// Minutes after which a file written for a request that never committed its row (a
+    /// killed process) is deleted by the pending-upload sweep (default 60, at least 1; longer
+    /// than any request takes).
+    #[serde(default = "default_pending_max_age_minutes")]
+    pub pending_max_age_minutes: u32,
+    /// Minutes between two pending-upload sweeps of a replica (default 10); 0 turns the sweep
+    /// off (`citizen-api sweep-uploads` still runs one).
+    #[serde(default = "default_pending_sweep_interval_minutes")]
+    pub pending_sweep_interval_minutes: u32,
 }
 
 fn default_dir() -> PathBuf {
@@ -74,6 +83,14 @@ const fn default_max_total_bytes() -> u64 {
     25 * MIB
 }
 
+const fn default_pending_max_age_minutes() -> u32 {
+    60
+}
+
+const fn default_pending_sweep_interval_minutes() -> u32 {
+    10
+}
+
 impl Default for MediaSettings {
     fn default() -> Self {
         Self {
@@ -88,6 +105,8 @@ impl Default for MediaSettings {
             max_file_bytes: default_max_file_bytes(),
             max_files: default_max_files(),
             max_total_bytes: default_max_total_bytes(),
+            pending_max_age_minutes: default_pending_max_age_minutes(),
+            pending_sweep_interval_minutes: default_pending_sweep_interval_minutes(),
         }
     }
 }
@@ -100,6 +119,9 @@ impl MediaSettings {
         }
         if self.max_files == 0 {
             return Err("media.max_files must be at least 1".into());
+        }
+        if self.pending_max_age_minutes == 0 {
+            return Err("media.pending_max_age_minutes must be at least 1".into());
         }
         if self.max_total_bytes < self.max_file_bytes {
             return Err("media.max_total_bytes must be at least media.max_file_bytes".into());

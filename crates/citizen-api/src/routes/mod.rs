@@ -69,6 +69,8 @@ pub struct AppState {
     pub privacy: crate::app::retention::PrivacySettings,
     /// `http.base_path`: where the links the service hands out start.
     pub base_path: String,
+    /// `reports.idempotency_key_hours`: how long an `Idempotency-Key` is kept.
+    pub idempotency_ttl: chrono::TimeDelta,
 }
 
 /// The public reads: browsers and the reverse proxy may keep their answers for

@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod deliveries;
 pub mod digests;
+pub mod idempotency;
 mod model;
 pub mod news;
 pub mod notifications;
@@ -16,6 +17,7 @@ mod records;
 mod sql;
 pub(crate) mod sqlite;
 pub mod status_events;
+pub mod uploads;
 pub mod votes;
 
 use async_trait::async_trait;
@@ -175,8 +177,19 @@ pub trait IssueTx: WriteTx {
         category_id: Uuid,
     ) -> StoreResult<Option<Uuid>>;
 
-    /// Inserts a report with its media (already stored).
+    /// Inserts a report with its media (already stored), deleting their pending-upload rows;
+    /// a file the pending-upload sweep has taken is `Unavailable` (`store::uploads`).
     async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()>;
+
+    /// Completes the `Idempotency-Key` claim of `scope`/`key` with the filing's `answer`, in
+    /// the filing's transaction (a committed filing always has its stored answer); a claim that
+    /// is no longer this request's is `Unavailable`.
+    async fn complete_idempotency(
+        &mut self,
+        scope: &str,
+        key: &str,
+        answer: &idempotency::StoredAnswer,
+    ) -> StoreResult<()>;
 
     /// Opens the issue, in state open, with its copies of the report's columns.
     async fn open_issue(&mut self, issue: NewIssue, now: Instant) -> StoreResult<Issue>;
@@ -184,7 +197,8 @@ pub trait IssueTx: WriteTx {
     /// Sets the report's `processed_at` unless it is set.
     async fn mark_processed(&mut self, report_id: Uuid, now: Instant) -> StoreResult<()>;
 
-    /// Inserts a statement with its media (already stored).
+    /// Inserts a statement with its media (already stored), deleting their pending-upload rows
+    /// as [`IssueTx::insert_report`] does.
     async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()>;
 
     /// Records a notification event in the outbox (delivered after the commit).

@@ -71,6 +71,48 @@ impl Platform {
     /// citizen-api's binary on this platform, ready. `mqtt_url`: the broker it is given (none:
     /// a closed port, status events off); `extra`: more settings (keys without the prefix).
     pub async fn citizen_api(&self, mqtt_url: Option<String>, extra: &[(&str, String)]) -> Api {
+        self.citizen_api_with(mqtt_url, extra, &[]).await
+    }
+
+    /// [`Platform::citizen_api`] with `raw` environment variables besides the settings (the
+    /// test-only hooks of debug builds).
+    pub async fn citizen_api_with(
+        &self,
+        mqtt_url: Option<String>,
+        extra: &[(&str, String)],
+        raw: &[(&str, String)],
+    ) -> Api {
+        let mut vars = self.settings_env(mqtt_url, extra);
+        vars.extend(raw.iter().map(|(k, v)| ((*k).to_owned(), v.clone())));
+        let mut process =
+            ServiceProcess::start(env!("CARGO_BIN_EXE_citizen-api"), "CITIZEN_API", &vars);
+        process.wait_ready("/readyz", Duration::from_secs(60)).await;
+        Api {
+            api: format!("{}/api/v1", process.base),
+            process,
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// One of the binary's commands (`args`, e.g. `["sweep-uploads"]`) run to its end on this
+    /// platform with the settings [`Platform::citizen_api`] gives the server.
+    pub async fn citizen_api_command(&self, args: &[&str]) -> std::process::Output {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_citizen-api"))
+            .args(args)
+            .envs(self.settings_env(None, &[]))
+            .env("CITIZEN_API__TELEMETRY__FORMAT", "pretty")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .await
+            .expect("run a citizen-api command")
+    }
+
+    /// The settings of the binary on this platform, as environment variables.
+    fn settings_env(
+        &self,
+        mqtt_url: Option<String>,
+        extra: &[(&str, String)],
+    ) -> Vec<(String, String)> {
         let status_events = mqtt_url.is_some();
         let mqtt_url = mqtt_url.unwrap_or_else(|| {
             format!(
@@ -98,19 +140,11 @@ impl Platform {
             ("STATUS_EVENTS__ENABLED", status_events.to_string()),
             ("STATUS_EVENTS__POLL_MILLIS", "50".into()),
         ];
-        let vars: Vec<(String, String)> = common
+        common
             .iter()
             .chain(extra)
             .map(|(k, v)| (format!("CITIZEN_API__{k}"), v.clone()))
-            .collect();
-        let mut process =
-            ServiceProcess::start(env!("CARGO_BIN_EXE_citizen-api"), "CITIZEN_API", &vars);
-        process.wait_ready("/readyz", Duration::from_secs(60)).await;
-        Api {
-            api: format!("{}/api/v1", process.base),
-            process,
-            http: reqwest::Client::new(),
-        }
+            .collect()
     }
 
     /// A connection to the cluster, for the checks after the fault.

@@ -16,6 +16,7 @@ mod deliveries;
 mod delivery_setup;
 mod floods;
 mod harness;
+mod killed_filing;
 mod replicas;
 mod sigterm;
 

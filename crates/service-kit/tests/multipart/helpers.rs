@@ -80,6 +80,21 @@ async fn extracted(
     Ok(Json(summary(&mut reader).await?))
 }
 
+/// Reads every part with the content digest on (`captchaToken` left out): `{digest}` in hex.
+async fn digested(
+    req: HttpRequest,
+    body: web::Payload,
+    spec: web::Data<MultipartSpec>,
+) -> Result<Json<Value>, ApiError> {
+    let mut reader = MultipartReader::from_request(&req, body, spec.get_ref().clone())?
+        .with_content_digest(&["captchaToken"]);
+    assert_eq!(reader.content_digest(), None, "no digest before the end");
+    summary(&mut reader).await?;
+    let digest = reader.content_digest().expect("a digest at the end");
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(Json(json!({ "digest": hex })))
+}
+
 async fn collected(
     req: HttpRequest,
     body: web::Payload,
@@ -105,7 +120,8 @@ async fn collected(
 
 /// Serves under `/api/v1`: `/reports` (streamed, [`MultipartReader::from_request`]),
 /// `/extracted` ([`MultipartReader::new`] on the extractor), `/collected` (`collect`) and
-/// `/media` (streamed, total over the limit is `TOTAL_MEDIA_SIZE_TOO_LARGE`).
+/// `/media` (streamed, total over the limit is `TOTAL_MEDIA_SIZE_TOO_LARGE`), `/digest` (the
+/// content digest of a streamed form).
 pub fn serve(limits: MultipartLimits) -> String {
     let api = Arc::new(move |cfg: &mut web::ServiceConfig| {
         // Before the scope, which takes every path.
@@ -121,7 +137,8 @@ pub fn serve(limits: MultipartLimits) -> String {
                 .app_data(web::Data::new(spec(limits)))
                 .route("/reports", web::post().to(streamed))
                 .route("/extracted", web::post().to(extracted))
-                .route("/collected", web::post().to(collected)),
+                .route("/collected", web::post().to(collected))
+                .route("/digest", web::post().to(digested)),
         );
     });
     let parts = AppParts::new("multipart-test", api, utoipa::openapi::OpenApi::default()).unwrap();

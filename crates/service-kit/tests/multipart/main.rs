@@ -3,6 +3,7 @@
 //! summary of what it read.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod digest;
 mod helpers;
 mod limits;
 mod refused;

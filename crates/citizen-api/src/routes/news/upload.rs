@@ -70,7 +70,11 @@ pub async fn upload(
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
     let mut files = StoredFiles::default();
     let read = read(&state, &mut reader, &mut files).await;
-    files.discard_if_refused(&state, &mut reader, read).await?;
+    let kept = match read {
+        Ok(()) => files.keep(&state).await,
+        Err(err) => Err(err),
+    };
+    files.discard_if_refused(&state, &mut reader, kept).await?;
     if files.media.is_empty() {
         return Err(ApiError::validation(
             Message::new("multipart-missing-field").arg("field", "media"),

@@ -15,6 +15,12 @@
 //!
 //! Whatever fails after a file was stored, the stored files are deleted before the error is
 //! answered: a failed filing leaves no row and no file.
+//!
+//! With an `Idempotency-Key` header (`app::idempotency`) the key is claimed before any part is
+//! read: a key whose first request still runs is 409 `IDEMPOTENCY_KEY_IN_USE`; a key answered
+//! before has the form read only to hash it, and is answered the first answer again (the same
+//! form) or 422 `IDEMPOTENCY_KEY_REUSED` (another form); a new key files as above and stores
+//! its answer in the filing's transaction.
 
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::error_code::ErrorCode;
@@ -26,6 +32,11 @@ use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
 use uuid::Uuid;
+
+use super::idempotency::{key_of, ClaimGuard};
+use crate::app::filing::Answering;
+use crate::app::idempotency;
+use crate::store::idempotency::{Claim, StoredAnswer};
 
 use super::super::model::{Report, View};
 use super::super::uploads::{with_media, StoredFiles};
@@ -69,20 +80,30 @@ fn check_location(state: &AppState, raw: &str) -> Result<LocationParam, ApiError
 /// No other field is accepted. A signed-in citizen's report is theirs (`GET /me/reports`).
 /// Anonymous filings are rate-limited per client address (429 with `Retry-After`). The report
 /// gets one open issue in the default category.
+///
+/// A client that may retry (a dropped connection on a mobile network) sends an
+/// `Idempotency-Key`: a retry with the same key and the same form within
+/// `reports.idempotency_key_hours` (24 h by default) is answered the first filing's answer
+/// again and files nothing.
 #[utoipa::path(
     post,
     path = "/reports",
     tag = "reports",
     operation_id = "createReport",
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "A key of the client's choice (1–255 visible ASCII characters, as a bare token or a quoted structured-field string; a UUID v4 is a good one) that makes retrying the filing safe (IETF httpapi idempotency-key-header draft). Keys are kept per signed-in citizen or, anonymous, per client address (IPv4, IPv6 /64) for `reports.idempotency_key_hours` (24 h). The same key with the same form (fields and files, the CAPTCHA token left out) answers the first answer again (status and body) and files nothing; with another form it is 422 `IDEMPOTENCY_KEY_REUSED`; while the first request with the key is still running it is 409 `IDEMPOTENCY_KEY_IN_USE` (retry later). A filing that failed does not keep its key."),
+    ),
     request_body(content_type = "multipart/form-data", content = ReportForm),
     security((), ("bearer" = [])),
     responses(
         (status = 201, description = "The filed report", body = Report),
-        (status = 400, description = "`VALIDATION_ERROR` (a field missing, empty, too long, unknown or repeated; too many files), `NO_MEDIA` (an empty or unreadable file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`, `REPORT_INVALID_LOCATION`, `REPORT_OUTSIDE_CITY`", body = service_kit::ErrorBody),
+        (status = 400, description = "`VALIDATION_ERROR` (a field missing, empty, too long, unknown or repeated; too many files; a malformed `Idempotency-Key`), `NO_MEDIA` (an empty or unreadable file part), `TOTAL_MEDIA_SIZE_TOO_LARGE`, `REPORT_INVALID_LOCATION`, `REPORT_OUTSIDE_CITY`", body = service_kit::ErrorBody),
         InvalidToken,
         (status = 403, description = "`CAPTCHA_VERIFICATION_FAILED`: anonymous filing without a valid CAPTCHA token", body = service_kit::ErrorBody),
         FileTooLarge,
         (status = 415, description = "`UNSUPPORTED_MEDIA_TYPE`: the body is not multipart/form-data, or a file type that is not accepted", body = service_kit::ErrorBody),
+        (status = 409, description = "`IDEMPOTENCY_KEY_IN_USE`: a filing with this `Idempotency-Key` is still running", body = service_kit::ErrorBody),
+        (status = 422, description = "`IDEMPOTENCY_KEY_REUSED`: this `Idempotency-Key` was used for another form", body = service_kit::ErrorBody),
         (status = 429, description = "`TOO_MANY_REQUESTS`: anonymous filings from this address over the limit", body = service_kit::ErrorBody),
         ServiceUnavailable,
     )
@@ -94,6 +115,7 @@ pub async fn create(
     state: web::Data<AppState>,
     auth: MaybeAuth,
 ) -> Result<HttpResponse, ApiError> {
+    let key = key_of(&req)?;
     if let Some(principal) = &auth.0 {
         crate::routes::notifications::remember_locale(&state, principal).await?;
     }
@@ -112,20 +134,113 @@ pub async fn create(
             .text("captchaToken"),
     );
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
+    let claim = match key {
+        None => None,
+        Some(key) => {
+            reader = reader.with_content_digest(&["captchaToken"]);
+            let scope = match &author {
+                Some(subject) => idempotency::scope_of_subject(subject),
+                None => idempotency::scope_of_client(client),
+            };
+            match claim_key(&state, &scope, &key).await? {
+                Claim::Claimed => Some(ClaimGuard::new(
+                    state.stores.idempotency.clone(),
+                    scope,
+                    key,
+                )),
+                Claim::InProgress => {
+                    reader.discard_rest().await;
+                    return Err(ApiError::new(
+                        ErrorCode::IdempotencyKeyInUse,
+                        Message::new("idempotency-key-in-use"),
+                    ));
+                }
+                Claim::Done(answer) => return replay(&mut reader, answer).await,
+            }
+        }
+    };
     let mut form = Form {
         captcha_verified: author.is_some(),
         ..Form::default()
     };
     let read = read_form(&state, &mut reader, &mut form, client).await;
+    #[cfg(debug_assertions)]
+    if read.is_ok() {
+        hold_for_tests(&form).await;
+    }
     let filed = match read {
-        Ok(()) => file(&state, &mut form, author).await,
+        Ok(()) => {
+            let digest = reader.content_digest().map(|d| idempotency::hex(&d));
+            file(&state, &mut form, author, claim.as_ref(), digest).await
+        }
         Err(err) => Err(err),
     };
-    let report = form
+    let answer = form
         .files
         .discard_if_refused(&state, &mut reader, filed)
-        .await?;
-    Ok(HttpResponse::Created().json(report))
+        .await;
+    if let Some(claim) = claim {
+        // A completed claim stays; a failed filing's goes, so a retry may file.
+        claim.release().await;
+    }
+    Ok(HttpResponse::Created()
+        .content_type("application/json")
+        .body(answer?))
+}
+
+/// Claims `key` in `scope` at the state's clock.
+async fn claim_key(state: &AppState, scope: &str, key: &str) -> Result<Claim, ApiError> {
+    let now = state.clock.now();
+    let expired_before = now.checked_sub_signed(state.idempotency_ttl).unwrap_or(now);
+    let stale_before = now
+        .checked_sub_signed(idempotency::STALE_AFTER)
+        .unwrap_or(now);
+    Ok(state
+        .stores
+        .idempotency
+        .claim_key(scope, key, now, expired_before, stale_before)
+        .await?)
+}
+
+/// A key answered before: the form is read to its end (nothing stored) and hashed; the same
+/// form gets the stored answer again, another one 422 `IDEMPOTENCY_KEY_REUSED`.
+async fn replay(
+    reader: &mut MultipartReader,
+    answer: StoredAnswer,
+) -> Result<HttpResponse, ApiError> {
+    while let Some(part) = reader.next().await? {
+        if let Part::File(mut file) = part {
+            while file.chunk().await?.is_some() {}
+        }
+    }
+    let digest = reader.content_digest().map(|d| idempotency::hex(&d));
+    if digest.as_deref() != Some(answer.request_hash.as_str()) {
+        return Err(ApiError::new(
+            ErrorCode::IdempotencyKeyReused,
+            Message::new("idempotency-key-reused"),
+        ));
+    }
+    let status = actix_web::http::StatusCode::from_u16(answer.status)
+        .map_err(|err| ApiError::internal(anyhow::anyhow!("stored answer status: {err}")))?;
+    Ok(HttpResponse::build(status)
+        .content_type("application/json")
+        .body(answer.body))
+}
+
+/// Test-only, in debug builds (the fault suite's killed filing): with
+/// `CITIZEN_API_TEST_HOLD_FILING=<path>` in the environment, a filing whose files are written
+/// writes their media ids to `<path>` and then waits for ever before its transaction, so a test
+/// can kill the process between the write and the commit. Release builds do not read it.
+#[cfg(debug_assertions)]
+async fn hold_for_tests(form: &Form) {
+    let Some(marker) = std::env::var_os("CITIZEN_API_TEST_HOLD_FILING") else {
+        return;
+    };
+    let ids: Vec<String> = form.files.media.iter().map(|m| m.id.to_string()).collect();
+    if let Err(err) = std::fs::write(&marker, ids.join("\n")) {
+        tracing::warn!(error = %err, "CITIZEN_API_TEST_HOLD_FILING: cannot write the marker");
+    }
+    std::future::pending::<()>().await;
 }
 
 async fn read_form(
@@ -163,11 +278,15 @@ async fn read_form(
     Ok(())
 }
 
+/// Files the form read: the answer's JSON body; with a `claim`, the answer is stored under its
+/// key in the filing's transaction (the form's `digest` with it).
 async fn file(
     state: &AppState,
     form: &mut Form,
     author: Option<String>,
-) -> Result<Report, ApiError> {
+    claim: Option<&ClaimGuard>,
+    digest: Option<String>,
+) -> Result<String, ApiError> {
     let (Some(title), Some(description)) = (form.title.take(), form.description.take()) else {
         // The reader refuses a form without its required fields; this cannot be reached.
         return Err(ApiError::validation(
@@ -182,20 +301,33 @@ async fn file(
         location: form.location,
         media: form.files.media.clone(),
     };
-    let report =
-        crate::app::filing::file_report(state.stores.issues.as_ref(), &new, state.clock.now())
-            .await?
-            .ok_or_else(|| {
-                ApiError::unavailable(anyhow::anyhow!("there is no default report category"))
-            })?;
-    crate::routes::admin::duplicates::suggest(
-        state,
-        crate::store::admin::Opened::Report(report.id),
-    )
-    .await;
+    let now = state.clock.now();
+    let report = crate::app::filing::filed(&new, now);
     let mut shown = Report::from_store(report, &state.media, View::Trusted, None);
     shown.status = Some(domain::issues::IssueStatus::Open);
-    Ok(shown)
+    let body = serde_json::to_string(&shown)
+        .map_err(|err| ApiError::internal(anyhow::anyhow!("the filed report as JSON: {err}")))?;
+    let answer = StoredAnswer {
+        request_hash: digest.unwrap_or_default(),
+        status: 201,
+        body,
+    };
+    let answering = claim.map(|c| Answering {
+        scope: &c.scope,
+        key: &c.key,
+        answer: &answer,
+    });
+    let filed = crate::app::filing::file_report_answering(
+        state.stores.issues.as_ref(),
+        &new,
+        now,
+        answering,
+    )
+    .await?
+    .ok_or_else(|| ApiError::unavailable(anyhow::anyhow!("there is no default report category")))?;
+    crate::routes::admin::duplicates::suggest(state, crate::store::admin::Opened::Report(filed.id))
+        .await;
+    Ok(answer.body)
 }
 
 /// The form of `POST /reports` (documentation).

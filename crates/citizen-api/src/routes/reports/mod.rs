@@ -2,6 +2,7 @@
 
 pub mod create;
 pub mod detail;
+mod idempotency;
 pub mod list;
 pub mod status;
 

@@ -17,7 +17,8 @@ use crate::store::{
 
 both_backends! {
     impl Backend {
-        /// The media rows of a report or statement (`owner`: its id's column), in their order.
+        /// The media rows of a report or statement (`owner`: its id's column), in their order; their
+        /// pending-upload rows go (`Backend::claim_pending`).
         pub(in crate::store) async fn insert_media(
             tx: &mut Tx<'_>,
             owner: &'static str,
@@ -25,6 +26,7 @@ both_backends! {
             media: &[Media],
             now: Instant,
         ) -> StoreResult<()> {
+            Backend::claim_pending(tx, media).await?;
             for (position, m) in media.iter().enumerate() {
                 sqlx::query(&format!(
                     "INSERT INTO media (id, {owner}, filename, media_type, size_bytes, position, \
@@ -167,6 +169,15 @@ both_backends! {
         async fn insert_report(&mut self, new: &NewReport, now: Instant) -> StoreResult<()> {
             Backend::insert_report_row(&mut self.0, new, now).await?;
             Backend::insert_media(&mut self.0, "report_id", new.id, &new.media, now).await
+        }
+
+        async fn complete_idempotency(
+            &mut self,
+            scope: &str,
+            key: &str,
+            answer: &crate::store::idempotency::StoredAnswer,
+        ) -> StoreResult<()> {
+            Backend::complete_key(&mut self.0, scope, key, answer).await
         }
 
         async fn open_issue(&mut self, issue: NewIssue, now: Instant) -> StoreResult<Issue> {
