@@ -54,6 +54,7 @@ mod query_params;
 mod retention;
 mod status_events;
 mod timeline;
+mod tokens;
 mod vote_list;
 mod votes;
 mod votes_count;
