@@ -69,7 +69,10 @@ async fn framework_refusals_answer_without_an_error_line() {
         move || writer.clone()
     ));
     let api = Arc::new(|cfg: &mut web::ServiceConfig| {
-        cfg.route("/ok", web::get().to(|| async { HttpResponse::Ok().body("ok") }));
+        cfg.route(
+            "/ok",
+            web::get().to(|| async { HttpResponse::Ok().body("ok") }),
+        );
     });
     let parts = AppParts::new("refusals-test", api, utoipa::openapi::OpenApi::default()).unwrap();
     let app = HttpApp::bind(parts, &HttpSettings::default()).unwrap();
@@ -83,8 +86,16 @@ async fn framework_refusals_answer_without_an_error_line() {
     let many_headers: String = (0..2000).map(|i| format!("X-H{i}: v\r\n")).collect();
     let long_line = format!("GET /api/v1/ok?{} HTTP/1.1", "a".repeat(100 * 1024));
     for (name, request, status) in [
-        ("a 200 KB header", head("GET /api/v1/ok HTTP/1.1", &big_header), 431),
-        ("2 000 headers", head("GET /api/v1/ok HTTP/1.1", &many_headers), 431),
+        (
+            "a 200 KB header",
+            head("GET /api/v1/ok HTTP/1.1", &big_header),
+            431,
+        ),
+        (
+            "2 000 headers",
+            head("GET /api/v1/ok HTTP/1.1", &many_headers),
+            431,
+        ),
         ("a 100 KB request line", head(&long_line, ""), 400),
     ] {
         let answer = exchange(port, request).await;
@@ -106,7 +117,10 @@ async fn framework_refusals_answer_without_an_error_line() {
     let log = lines.text();
     assert_eq!(log.matches(refused).count(), 3, "{log}");
     for line in log.lines() {
-        assert!(!line.contains("\"level\":\"ERROR\""), "an ERROR line: {line}");
+        assert!(
+            !line.contains("\"level\":\"ERROR\""),
+            "an ERROR line: {line}"
+        );
         if line.contains(refused) {
             assert!(line.contains("\"level\":\"INFO\""), "{line}");
         }

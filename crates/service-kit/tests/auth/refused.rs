@@ -232,7 +232,10 @@ async fn garbage_tokens_are_malformed() {
 
 /// The trusted JWKS (with `ISSUER` required) and the dev secret (no issuer configured, and
 /// the same with `ISSUER`): both ways a service verifies a token.
-async fn both_paths() -> (MockServer, Vec<(&'static str, Authenticator, Algorithm, String)>) {
+async fn both_paths() -> (
+    MockServer,
+    Vec<(&'static str, Authenticator, Algorithm, String)>,
+) {
     let server = jwks_server(&[RSA1_JWK]).await;
     let jwks = Authenticator::new(&settings(&server)).unwrap();
     let dev = |issuer: Option<&str>| {
@@ -245,7 +248,12 @@ async fn both_paths() -> (MockServer, Vec<(&'static str, Authenticator, Algorith
     };
     let paths = vec![
         ("jwks", jwks, Algorithm::RS256, RSA1_KEY.to_owned()),
-        ("dev", dev(None), Algorithm::HS256, "local-dev-secret".to_owned()),
+        (
+            "dev",
+            dev(None),
+            Algorithm::HS256,
+            "local-dev-secret".to_owned(),
+        ),
         (
             "dev with issuer",
             dev(Some(ISSUER)),
@@ -268,7 +276,12 @@ async fn an_issuer_array_is_refused() {
             json!({"iss": ISSUER}),
             json!(7),
         ] {
-            let token = sign(alg, &key, Some("rsa-1"), &with(claims(), "iss", iss.clone()));
+            let token = sign(
+                alg,
+                &key,
+                Some("rsa-1"),
+                &with(claims(), "iss", iss.clone()),
+            );
             let refused = auth.authenticate(&token).await.unwrap_err();
             assert!(
                 matches!(
