@@ -27,6 +27,38 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+/// A search query (`q` of every service) as the services match it. The one rule: a query that
+/// folds to nothing (only punctuation or symbols: `%`, `_`, `!!!`) matches nothing, so the
+/// characters that are wildcards in SQL `LIKE` never act as wildcards, and every service answers
+/// such a query with an empty list (docs/decisions.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Search {
+    /// The query folded to nothing: it matches nothing.
+    Nothing,
+    /// The folded query ([`fold`]): letters, digits and single spaces, never empty.
+    Folded(String),
+}
+
+impl Search {
+    /// Folds `query` ([`fold`]) into what it matches.
+    pub fn new(query: &str) -> Self {
+        let folded = fold(query);
+        if folded.is_empty() {
+            Self::Nothing
+        } else {
+            Self::Folded(folded)
+        }
+    }
+
+    /// The folded text to look for; `None` when the query matches nothing.
+    pub fn folded(&self) -> Option<&str> {
+        match self {
+            Self::Nothing => None,
+            Self::Folded(text) => Some(text),
+        }
+    }
+}
+
 fn push_lower(out: &mut String, c: char) {
     match c {
         'ß' | 'ẞ' => out.push_str("ss"),
@@ -83,6 +115,26 @@ mod tests {
         assert_eq!(fold("  Nám. Míru -- 12 "), "nam miru 12");
         assert_eq!(fold("ﬁ"), "fi");
         assert_eq!(fold("%_"), "");
+    }
+
+    #[test]
+    fn a_query_folding_to_nothing_matches_nothing() {
+        for (query, expected) in [
+            ("%", Search::Nothing),
+            ("_", Search::Nothing),
+            ("!!!", Search::Nothing),
+            ("%_%", Search::Nothing),
+            ("  ", Search::Nothing),
+            ("\u{301}", Search::Nothing),
+            ("a%", Search::Folded("a".into())),
+            ("_Spél_", Search::Folded("spel".into())),
+            ("Nám. Míru", Search::Folded("nam miru".into())),
+            ("42", Search::Folded("42".into())),
+        ] {
+            assert_eq!(Search::new(query), expected, "{query:?}");
+        }
+        assert_eq!(Search::new("!!!").folded(), None);
+        assert_eq!(Search::new("Spél").folded(), Some("spel"));
     }
 
     #[test]

@@ -75,6 +75,7 @@ token-expired = Platnost tokenu vypršela.
 token-not-yet-valid = Token ještě není platný.
 token-wrong-issuer = Vydavatel tokenu není přijímán.
 token-wrong-audience = Token není určen pro tuto službu (audience).
+token-critical-extension = Token vyžaduje rozšíření (crit), kterým služba nerozumí.
 token-missing-claim = V tokenu chybí údaj (claim) `{ $claim }`.
 token-invalid-claim = Údaj (claim) `{ $claim }` v tokenu má neplatný formát.
 token-not-configured = Ověřování tokenem není nastaveno.

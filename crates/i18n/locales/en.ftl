@@ -73,6 +73,7 @@ token-expired = token expired
 token-not-yet-valid = token not yet valid
 token-wrong-issuer = token issuer not accepted
 token-wrong-audience = token audience not accepted
+token-critical-extension = token requires extensions (crit) that are not understood
 token-missing-claim = token lacks the claim `{ $claim }`
 token-invalid-claim = token claim `{ $claim }` is malformed
 token-not-configured = token authentication is not configured

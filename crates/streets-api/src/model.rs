@@ -1,6 +1,7 @@
 //! The street as stored and as served.
 
 use actix_web::web::Bytes;
+use domain::text::Search;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use utoipa::ToSchema;
@@ -161,10 +162,22 @@ impl<'a, G> FeatureOut<'a, G> {
 pub struct StreetQuery {
     pub limit: u32,
     pub offset: u32,
-    /// The folded name query (see `domain::text::fold`); `Some("")` matches nothing.
-    pub name: Option<String>,
+    /// The name query (`q`), folded; [`Search::Nothing`] matches no street.
+    pub name: Option<Search>,
     /// Point and radius in metres.
     pub near: Option<Near>,
+}
+
+impl StreetQuery {
+    /// Whether the name query folded to nothing, so that no street matches.
+    pub fn matches_nothing(&self) -> bool {
+        matches!(self.name, Some(Search::Nothing))
+    }
+
+    /// The folded name to filter on, if any.
+    pub fn name_text(&self) -> Option<&str> {
+        self.name.as_ref().and_then(Search::folded)
+    }
 }
 
 /// What a features API items request asks for (already validated): streets by number,

@@ -16,6 +16,7 @@ use domain::geo::{parse_location, LocationParam};
 use domain::i18n::Message;
 use domain::limits::{self, LimitError, Page};
 use domain::reports::{parse_statuses, Order};
+use domain::text::Search;
 use serde::Deserialize;
 use service_kit::ApiError;
 use utoipa::IntoParams;
@@ -201,7 +202,7 @@ impl ListParams {
             self.order_direction.as_deref(),
             near.is_some(),
         )?;
-        let q = limits::parse_q(self.q.as_deref())?.map(domain::text::fold);
+        let q = limits::parse_q(self.q.as_deref())?.map(Search::new);
         let categories = category_ids(&self.category)?;
         let statuses = parse_statuses(&self.status)?;
         let date_from = date("dateFrom", self.date_from.as_deref())?;
@@ -342,7 +343,7 @@ mod tests {
     fn values_at_their_edges_pass() {
         let f = filter("limit=100&offset=1000&q=%C5%BE&location=14.4,50.1,1&orderBy=location&orderDirection=asc&dateFrom=2026-01-01T00:00:00%2B01:00&dateTo=2026-01-01T00:00:00%2B01:00").unwrap();
         assert_eq!((f.page.limit, f.page.offset), (100, 1000));
-        assert_eq!(f.q.as_deref(), Some("z"));
+        assert_eq!(f.q.as_ref().and_then(Search::folded), Some("z"));
         assert_eq!(f.near.unwrap().radius_m, Some(1.0));
         assert_eq!(f.date_from, f.date_to);
         assert_eq!(

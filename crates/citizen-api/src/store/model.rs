@@ -7,6 +7,7 @@ use domain::geo::{LocationParam, LonLat};
 use domain::issues::{IssueStatus, StatusChange};
 use domain::limits::Page;
 use domain::reports::{Direction, Order, OrderBy};
+use domain::text::Search;
 use service_kit::codec::{DbInstant, DbUuid};
 use uuid::Uuid;
 
@@ -140,8 +141,8 @@ pub struct IssueRow {
 pub struct ReportFilter {
     pub categories: Vec<Uuid>,
     pub statuses: Vec<IssueStatus>,
-    /// Folded (see `domain::text::fold`) search text.
-    pub q: Option<String>,
+    /// The search text (`q`), folded; [`Search::Nothing`] matches no report.
+    pub q: Option<Search>,
     /// With a radius, only reports within it; without, every report (nearest first when
     /// ordered by location).
     pub near: Option<LocationParam>,

@@ -151,6 +151,17 @@ async fn q_ignores_case_and_diacritics_over_title_description_and_id(app: TestAp
         [id]
     );
     assert!(ids(app.get_ok("/reports?q=zzz").await).is_empty());
+    // A query that folds to nothing matches nothing (docs/decisions.md), as in streets-api:
+    // neither a LIKE wildcard nor punctuation lists every report.
+    for q in ["%25", "_", "!!!", "%25_%25", "%20-%20"] {
+        let body = app.get_ok(&format!("/reports?q={q}")).await;
+        assert!(ids(body.clone()).is_empty(), "q={q}: {body}");
+        assert_eq!(body["hasNextOffset"], false, "q={q}");
+    }
+    assert_eq!(
+        ids(app.get_ok("/reports?q=%25lampa%25").await),
+        [a.report.to_string()]
+    );
 }
 
 async fn location_adds_distance_cuts_at_the_radius_and_orders_nearest_first(app: TestApp) {

@@ -58,6 +58,7 @@ mod retention;
 mod status_events;
 mod stored_filenames;
 mod timeline;
+mod tokens;
 mod vote_list;
 mod votes;
 mod votes_count;

@@ -21,6 +21,13 @@ pub(crate) fn principal(
         Some(_) => return Err(AuthError::InvalidClaim("sub")),
     };
 
+    // RFC 7519 §4.1.1: `iss` is one StringOrURI. jsonwebtoken also takes an array and accepts it
+    // when any member is the configured issuer, so a token naming a second issuer would pass.
+    match claims.get("iss") {
+        None | Some(Value::String(_)) => {}
+        Some(_) => return Err(AuthError::InvalidClaim("iss")),
+    }
+
     let mut scopes = BTreeSet::new();
     if let Some(scope) = claims.get("scope") {
         scopes.extend(string_set(scope).ok_or(AuthError::InvalidClaim("scope"))?);
@@ -126,6 +133,11 @@ mod tests {
         assert_eq!(
             principal(&c, "roles", "azp").unwrap_err(),
             AuthError::MissingClaim("sub")
+        );
+        let c = claims(json!({"sub": "u", "iss": ["https://evil.example/", "https://id"]}));
+        assert_eq!(
+            principal(&c, "roles", "azp").unwrap_err(),
+            AuthError::InvalidClaim("iss")
         );
         let c = claims(json!({"sub": "u", "roles": [1]}));
         assert_eq!(

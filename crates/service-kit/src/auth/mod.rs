@@ -149,6 +149,9 @@ pub enum AuthError {
     WrongIssuer,
     #[error("token audience not accepted")]
     WrongAudience,
+    /// The header marks extensions critical (`crit`, RFC 7515 §4.1.11); none is understood here.
+    #[error("token requires extensions that are not understood")]
+    CriticalExtension,
     #[error("token lacks the claim `{0}`")]
     MissingClaim(&'static str),
     #[error("token claim `{0}` is malformed")]
@@ -185,6 +188,7 @@ impl AuthError {
             Self::NotYetValid => Message::new("token-not-yet-valid"),
             Self::WrongIssuer => Message::new("token-wrong-issuer"),
             Self::WrongAudience => Message::new("token-wrong-audience"),
+            Self::CriticalExtension => Message::new("token-critical-extension"),
             Self::MissingClaim(claim) => Message::new("token-missing-claim").arg("claim", claim),
             Self::InvalidClaim(claim) => Message::new("token-invalid-claim").arg("claim", claim),
             Self::NotConfigured => Message::new("token-not-configured"),
@@ -278,6 +282,11 @@ impl Authenticator {
             tracing::debug!(error = %err, "auth: unreadable token header");
             AuthError::Malformed
         })?;
+        // RFC 7515 §4.1.11: a recipient must refuse a token naming critical extensions it does
+        // not understand, and this one understands none (jsonwebtoken ignores `crit`).
+        if header.crit.is_some() {
+            return Err(AuthError::CriticalExtension);
+        }
         let alg = header.alg;
         let inner = &self.inner;
 

@@ -207,3 +207,50 @@ async fn dev_tokens_work_over_http() {
     let response = get(&reqwest::Client::new(), &url, Some(&bearer(&token))).await;
     assert_eq!(response.status().as_u16(), 200);
 }
+
+#[tokio::test]
+async fn tokens_the_rfcs_refuse_are_401_over_http() {
+    let server = jwks_server(&[RSA1_JWK]).await;
+    let jwks = serve(Authenticator::new(&settings(&server)).unwrap());
+    let dev_settings = AuthSettings {
+        dev_secret: Some("local-dev-secret".into()),
+        ..AuthSettings::default()
+    };
+    let dev = serve(Authenticator::new(&dev_settings).unwrap());
+    let http = reqwest::Client::new();
+    let two_issuers = with(claims(), "iss", json!(["https://evil.example/", ISSUER]));
+    let critical = |alg, key: &str| {
+        let mut header = jsonwebtoken::Header::new(alg);
+        header.kid = Some("rsa-1".into());
+        header.crit = Some(vec!["acc-ext".into()]);
+        jsonwebtoken::encode(&header, &claims(), &encoding_key(alg, key)).unwrap()
+    };
+    use jsonwebtoken::Algorithm::{HS256, RS256};
+    for (base, token, userinfo) in [
+        (&jwks, rs256(&two_issuers), "token claim `iss` is malformed"),
+        (
+            &dev,
+            sign(HS256, "local-dev-secret", None, &two_issuers),
+            "token claim `iss` is malformed",
+        ),
+        (
+            &jwks,
+            critical(RS256, RSA1_KEY),
+            "token requires extensions (crit) that are not understood",
+        ),
+        (
+            &dev,
+            critical(HS256, "local-dev-secret"),
+            "token requires extensions (crit) that are not understood",
+        ),
+    ] {
+        let response = get(&http, &format!("{base}/me"), Some(&bearer(&token))).await;
+        assert_eq!(
+            response.headers().get("www-authenticate").unwrap(),
+            "Bearer"
+        );
+        let body = error_body(response, 401).await;
+        assert_eq!(body.name, "UNAUTHORIZED");
+        assert_eq!(body.userinfo, userinfo);
+    }
+}

@@ -229,3 +229,92 @@ async fn garbage_tokens_are_malformed() {
     }
     assert_eq!(auth.authenticate("").await, Err(AuthError::MissingToken));
 }
+
+/// The trusted JWKS (with `ISSUER` required) and the dev secret (no issuer configured, and
+/// the same with `ISSUER`): both ways a service verifies a token.
+async fn both_paths() -> (
+    MockServer,
+    Vec<(&'static str, Authenticator, Algorithm, String)>,
+) {
+    let server = jwks_server(&[RSA1_JWK]).await;
+    let jwks = Authenticator::new(&settings(&server)).unwrap();
+    let dev = |issuer: Option<&str>| {
+        Authenticator::new(&AuthSettings {
+            dev_secret: Some("local-dev-secret".into()),
+            issuer: issuer.map(str::to_owned),
+            ..AuthSettings::default()
+        })
+        .unwrap()
+    };
+    let paths = vec![
+        ("jwks", jwks, Algorithm::RS256, RSA1_KEY.to_owned()),
+        (
+            "dev",
+            dev(None),
+            Algorithm::HS256,
+            "local-dev-secret".to_owned(),
+        ),
+        (
+            "dev with issuer",
+            dev(Some(ISSUER)),
+            Algorithm::HS256,
+            "local-dev-secret".to_owned(),
+        ),
+    ];
+    (server, paths)
+}
+
+#[tokio::test]
+async fn an_issuer_array_is_refused() {
+    // RFC 7519 §4.1.1: `iss` is one StringOrURI; an array naming the trusted issuer among others
+    // must not pass as that issuer.
+    let (_server, paths) = both_paths().await;
+    for (name, auth, alg, key) in paths {
+        for iss in [
+            json!(["https://evil.example/", ISSUER]),
+            json!([ISSUER]),
+            json!({"iss": ISSUER}),
+            json!(7),
+        ] {
+            let token = sign(
+                alg,
+                &key,
+                Some("rsa-1"),
+                &with(claims(), "iss", iss.clone()),
+            );
+            let refused = auth.authenticate(&token).await.unwrap_err();
+            assert!(
+                matches!(
+                    refused,
+                    AuthError::InvalidClaim("iss")
+                        | AuthError::WrongIssuer
+                        | AuthError::MissingClaim("iss")
+                ),
+                "{name}, iss {iss}: {refused:?}"
+            );
+        }
+        let token = sign(alg, &key, Some("rsa-1"), &claims());
+        assert!(auth.authenticate(&token).await.is_ok(), "{name}");
+    }
+}
+
+#[tokio::test]
+async fn a_critical_header_extension_is_refused() {
+    // RFC 7515 §4.1.11: an extension marked critical that the recipient does not understand
+    // (this one understands none) makes the token invalid, however well it is signed.
+    let (_server, paths) = both_paths().await;
+    for (name, auth, alg, key) in paths {
+        for crit in [vec!["acc-ext".to_owned()], vec!["exp".to_owned()], vec![]] {
+            let mut header = Header::new(alg);
+            header.kid = Some("rsa-1".into());
+            header.crit = Some(crit.clone());
+            header.extras.insert("acc-ext".into(), "1".into());
+            let token = jsonwebtoken::encode(&header, &claims(), &encoding_key(alg, &key)).unwrap();
+            assert_eq!(
+                auth.authenticate(&token).await,
+                Err(AuthError::CriticalExtension),
+                "{name}, crit {crit:?}"
+            );
+        }
+    }
+}

@@ -44,7 +44,7 @@ pub struct StreetsParams {
 impl StreetsParams {
     fn to_query(&self) -> Result<StreetQuery, LimitError> {
         let page = Page::parse(self.limit.as_deref(), self.offset.as_deref())?;
-        let name = limits::parse_q(self.q.as_deref())?.map(domain::text::fold);
+        let name = limits::parse_q(self.q.as_deref())?.map(domain::text::Search::new);
         let lon = limits::parse_f64_in("longitude", self.longitude.as_deref(), -180.0, 180.0)?;
         let lat = limits::parse_f64_in("latitude", self.latitude.as_deref(), -90.0, 90.0)?;
         let radius =
@@ -173,7 +173,9 @@ mod tests {
     #[test]
     fn q_is_folded() {
         let q = params(&[("q", "SPÉL")]).to_query().unwrap();
-        assert_eq!(q.name.as_deref(), Some("spel"));
+        assert_eq!(q.name_text(), Some("spel"));
+        let q = params(&[("q", "%_")]).to_query().unwrap();
+        assert!(q.matches_nothing() && q.name_text().is_none());
         assert_eq!(params(&[("q", "")]).to_query().unwrap_err().parameter, "q");
     }
 }

@@ -102,7 +102,7 @@ impl StreetStore for PostgresStreets {
     }
 
     async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
-        if query.name.as_deref() == Some("") {
+        if query.matches_nothing() {
             return Ok(Vec::new());
         }
         // $1 folded name or NULL, $2 lon, $3 lat, $4 radius (NULL without a point), $5 limit, $6 offset.
@@ -122,7 +122,7 @@ impl StreetStore for PostgresStreets {
                  ORDER BY ST_Distance(streets.geog, p.g), number
                  LIMIT $5 OFFSET $6"
             )
-        } else if query.name.is_some() {
+        } else if query.name_text().is_some() {
             format!(
                 "SELECT {COLUMNS} FROM streets WHERE {name_filter}
                  AND $2::float8 IS NULL AND $3::float8 IS NULL AND $4::float8 IS NULL
@@ -136,7 +136,7 @@ impl StreetStore for PostgresStreets {
             )
         };
         let rows: Vec<StreetRow> = sqlx::query_as(&sql)
-            .bind(query.name.as_deref())
+            .bind(query.name_text())
             .bind(query.near.map(|n| n.point.lon))
             .bind(query.near.map(|n| n.point.lat))
             .bind(query.near.map(|n| n.radius_m))

@@ -133,10 +133,10 @@ impl StreetStore for SqliteStreets {
     }
 
     async fn find_streets(&self, query: &StreetQuery) -> StoreResult<Vec<Feature>> {
-        let name = query.name.as_deref();
-        if name == Some("") {
+        if query.matches_nothing() {
             return Ok(Vec::new());
         }
+        let name = query.name_text();
         if let Some(near) = query.near {
             return self.find_near(near, name, query).await;
         }

@@ -181,6 +181,12 @@ async fn name_search_ignores_case_and_diacritics_and_ranks(app: TestApp) {
         "a LIKE wildcard matches nothing"
     );
     assert!(app.numbers("/streets?q=_").await.is_empty());
+    assert!(app.numbers("/streets?q=!!!").await.is_empty());
+    // With a point too: the rule holds whatever else is asked.
+    assert!(app
+        .numbers("/streets?q=%25&longitude=14.4378&latitude=50.0755&radius=5000")
+        .await
+        .is_empty());
 }
 
 async fn q_length_edges(app: TestApp) {

@@ -3,6 +3,7 @@
 //! officers' lists.
 
 use domain::reports::OrderBy;
+use domain::text::Search;
 use sqlx::{Postgres, QueryBuilder};
 
 use super::page_sql;
@@ -130,10 +131,16 @@ pub(super) fn push_report_filters(
     alias: &str,
     date: &str,
 ) {
-    if let Some(text) = &filter.q {
+    match &filter.q {
         // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(format!(" AND {alias}.search LIKE "))
-            .push_bind(format!("%{text}%"));
+        Some(Search::Folded(text)) => {
+            q.push(format!(" AND {alias}.search LIKE "))
+                .push_bind(format!("%{text}%"));
+        }
+        Some(Search::Nothing) => {
+            q.push(" AND FALSE");
+        }
+        None => {}
     }
     if let Some(from) = filter.date_from {
         q.push(format!(" AND {date} >= ")).push_bind(from);

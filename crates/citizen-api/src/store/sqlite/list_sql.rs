@@ -4,6 +4,7 @@
 
 use domain::geo::{bbox_around, metres_per_degree, LonLat};
 use domain::reports::OrderBy;
+use domain::text::Search;
 use sqlx::{QueryBuilder, Sqlite};
 
 use super::micros;
@@ -40,9 +41,15 @@ pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &Repor
         }
         q.push(")");
     }
-    if let Some(text) = &filter.q {
+    match &filter.q {
         // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
+        Some(Search::Folded(text)) => {
+            q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
+        }
+        Some(Search::Nothing) => {
+            q.push(" AND 0");
+        }
+        None => {}
     }
     if let Some(from) = filter.date_from {
         q.push(" AND i.report_inserted_at >= ")

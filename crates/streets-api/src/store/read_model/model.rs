@@ -198,10 +198,10 @@ impl Model {
     /// The streets answering a search, in order.
     fn find_streets(&self, query: &StreetQuery) -> Vec<u32> {
         let (offset, limit) = (query.offset as usize, query.limit as usize);
-        let name = query.name.as_deref();
-        if name == Some("") {
+        if query.matches_nothing() {
             return Vec::new();
         }
+        let name = query.name_text();
         let streets: Vec<u32> = match (query.near, name) {
             (Some(near), name) => {
                 // The name filter of the SQL backends: the name, or a word of it, starts with q

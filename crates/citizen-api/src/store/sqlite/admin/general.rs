@@ -2,6 +2,7 @@
 //! (or by votes or distance), probing its issues when the filter can leave a report out. The
 //! list of one category has its own walk (`one_category.rs`).
 
+use domain::text::Search;
 use sqlx::{QueryBuilder, Sqlite};
 
 use super::super::list_sql::{push_near, push_order};
@@ -17,8 +18,14 @@ pub(super) fn push_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilte
     if filter.matches_issues() {
         push_issue_match(q, filter);
     }
-    if let Some(text) = &list.q {
-        q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+    match &list.q {
+        Some(Search::Folded(text)) => {
+            q.push(" AND r.search LIKE ").push_bind(format!("%{text}%"));
+        }
+        Some(Search::Nothing) => {
+            q.push(" AND 0");
+        }
+        None => {}
     }
     if let Some(from) = list.date_from {
         q.push(" AND r.inserted_at >= ").push_bind(micros(from));
