@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test faults soak lint fmt bench fuzz check-layering schemathesis deploy-check toolchain help
+.PHONY: run test faults soak lint fmt bench fuzz check-layering supply-chain schemathesis deploy-check toolchain help
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -33,6 +33,9 @@ fmt: ## Format the workspace
 
 check-layering: ## The domain crate does no I/O; citizen-api keeps routes -> app -> store -> domain
 	@scripts/check-layering.sh
+
+supply-chain: ## cargo-deny: advisories (the snapshot in ../shared/advisory-db), licences, sources (deny.toml)
+	@scripts/check-supply-chain.sh
 
 bench: toolchain ## Benchmarks (see docs/benchmarks.md); needs PostgreSQL with PostGIS for the PostgreSQL half
 	@scripts/bench.sh

@@ -82,7 +82,7 @@ pub type BBox = [f64; 4];
 
 /// Geodesic distance between two points in metres.
 pub fn distance_m(a: LonLat, b: LonLat) -> f64 {
-    Geodesic::distance(a.point(), b.point())
+    Geodesic.distance(a.point(), b.point())
 }
 
 /// [`distance_m`] rounded to 10 nanometres, as PostGIS rounds every geography distance

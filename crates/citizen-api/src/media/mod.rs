@@ -20,7 +20,9 @@ use futures::stream::{self, BoxStream, StreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as StorePath;
-use object_store::{Attribute, Attributes, ObjectStore, PutMultipartOptions, WriteMultipart};
+use object_store::{
+    Attribute, Attributes, ObjectStore, ObjectStoreExt, PutMultipartOptions, WriteMultipart,
+};
 use secrecy::ExposeSecret;
 use serde::Serialize;
 use service_kit::multipart::{FilePart, MultipartLimits};
@@ -177,7 +179,7 @@ impl MediaStore {
 
     /// The object key of `media_id`.
     fn key(&self, media_id: Uuid) -> StorePath {
-        self.prefix.child(media_id.to_string())
+        self.prefix.clone().join(media_id.to_string())
     }
 
     /// `<public_base_url>/<media_id>`.

@@ -9,7 +9,7 @@ fn pair(rng: &mut Rng, metres: f64) -> (LonLat, LonLat) {
         lon: -180.0 + 360.0 * rng.unit(),
         lat: -89.99 + 179.98 * rng.unit(),
     };
-    let there = Geodesic::destination(
+    let there = Geodesic.destination(
         Point::new(origin.lon, origin.lat),
         360.0 * rng.unit(),
         metres,
