@@ -128,12 +128,13 @@ async fn erase(settings: &Settings, subject: &str, photos: &Photos) -> anyhow::R
     let e = erased?;
     println!(
         "citizen-api: erased {} vote tokens, {} subscriptions, {} feed and settings rows, {} \
-         photos, {} category assignments; {} reports without author; {} audit rows now name {}",
+         photos, {} category assignments, {} filing keys; {} reports without author; {} audit rows now name {}",
         e.vote_tokens,
         e.subscriptions,
         e.feed_rows,
         e.photos,
         e.assignments,
+        e.filing_keys,
         e.reports,
         e.audit_rows,
         e.pseudonym

@@ -35,6 +35,9 @@ pub struct Erasure {
     pub audit_rows: u64,
     /// Category assignments deleted (an officer's).
     pub assignments: u64,
+    /// `Idempotency-Key` rows of the subject's filings deleted (their scope is a hash of the
+    /// subject, which would still lead back to it; their stored answers name its reports).
+    pub filing_keys: u64,
 }
 
 /// A new pseudonym: random, so that nothing, not even a key, leads back to the subject; the
@@ -77,6 +80,9 @@ pub async fn erase(
     let reports = tx.disown_reports(subject).await?;
     let audit_rows = tx.pseudonymise_audit(subject, &pseudonym).await?;
     let assignments = tx.delete_assignments(subject).await?;
+    let filing_keys = tx
+        .delete_idempotency_keys(&crate::app::idempotency::scope_of_subject(subject))
+        .await?;
     tx.commit().await?;
     // The rows are gone: the files are unreachable whatever happens next; a failure is logged.
     media.discard(&photos).await;
@@ -89,6 +95,7 @@ pub async fn erase(
         reports,
         audit_rows,
         assignments,
+        filing_keys,
     };
     tracing::info!(?erasure, "erased a subject's personal data");
     Ok(erasure)

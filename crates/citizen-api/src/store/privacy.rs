@@ -118,4 +118,8 @@ pub trait ErasureTx: WriteTx {
 
     /// Deletes the subject's assignments to report categories (an officer's): how many.
     async fn delete_assignments(&mut self, subject: &str) -> StoreResult<u64>;
+
+    /// Deletes the `Idempotency-Key` rows whose scope is `scope` (the subject's hash,
+    /// `app::idempotency::scope_of_subject`): how many.
+    async fn delete_idempotency_keys(&mut self, scope: &str) -> StoreResult<u64>;
 }

@@ -21,6 +21,7 @@ on_both_backends!(crate::helpers::spawn_app;
     a_retry_racing_the_first_request_is_409_then_gets_its_answer,
     a_key_reused_with_another_form_is_422_and_keys_are_per_citizen,
     a_key_past_its_time_files_again_and_is_swept,
+    an_erasure_deletes_the_citizens_keys_and_no_other,
 );
 
 const BOUNDARY: &str = "idempotency-test-boundary-7f3a";
@@ -216,6 +217,37 @@ async fn a_key_reused_with_another_form_is_422_and_keys_are_per_citizen(app: Tes
     // A malformed key is a 400.
     let (status, bad) = post_with_key(&app, same_form("Lamp", &photo), &token, "a b").await;
     assert_error(status, &bad, 400, "VALIDATION_ERROR");
+}
+
+/// The keys' scope is a hash of the subject, which still leads back to it: an erasure deletes
+/// the citizen's rows (docs/privacy.md) and leaves another citizen's key of the same name.
+async fn an_erasure_deletes_the_citizens_keys_and_no_other(app: TestApp) {
+    let (photo, _) = images::jpeg();
+    let erased = app.token("citizen-keys-erased", &[]);
+    let kept = app.token("citizen-keys-kept", &[]);
+    for token in [&erased, &kept] {
+        let (status, body) = post_with_key(&app, same_form("Lamp", &photo), token, "k-1").await;
+        assert_eq!(status, 201, "{body}");
+    }
+    assert_eq!(key_rows(&app).await, 2);
+
+    let confirmed = serde_json::json!({"confirm": "ERASE"});
+    let (status, body) = app
+        .send_json(reqwest::Method::DELETE, "/me", &erased, &confirmed)
+        .await;
+    assert_eq!((status, body), (204, Value::Null));
+    assert_eq!(
+        key_rows(&app).await,
+        1,
+        "only the other citizen's key is left"
+    );
+    let (status, again) = post_with_key(&app, same_form("Lamp", &photo), &kept, "k-1").await;
+    assert_eq!(status, 201, "{again}");
+    assert_eq!(
+        reports_of(&app, "citizen-keys-kept").await.len(),
+        1,
+        "answered again"
+    );
 }
 
 async fn a_key_past_its_time_files_again_and_is_swept(app: TestApp) {

@@ -282,5 +282,10 @@ both_backends! {
             self.changed(&["DELETE FROM category_officers WHERE subject = $1"], &[subject])
                 .await
         }
+
+        async fn delete_idempotency_keys(&mut self, scope: &str) -> StoreResult<u64> {
+            self.changed(&["DELETE FROM idempotency_keys WHERE scope = $1"], &[scope])
+                .await
+        }
     }
 }
