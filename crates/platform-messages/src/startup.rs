@@ -146,6 +146,7 @@ impl ServiceApp for Application {
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             authenticator: Some(Authenticator::new(&settings.auth)?),
+            site: None,
         };
         let http = HttpApp::bind(parts, &settings.http)?;
         Ok(Self {

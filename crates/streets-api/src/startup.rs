@@ -82,6 +82,7 @@ impl ServiceApp for Application {
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             // The streets are public: no signed-in callers.
             authenticator: None,
+            site: None,
         };
         let http = HttpApp::listening(listener, parts, &settings.http).closing(db);
         Ok(Self { http, store, model })

@@ -119,7 +119,7 @@ pub fn etag(body: &[u8]) -> String {
 }
 
 /// Whether `If-None-Match` names `tag` (or is `*`); tags compare weakly, as RFC 9110 says.
-fn none_match(if_none_match: &HeaderValue, tag: &str) -> bool {
+pub fn none_match(if_none_match: &HeaderValue, tag: &str) -> bool {
     let Ok(listed) = if_none_match.to_str() else {
         return false;
     };

@@ -50,6 +50,9 @@ pub struct AppParts {
     /// before the handler's arguments are extracted ([`crate::auth::verify_first`]); `None`
     /// for a service without signed-in callers.
     pub authenticator: Option<Authenticator>,
+    /// Registers routes at the root, after the ops routes, the docs and the API (whose paths
+    /// they cannot shadow): citizen-api's web app; `None` for none.
+    pub site: Option<ConfigureApi>,
 }
 
 impl AppParts {
@@ -66,6 +69,7 @@ impl AppParts {
             schema: SchemaGate::new(service),
             default_locale: Locale::En,
             authenticator: None,
+            site: None,
         })
     }
 }
@@ -99,6 +103,7 @@ fn app(
     let base = http.base_path.as_str();
     let readiness = parts.readiness.clone();
     let api = parts.api.clone();
+    let site = parts.site.clone();
     let authenticator = parts.authenticator.clone();
     let stack = stack::Stack::new(stack::StackState {
         metrics: parts.metrics.clone(),
@@ -133,6 +138,11 @@ fn app(
             }
         })
         .service(web::scope(base).configure(move |cfg| api(cfg)))
+        .configure(move |cfg| {
+            if let Some(site) = site {
+                site(cfg);
+            }
+        })
         .default_service(web::to(|| async {
             Err::<actix_web::HttpResponse, _>(ApiError::not_found(Message::new("route-not-found")))
         }))
