@@ -24,6 +24,7 @@ pub mod startup;
 pub mod store;
 pub mod stores;
 pub mod votes;
+pub mod web_app;
 
 pub use settings::{Settings, SPEC};
 pub use startup::{Application, BuildOptions};

@@ -45,6 +45,9 @@ pub struct Settings {
     pub mqtt: service_kit::mqtt::MqttSettings,
     pub status_events: crate::notify::status_events::StatusEventSettings,
     pub privacy: crate::app::retention::PrivacySettings,
+    /// The citizens' web app at `/` (docs/web-app.md).
+    #[serde(default)]
+    pub web: crate::web_app::WebSettings,
 }
 
 /// `reports.*`.
@@ -128,6 +131,7 @@ impl ServiceSettings for Settings {
             return Err("reports.idempotency_key_hours must be between 1 and 720".into());
         }
         self.media.validate()?;
+        self.web.validate()?;
         self.votes.validate()?;
         self.notifications.delivery.validate()?;
         self.duplicates.validate()?;

@@ -23,6 +23,7 @@ use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
 use crate::store;
 use crate::stores::{self, Stores};
+use crate::web_app::WebApp;
 
 /// Largest text field of the filing form: a description of 2048 characters of up to 4 bytes
 /// each, with room to spare (a longer one is refused by its character count, not cut here).
@@ -153,6 +154,11 @@ impl ServiceApp for Application {
             schema,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             authenticator: Some(Authenticator::new(&settings.auth)?),
+            site: if settings.web.enabled {
+                Some(WebApp::new(&settings.web, &settings.http.base_path)?.configure())
+            } else {
+                None
+            },
         };
         let http = HttpApp::bind(parts, &settings.http)?.closing(db);
         Ok(Self { http, stores })

@@ -63,6 +63,7 @@ mod vote_list;
 mod votes;
 mod votes_count;
 mod votes_race;
+mod web_app;
 
 /// Real image files with GPS metadata, shared with the `units` suite.
 #[path = "../units/media/images_module.rs"]

@@ -1,0 +1,226 @@
+//! The citizens' web app at `/` (docs/web-app.md): the page with its CSP, `no-cache` and an
+//! `ETag` answering `304`; every asset it references at a hashed name, cached immutably with
+//! its content type; an unknown or stale asset name 404 with the error body; `web.enabled =
+//! false` serves nothing; the API and the ops routes are untouched. Static serving does not
+//! depend on the backend: SQLite only.
+
+use reqwest::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, ETAG};
+use test_support::http::{header, send_if_none_match};
+use test_support::Backend;
+
+use crate::helpers::{spawn_app, spawn_on, TestApp};
+
+async fn app() -> TestApp {
+    spawn_app(Backend::Sqlite)
+        .await
+        .expect("SQLite is always available")
+}
+
+async fn page(app: &TestApp, path: &str) -> (reqwest::Response, String) {
+    let response = app.get_url(&format!("{}{path}", app.root)).await;
+    let copy = (response.status(), response.headers().clone());
+    let body = response.text().await.unwrap();
+    let again = app.get_url(&format!("{}{path}", app.root)).await;
+    assert_eq!(again.status(), copy.0);
+    (again, body)
+}
+
+/// The `/assets/...` paths the page references (`href` and `src`).
+fn referenced_assets(html: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for attribute in ["href=\"", "src=\"", "content=\""] {
+        for (at, _) in html.match_indices(attribute) {
+            let rest = &html[at + attribute.len()..];
+            let value = &rest[..rest.find('"').unwrap()];
+            if value.starts_with("/assets/") {
+                found.push(value.to_owned());
+            }
+        }
+    }
+    found
+}
+
+#[tokio::test]
+async fn the_page_carries_its_policy_tag_and_short_cache() {
+    let app = app().await;
+    for path in ["/", "/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11"] {
+        let (response, body) = page(&app, path).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            header(&response, CONTENT_TYPE).as_deref(),
+            Some("text/html; charset=utf-8")
+        );
+        assert_eq!(
+            header(&response, CACHE_CONTROL).as_deref(),
+            Some("no-cache")
+        );
+        let csp = header(&response, CONTENT_SECURITY_POLICY).expect("a CSP");
+        assert!(csp.contains("default-src 'self'"), "{csp}");
+        assert!(csp.contains("script-src 'self';"), "{csp}");
+        assert!(
+            !csp.contains("unsafe-inline") && !csp.contains('*'),
+            "{csp}"
+        );
+        assert!(
+            csp.contains("connect-src 'self' http://localhost:8082 http://localhost:8081;"),
+            "the other services' origins from the settings: {csp}"
+        );
+        assert!(header(&response, ETAG).is_some_and(|tag| tag.starts_with('"')));
+        assert!(body.contains("<main"), "{body}");
+        assert!(!body.contains("{{"), "the template is filled in: {body}");
+        assert!(
+            body.contains(r#"<meta name="app:api-base" content="/api/v1">"#),
+            "{body}"
+        );
+        assert!(!body.contains("<script>"), "no inline script: {body}");
+    }
+}
+
+#[tokio::test]
+async fn a_matching_tag_answers_304() {
+    let app = app().await;
+    let (response, _) = page(&app, "/").await;
+    let tag = header(&response, ETAG).unwrap();
+    let url = format!("{}/", app.root);
+    let again = send_if_none_match(app.http.get(&url), Some(&tag)).await;
+    assert_eq!(again.status(), 304);
+    assert_eq!(header(&again, ETAG), Some(tag));
+    assert!(again.bytes().await.unwrap().is_empty());
+    let other = send_if_none_match(app.http.get(&url), Some("\"other\"")).await;
+    assert_eq!(other.status(), 200);
+}
+
+#[tokio::test]
+async fn every_referenced_asset_is_served_immutably_with_its_type() {
+    let app = app().await;
+    let (_, body) = page(&app, "/").await;
+    let assets = referenced_assets(&body);
+    let expected = [
+        ("/assets/app.", ".js", "text/javascript; charset=utf-8"),
+        ("/assets/app.", ".css", "text/css; charset=utf-8"),
+        ("/assets/texts.", ".json", "application/json"),
+        (
+            "/assets/vendor/leaflet/leaflet.",
+            ".js",
+            "text/javascript; charset=utf-8",
+        ),
+        (
+            "/assets/vendor/leaflet/leaflet.",
+            ".css",
+            "text/css; charset=utf-8",
+        ),
+        (
+            "/assets/THIRD-PARTY-NOTICES.",
+            ".txt",
+            "text/plain; charset=utf-8",
+        ),
+    ];
+    for (prefix, suffix, content_type) in expected {
+        let path = assets
+            .iter()
+            .find(|a| a.starts_with(prefix) && a.ends_with(suffix))
+            .unwrap_or_else(|| panic!("{prefix}*{suffix} not referenced: {assets:?}"));
+        let hash = &path[prefix.len()..path.len() - suffix.len()];
+        assert!(
+            hash.len() == 10 && hash.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{path}"
+        );
+        let response = app.get_url(&format!("{}{path}", app.root)).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            header(&response, CACHE_CONTROL).as_deref(),
+            Some("public, max-age=31536000, immutable"),
+            "{path}"
+        );
+        assert_eq!(
+            header(&response, CONTENT_TYPE).as_deref(),
+            Some(content_type),
+            "{path}"
+        );
+        assert!(!response.bytes().await.unwrap().is_empty(), "{path}");
+    }
+    // The notices name Leaflet with its licence, served beside it.
+    let notices = assets.iter().find(|a| a.contains("THIRD-PARTY")).unwrap();
+    let text = app.get_url(&format!("{}{notices}", app.root)).await;
+    let text = text.text().await.unwrap();
+    assert!(
+        text.contains("Leaflet 1.9.4") && text.contains("BSD 2-Clause License"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_stale_or_unknown_asset_is_404_with_the_error_body() {
+    let app = app().await;
+    let (_, body) = page(&app, "/").await;
+    let script = referenced_assets(&body)
+        .into_iter()
+        .find(|a| a.starts_with("/assets/app.") && a.ends_with(".js"))
+        .unwrap();
+    let stale = format!(
+        "{}0000000000.js",
+        &script[..script.len() - "0000000000.js".len()]
+    );
+    assert_ne!(stale, script);
+    for path in [
+        stale.as_str(),
+        "/assets/app.js",
+        "/assets/nope.0123456789.css",
+        "/assets/index.html",
+        "/assets/../Cargo.toml",
+    ] {
+        let response = app.get_url(&format!("{}{path}", app.root)).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let error: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(error["statusCode"], 404, "{path}: {error}");
+        assert!(
+            error["name"].is_string() && error["userinfo"].is_string(),
+            "{error}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_api_and_the_ops_routes_are_untouched() {
+    let app = app().await;
+    let (status, list) = app.get("/reports?limit=20").await;
+    assert_eq!(status, 200, "{list}");
+    assert!(list["reports"].is_array());
+    // The API's own answers under its base path, not the page (which has a route of this shape).
+    for path in [
+        "/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11",
+        "/nope",
+        "/",
+    ] {
+        let response = app.get_response(path).await;
+        assert_eq!(response.status(), 404, "{path}");
+        assert!(
+            header(&response, CONTENT_SECURITY_POLICY).is_none(),
+            "{path}"
+        );
+        let error: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(error["statusCode"], 404, "{path}: {error}");
+    }
+    for path in ["/healthz", "/readyz", "/metrics"] {
+        let response = app.get_url(&format!("{}{path}", app.root)).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert!(
+            header(&response, CONTENT_SECURITY_POLICY).is_none(),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn off_the_app_is_not_served() {
+    let db = app().await.db;
+    let app = spawn_on(db, |s| s.web.enabled = false).await;
+    for path in ["/", "/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11"] {
+        let response = app.get_url(&format!("{}{path}", app.root)).await;
+        assert_eq!(response.status(), 404, "{path}");
+        let error: serde_json::Value = response.json().await.unwrap();
+        assert_eq!(error["statusCode"], 404);
+    }
+    let (status, _) = app.get("/reports").await;
+    assert_eq!(status, 200);
+}
