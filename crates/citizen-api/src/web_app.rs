@@ -5,7 +5,6 @@
 //! settings filled in) and answered with `no-cache`, an `ETag` and the Content-Security-Policy.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
 use std::sync::Arc;
 
 use actix_web::http::header::{self, HeaderValue};
@@ -155,11 +154,7 @@ impl WebApp {
 /// `dir/name.ext` -> `dir/name.<first 10 hex digits of the SHA-256>.ext` (`LICENSE` ->
 /// `LICENSE.<hash>`).
 fn hashed_name(path: &str, body: &[u8]) -> String {
-    let digest = Sha256::digest(body);
-    let mut hash = String::with_capacity(10);
-    for byte in digest.iter().take(5) {
-        let _ = write!(hash, "{byte:02x}");
-    }
+    let hash = hex::encode(&Sha256::digest(body)[..5]);
     let (dir, file) = path.rsplit_once('/').map_or(("", path), |(d, f)| (d, f));
     let named = match file.rsplit_once('.') {
         Some((stem, ext)) if !stem.is_empty() => format!("{stem}.{hash}.{ext}"),
@@ -200,24 +195,11 @@ fn render(template: &str, value: impl Fn(&str) -> Option<String>) -> anyhow::Res
         let key = after[..end].trim();
         let filled =
             value(key).with_context(|| format!("web/index.html: unknown {{{{{key}}}}}"))?;
-        escape_into(&mut out, &filled);
+        out.push_str(&crate::notify::mail::escape(&filled));
         rest = &after[end + 2..];
     }
     out.push_str(rest);
     Ok(out)
-}
-
-fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
 }
 
 async fn serve_page(app: web::Data<WebApp>, request: HttpRequest) -> HttpResponse {

@@ -22,12 +22,7 @@ fn sha256_hex(parts: &[&[u8]]) -> String {
     for part in parts {
         hash.update(part);
     }
-    hex(&hash.finalize())
-}
-
-/// Bytes in lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(hash.finalize())
 }
 
 /// The scope of a signed-in citizen's keys: a hash of its subject (the table never holds the

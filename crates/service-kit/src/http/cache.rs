@@ -13,7 +13,6 @@
 //!   (the city's boundary, which changes only with a deployment, keeps an hour).
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::future::{ready, Ready};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -109,13 +108,7 @@ impl Policy {
 /// The strong entity tag of a body: the first 128 bits of its SHA-256, in hex.
 pub fn etag(body: &[u8]) -> String {
     let digest = Sha256::digest(body);
-    let mut tag = String::with_capacity(34);
-    tag.push('"');
-    for byte in digest.iter().take(16) {
-        let _ = write!(tag, "{byte:02x}");
-    }
-    tag.push('"');
-    tag
+    format!("\"{}\"", hex::encode(&digest[..16]))
 }
 
 /// Whether `If-None-Match` names `tag` (or is `*`); tags compare weakly, as RFC 9110 says.

@@ -170,7 +170,7 @@ pub async fn create(
     }
     let filed = match read {
         Ok(()) => {
-            let digest = reader.content_digest().map(|d| idempotency::hex(&d));
+            let digest = reader.content_digest().map(hex::encode);
             file(&state, &mut form, author, claim.as_ref(), digest).await
         }
         Err(err) => Err(err),
@@ -213,7 +213,7 @@ async fn replay(
             while file.chunk().await?.is_some() {}
         }
     }
-    let digest = reader.content_digest().map(|d| idempotency::hex(&d));
+    let digest = reader.content_digest().map(hex::encode);
     if digest.as_deref() != Some(answer.request_hash.as_str()) {
         return Err(ApiError::new(
             ErrorCode::IdempotencyKeyReused,
