@@ -3,12 +3,11 @@
 //! officers' lists.
 
 use domain::reports::OrderBy;
-use domain::text::Search;
 use sqlx::{Postgres, QueryBuilder};
 
-use super::page_sql;
-use super::rows::LIST_COLUMNS;
-pub(super) use crate::store::sql::{direction, order_by};
+use super::{page_sql, PgStore};
+use crate::store::records::LIST_COLUMNS;
+pub(super) use crate::store::sql::{direction, list_filter, order_by};
 use crate::store::{Instant, ReportFilter};
 
 /// `ST_MakePoint(lon, lat)` in WGS84 (a planar geometry) with bound values.
@@ -96,57 +95,8 @@ pub(super) fn push_select_with<'a>(
     q.push(" AS votes_count FROM issues i WHERE i.status <> 'moved'");
 }
 
-/// The public list's filters (after `WHERE i.status <> 'moved'`).
+/// The public list's filters (`store/sql/list_filter.rs`) and its radius, on the issue `i`.
 pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilter) {
-    // One value is an equality: the planner can then walk an index in date order.
-    match filter.categories.as_slice() {
-        [] => {}
-        [one] => {
-            q.push(" AND i.category_id = ").push_bind(*one);
-        }
-        many => {
-            q.push(" AND i.category_id = ANY(")
-                .push_bind(many.to_vec())
-                .push(")");
-        }
-    }
-    match filter.statuses.as_slice() {
-        [] => {}
-        [one] => {
-            q.push(" AND i.status = ").push_bind(one.as_str());
-        }
-        many => {
-            let names: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
-            q.push(" AND i.status = ANY(").push_bind(names).push(")");
-        }
-    }
-    push_report_filters(q, filter, "i", "i.report_inserted_at");
-}
-
-/// The filters on the report's own columns (`q`, dates, radius) on `alias`, whose filing time
-/// is the column `date`: the report row itself or an issue's copy of it.
-pub(super) fn push_report_filters(
-    q: &mut QueryBuilder<'_, Postgres>,
-    filter: &ReportFilter,
-    alias: &str,
-    date: &str,
-) {
-    match &filter.q {
-        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        Some(Search::Folded(text)) => {
-            q.push(format!(" AND {alias}.search LIKE "))
-                .push_bind(format!("%{text}%"));
-        }
-        Some(Search::Nothing) => {
-            q.push(" AND FALSE");
-        }
-        None => {}
-    }
-    if let Some(from) = filter.date_from {
-        q.push(format!(" AND {date} >= ")).push_bind(from);
-    }
-    if let Some(to) = filter.date_to {
-        q.push(format!(" AND {date} <= ")).push_bind(to);
-    }
-    push_near(q, filter, alias);
+    list_filter::push_list_filters::<PgStore>(q, filter);
+    push_near(q, filter, "i");
 }

@@ -1,22 +1,14 @@
-//! News items (PostgreSQL): the nearest-first part of a list through the GiST index, and the
-//! dialect pieces of the shared news statements (`store/sql/news.rs`).
+//! News items (PostgreSQL): the nearest-first part of a list through the GiST index
+//! (the statements' other dialect pieces: `dialect.rs`).
 
 use domain::geo::LonLat;
 use domain::news::NewsCursor;
-use sqlx::{Postgres, QueryBuilder};
+use sqlx::{PgPool, Postgres, QueryBuilder};
 
 use super::{page_sql, PgStore};
 use crate::store::news::{NewsItem, NewsQuery};
 use crate::store::sql::news::{NewsRecord, NEWS_COLUMNS};
 use crate::store::StoreResult;
-
-/// The point `($6, $7)` as a geography, or NULL without one.
-macro_rules! geography {
-    () => {
-        "CASE WHEN $6::float8 IS NULL THEN NULL ELSE \
-         public.ST_SetSRID(public.ST_MakePoint($6, $7), 4326)::public.geography END"
-    };
-}
 
 /// `ST_MakePoint(lon, lat)::geography` with bound values.
 fn push_point(q: &mut QueryBuilder<'_, Postgres>, point: LonLat) {
@@ -67,60 +59,28 @@ fn push_located_filters(q: &mut QueryBuilder<'_, Postgres>, query: &NewsQuery, p
 /// geodesically nearest lies within that reach widened by 2 % (the sphere and the spheroid differ
 /// by well under 1 %), so those rows are read through the index, ordered by the geodesic distance
 /// and id, and cut (ties at the edge are all in).
-impl PgStore {
-    pub(in crate::store) async fn located_news(
-        &self,
-        query: &NewsQuery,
-        point: LonLat,
-    ) -> StoreResult<Vec<NewsItem>> {
-        let mut q = QueryBuilder::<Postgres>::new(
-            "WITH reach AS (SELECT max(d) AS d FROM (SELECT n.location <-> ",
-        );
-        push_point(&mut q, point);
-        q.push(" AS d FROM news_items n WHERE n.location IS NOT NULL");
-        push_located_filters(&mut q, query, point);
-        q.push(" ORDER BY n.location <-> ");
-        push_point(&mut q, point);
-        q.push(page_sql(i64::from(query.limit), 0));
-        q.push(format!(") k) SELECT {NEWS_COLUMNS}, "));
-        push_distance(&mut q, point);
-        q.push(" AS distance FROM news_items n WHERE n.location IS NOT NULL");
-        push_located_filters(&mut q, query, point);
-        q.push(" AND public.ST_DWithin(n.location, ");
-        push_point(&mut q, point);
-        q.push(", (SELECT d FROM reach) * 1.02 + 1, false) ORDER BY distance, n.id");
-        q.push(page_sql(i64::from(query.limit), 0));
-        let rows: Vec<NewsRecord> = q.build_query_as().fetch_all(&self.pool).await?;
-        Ok(rows.into_iter().map(NewsItem::from).collect())
-    }
-}
-
-impl PgStore {
-    /// Writes a news item: `$1` id, `$2` title, `$3` description, `$4` image, `$5` date, `$6`
-    /// longitude, `$7` latitude (the PostGIS `location` follows them), `$8` now.
-    pub(in crate::store) const INSERT_NEWS: &'static str = concat!(
-        "INSERT INTO news_items (id, title, description, image, date, longitude, latitude, \
-         location, inserted_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, ",
-        geography!(),
-        ", $8, $8)"
+pub(super) async fn located_news(
+    pool: &PgPool,
+    query: &NewsQuery,
+    point: LonLat,
+) -> StoreResult<Vec<NewsItem>> {
+    let mut q = QueryBuilder::<Postgres>::new(
+        "WITH reach AS (SELECT max(d) AS d FROM (SELECT n.location <-> ",
     );
-    pub(in crate::store) const UPDATE_NEWS: &'static str = concat!(
-        "UPDATE news_items SET title = $2, description = $3, image = $4, date = $5, \
-         longitude = $6, latitude = $7, location = ",
-        geography!(),
-        ", updated_at = $8 WHERE id = $1"
-    );
-    /// The items without a location.
-    pub(in crate::store) const NEWS_UNLOCATED: &'static str = "n.location IS NULL";
-
-    /// A read-only REPEATABLE READ transaction: every statement sees the snapshot of the first.
-    pub(in crate::store) async fn begin_snapshot(
-        &self,
-    ) -> sqlx::Result<sqlx::Transaction<'static, Postgres>> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            .execute(&mut *tx)
-            .await?;
-        Ok(tx)
-    }
+    push_point(&mut q, point);
+    q.push(" AS d FROM news_items n WHERE n.location IS NOT NULL");
+    push_located_filters(&mut q, query, point);
+    q.push(" ORDER BY n.location <-> ");
+    push_point(&mut q, point);
+    q.push(page_sql(i64::from(query.limit), 0));
+    q.push(format!(") k) SELECT {NEWS_COLUMNS}, "));
+    push_distance(&mut q, point);
+    q.push(" AS distance FROM news_items n WHERE n.location IS NOT NULL");
+    push_located_filters(&mut q, query, point);
+    q.push(" AND public.ST_DWithin(n.location, ");
+    push_point(&mut q, point);
+    q.push(", (SELECT d FROM reach) * 1.02 + 1, false) ORDER BY distance, n.id");
+    q.push(page_sql(i64::from(query.limit), 0));
+    let rows: Vec<NewsRecord> = q.build_query_as().fetch_all(pool).await?;
+    Ok(rows.into_iter().map(NewsItem::from).collect())
 }

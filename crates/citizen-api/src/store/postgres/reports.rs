@@ -2,50 +2,46 @@
 //! and a citizen's own reports. `store::sql::reports` serves the rest of `ReportStore`.
 
 use domain::reports::{Direction, OrderBy};
-use sqlx::{Postgres, QueryBuilder};
+use sqlx::{PgPool, Postgres, QueryBuilder};
 
 use super::list_sql::{push_list_filters, push_near, push_order, push_select, push_votes};
 use super::nearest::nearest_rows;
-use super::rows::{list_row, REPORT_COLUMNS};
-use super::PgStore;
-use crate::store::records::reports_with_votes;
+use crate::store::records::{list_row, reports_with_votes, REPORT_COLUMNS};
 use crate::store::{Instant, IssueRow, Report, ReportFilter, StoreResult};
 
-impl PgStore {
-    /// The public list's rows: one page and one more.
-    pub(in crate::store) async fn public_list_rows(
-        &self,
-        filter: &ReportFilter,
-        now: Instant,
-    ) -> StoreResult<Vec<IssueRow>> {
-        let rows = match (filter.order.by, &filter.near, filter.order.direction) {
-            (OrderBy::Location, Some(near), Direction::Asc) => {
-                nearest_rows(&self.pool, filter, near, now).await?
-            }
-            _ => {
-                let mut q = QueryBuilder::<Postgres>::new("");
-                push_select(&mut q, now);
-                push_list_filters(&mut q, filter);
-                push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
-                q.build().fetch_all(&self.pool).await?
-            }
-        };
-        rows.iter().map(list_row).collect()
-    }
+/// The public list's rows: one page and one more.
+pub(super) async fn public_list_rows(
+    pool: &PgPool,
+    filter: &ReportFilter,
+    now: Instant,
+) -> StoreResult<Vec<IssueRow>> {
+    let rows = match (filter.order.by, &filter.near, filter.order.direction) {
+        (OrderBy::Location, Some(near), Direction::Asc) => {
+            nearest_rows(pool, filter, near, now).await?
+        }
+        _ => {
+            let mut q = QueryBuilder::<Postgres>::new("");
+            push_select(&mut q, now);
+            push_list_filters(&mut q, filter);
+            push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
+            q.build().fetch_all(pool).await?
+        }
+    };
+    rows.iter().map(list_row).collect()
+}
 
-    /// A citizen's own reports with their votes at `now`: one page and one more.
-    pub(in crate::store) async fn own_report_rows(
-        &self,
-        author: &str,
-        filter: &ReportFilter,
-        now: Instant,
-    ) -> StoreResult<Vec<Report>> {
-        let mut q = QueryBuilder::<Postgres>::new(format!("SELECT {REPORT_COLUMNS}, "));
-        push_votes(&mut q, "r.id", now);
-        q.push(" AS votes_count FROM reports r WHERE r.author = ")
-            .push_bind(author.to_owned());
-        push_near(&mut q, filter, "r");
-        push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
-        reports_with_votes(&q.build().fetch_all(&self.pool).await?)
-    }
+/// A citizen's own reports with their votes at `now`: one page and one more.
+pub(super) async fn own_report_rows(
+    pool: &PgPool,
+    author: &str,
+    filter: &ReportFilter,
+    now: Instant,
+) -> StoreResult<Vec<Report>> {
+    let mut q = QueryBuilder::<Postgres>::new(format!("SELECT {REPORT_COLUMNS}, "));
+    push_votes(&mut q, "r.id", now);
+    q.push(" AS votes_count FROM reports r WHERE r.author = ")
+        .push_bind(author.to_owned());
+    push_near(&mut q, filter, "r");
+    push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
+    reports_with_votes(&q.build().fetch_all(pool).await?)
 }

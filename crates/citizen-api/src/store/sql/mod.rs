@@ -6,12 +6,16 @@
 //! `#[derive(sqlx::FromRow)]` records. [`service_kit::both_backends!`] compiles one body for
 //! each backend: inside it `Backend` is [`PgStore`](super::postgres::PgStore) or
 //! [`SqliteStore`](super::sqlite::SqliteStore) and `Db` its sqlx database, and what really
-//! differs between the dialects is an inherent method of each store (`begin_write`: SQLite takes
-//! its write lock up front with `BEGIN IMMEDIATE`). A table group whose statements differ (PostGIS,
-//! text search, row locks) keeps its module in each backend.
+//! differs between the dialects is an item of the contract [`Dialect`] (`begin_write`: SQLite
+//! takes its write lock up front with `BEGIN IMMEDIATE`), which each backend implements in its
+//! `dialect.rs`. A read whose statements differ (PostGIS, the R*Trees) is a method of the
+//! contract, written in a module of each backend.
 
 use domain::reports::{Direction, OrderBy};
 pub(super) use service_kit::codec::{DbInstant, DbUuid};
+
+mod dialect;
+pub(in crate::store) use dialect::{Dialect, DialectTx};
 
 /// A list's direction in SQL.
 pub(in crate::store) fn direction(d: Direction) -> &'static str {
@@ -51,6 +55,8 @@ macro_rules! both_backends {
         service_kit::both_backends!(
             crate::store::postgres::PgStore,
             crate::store::sqlite::SqliteStore;
+            #[allow(unused_imports)]
+            use crate::store::sql::Dialect as _;
             $($body)*
         );
     };
@@ -64,6 +70,7 @@ mod digests;
 mod duplicates;
 mod idempotency;
 mod issues;
+pub(in crate::store) mod list_filter;
 pub(in crate::store) mod news;
 mod news_categories;
 mod notifications;

@@ -4,13 +4,13 @@
 
 use domain::geo::{bbox_around, metres_per_degree, LonLat};
 use domain::reports::OrderBy;
-use domain::text::Search;
 use sqlx::{QueryBuilder, Sqlite};
 
 use super::micros;
-use super::rows::{push_in, LIST_COLUMNS};
+use crate::store::records::LIST_COLUMNS;
 pub(super) use crate::store::sql::{direction, order_by};
 use crate::store::{Instant, ReportFilter};
+use uuid::Uuid;
 
 /// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
 /// of its report's columns and media (migration 0014) and the report's active vote tokens at
@@ -27,38 +27,17 @@ pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: 
     ));
 }
 
-/// The list's filters other than the location (after `WHERE i.status <> 'moved'`).
-pub(super) fn push_list_filters(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter) {
-    if !filter.categories.is_empty() {
-        q.push(" AND i.category_id");
-        push_in(q, &filter.categories);
+/// ` IN (?, ?, …)` over `ids` (never empty: an empty list matches nothing).
+pub(super) fn push_in(q: &mut QueryBuilder<'_, Sqlite>, ids: &[Uuid]) {
+    q.push(" IN (");
+    if ids.is_empty() {
+        q.push("NULL");
     }
-    if !filter.statuses.is_empty() {
-        q.push(" AND i.status IN (");
-        let mut list = q.separated(", ");
-        for s in &filter.statuses {
-            list.push_bind(s.as_str());
-        }
-        q.push(")");
+    let mut list = q.separated(", ");
+    for id in ids {
+        list.push_bind(id.to_string());
     }
-    match &filter.q {
-        // Folded text holds letters, digits and single spaces only: no LIKE wildcards.
-        Some(Search::Folded(text)) => {
-            q.push(" AND i.search LIKE ").push_bind(format!("%{text}%"));
-        }
-        Some(Search::Nothing) => {
-            q.push(" AND 0");
-        }
-        None => {}
-    }
-    if let Some(from) = filter.date_from {
-        q.push(" AND i.report_inserted_at >= ")
-            .push_bind(micros(from));
-    }
-    if let Some(to) = filter.date_to {
-        q.push(" AND i.report_inserted_at <= ")
-            .push_bind(micros(to));
-    }
+    q.push(")");
 }
 
 /// The squared local-plane distance in m² from `point` to `alias.longitude/latitude` (the radius

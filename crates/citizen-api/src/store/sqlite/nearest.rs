@@ -15,8 +15,10 @@ use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use uuid::Uuid;
 
 use super::get_uuid;
-use super::list_sql::{push_box, push_distance2, push_list_filters, push_select};
-use super::rows::{list_row, push_in};
+use super::list_sql::{push_box, push_distance2, push_in, push_select};
+use super::SqliteStore;
+use crate::store::records::list_row;
+use crate::store::sql::list_filter::push_list_filters;
 use crate::store::{Instant, IssueRow, ReportFilter, StoreResult};
 
 /// The first reach, in metres. Every issue in a reach's box is read (to test the filters and
@@ -68,7 +70,7 @@ pub(super) async fn nearest_rows(
                 q.push(") <= ").push_bind(radius * radius);
             }
         }
-        push_list_filters(&mut q, filter);
+        push_list_filters::<SqliteStore>(&mut q, filter);
         let mut found: Vec<(f64, Uuid)> = Vec::new();
         for row in q.build().fetch_all(pool).await? {
             let at = LonLat {
@@ -96,7 +98,7 @@ pub(super) async fn nearest_rows(
         let mut q = QueryBuilder::<Sqlite>::new("");
         push_select(&mut q, now, "FROM issues i");
         q.push(" AND i.longitude IS NULL");
-        push_list_filters(&mut q, filter);
+        push_list_filters::<SqliteStore>(&mut q, filter);
         q.push(" ORDER BY i.id LIMIT ")
             .push_bind(i64::try_from(missing).unwrap_or(i64::MAX))
             .push(" OFFSET ")

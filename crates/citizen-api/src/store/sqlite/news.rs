@@ -1,5 +1,5 @@
-//! News items (SQLite): the nearest-first part of a list, and the dialect pieces of the shared
-//! news statements (`store/sql/news.rs`). Without math functions the nearest-first order is made
+//! News items (SQLite): the nearest-first part of a list (the statements' other dialect
+//! pieces: `dialect.rs`). Without math functions the nearest-first order is made
 //! here: the located candidates near the point are read through the R*Tree `news_locations`,
 //! their geodesic distances computed (`domain::geo::rounded_distance_m`), ordered by distance
 //! and id, cut after the cursor, and only the page's rows are read in full.
@@ -10,11 +10,10 @@ use domain::geo::{rounded_distance_m, LonLat};
 use domain::news::located_after;
 use domain::news::NewsCursor;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{QueryBuilder, Row, Sqlite};
+use sqlx::{QueryBuilder, Row, Sqlite, SqlitePool};
 use uuid::Uuid;
 
-use super::list_sql::push_box;
-use super::rows::push_in;
+use super::list_sql::{push_box, push_in};
 use super::{get_uuid, SqliteStore};
 use crate::store::news::{NewsItem, NewsQuery};
 use crate::store::sql::news::{NewsRecord, NEWS_COLUMNS};
@@ -55,89 +54,67 @@ const MAX_REACH_M: f64 = 128_000.0;
 /// through the R*Tree `news_locations` (migration 0008) within a reach beyond the cursor's
 /// distance that grows (×4) until it holds a page: every item within the reach is nearer than
 /// every item beyond it, so the page is exact, ties included.
-impl SqliteStore {
-    pub(in crate::store) async fn located_news(
-        &self,
-        query: &NewsQuery,
-        point: LonLat,
-    ) -> StoreResult<Vec<NewsItem>> {
-        let radius = query.near.and_then(|n| n.radius_m);
-        let start = match &query.after {
-            Some(NewsCursor::Distance { metres, .. }) => metres.max(0.0),
-            _ => 0.0,
+pub(super) async fn located_news(
+    pool: &SqlitePool,
+    query: &NewsQuery,
+    point: LonLat,
+) -> StoreResult<Vec<NewsItem>> {
+    let radius = query.near.and_then(|n| n.radius_m);
+    let start = match &query.after {
+        Some(NewsCursor::Distance { metres, .. }) => metres.max(0.0),
+        _ => 0.0,
+    };
+    let mut step = FIRST_REACH_M;
+    let mut candidates = loop {
+        let reach = radius.map_or(start + step, |r| (start + step).min(r));
+        // With a radius the reach grows up to it; without, up to MAX_REACH_M, then unbounded.
+        let last = match radius {
+            Some(r) => start + step >= r,
+            None => start + step >= MAX_REACH_M,
         };
-        let mut step = FIRST_REACH_M;
-        let mut candidates = loop {
-            let reach = radius.map_or(start + step, |r| (start + step).min(r));
-            // With a radius the reach grows up to it; without, up to MAX_REACH_M, then unbounded.
-            let last = match radius {
-                Some(r) => start + step >= r,
-                None => start + step >= MAX_REACH_M,
-            };
-            let mut q = QueryBuilder::<Sqlite>::new("SELECT n.id, n.longitude, n.latitude ");
-            if last && radius.is_none() {
-                q.push("FROM news_items n WHERE n.longitude IS NOT NULL");
-            } else {
-                q.push(
-                    "FROM news_locations l JOIN news_items n ON n.id = l.news_id \
-                 WHERE n.longitude IS NOT NULL",
-                );
-                push_box(&mut q, point, reach);
-            }
-            SqliteStore::push_news_categories(&mut q, &query.categories);
-            let rows = q.build().fetch_all(&self.pool).await?;
-            let bound = if last && radius.is_none() {
-                f64::INFINITY
-            } else {
-                reach
-            };
-            let found = candidates_after(&rows, query, point, bound)?;
-            if last || found.len() >= query.limit as usize {
-                break found;
-            }
-            step *= 4.0;
-        };
-        candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        candidates.truncate(query.limit as usize);
-        let ids: Vec<Uuid> = candidates.iter().map(|c| c.1).collect();
-        let mut q = QueryBuilder::<Sqlite>::new(format!(
-            "SELECT {NEWS_COLUMNS} FROM news_items n WHERE n.id"
-        ));
-        push_in(&mut q, &ids);
-        let mut by_id = HashMap::new();
-        let rows: Vec<NewsRecord> = q.build_query_as().fetch_all(&self.pool).await?;
-        for row in rows {
-            let item = NewsItem::from(row);
-            by_id.insert(item.id, item);
+        let mut q = QueryBuilder::<Sqlite>::new("SELECT n.id, n.longitude, n.latitude ");
+        if last && radius.is_none() {
+            q.push("FROM news_items n WHERE n.longitude IS NOT NULL");
+        } else {
+            q.push(
+                "FROM news_locations l JOIN news_items n ON n.id = l.news_id \
+             WHERE n.longitude IS NOT NULL",
+            );
+            push_box(&mut q, point, reach);
         }
-        Ok(candidates
-            .into_iter()
-            .filter_map(|(d, id)| {
-                by_id.remove(&id).map(|mut item| {
-                    item.distance = Some(d);
-                    item
-                })
+        SqliteStore::push_news_categories(&mut q, &query.categories);
+        let rows = q.build().fetch_all(pool).await?;
+        let bound = if last && radius.is_none() {
+            f64::INFINITY
+        } else {
+            reach
+        };
+        let found = candidates_after(&rows, query, point, bound)?;
+        if last || found.len() >= query.limit as usize {
+            break found;
+        }
+        step *= 4.0;
+    };
+    candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    candidates.truncate(query.limit as usize);
+    let ids: Vec<Uuid> = candidates.iter().map(|c| c.1).collect();
+    let mut q = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {NEWS_COLUMNS} FROM news_items n WHERE n.id"
+    ));
+    push_in(&mut q, &ids);
+    let mut by_id = HashMap::new();
+    let rows: Vec<NewsRecord> = q.build_query_as().fetch_all(pool).await?;
+    for row in rows {
+        let item = NewsItem::from(row);
+        by_id.insert(item.id, item);
+    }
+    Ok(candidates
+        .into_iter()
+        .filter_map(|(d, id)| {
+            by_id.remove(&id).map(|mut item| {
+                item.distance = Some(d);
+                item
             })
-            .collect())
-    }
-}
-
-impl SqliteStore {
-    /// Writes a news item: `$1` id, `$2` title, `$3` description, `$4` image, `$5` date, `$6`
-    /// longitude, `$7` latitude (triggers keep `news_locations` in step), `$8` now.
-    pub(in crate::store) const INSERT_NEWS: &'static str =
-        "INSERT INTO news_items (id, title, description, image, date, longitude, latitude, \
-         inserted_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)";
-    pub(in crate::store) const UPDATE_NEWS: &'static str =
-        "UPDATE news_items SET title = $2, description = $3, image = $4, date = $5, \
-         longitude = $6, latitude = $7, updated_at = $8 WHERE id = $1";
-    /// The items without a location.
-    pub(in crate::store) const NEWS_UNLOCATED: &'static str = "n.longitude IS NULL";
-
-    /// A read transaction: in WAL mode it reads one snapshot from its first SELECT on.
-    pub(in crate::store) async fn begin_snapshot(
-        &self,
-    ) -> sqlx::Result<sqlx::Transaction<'static, Sqlite>> {
-        self.pool.begin().await
-    }
+        })
+        .collect())
 }

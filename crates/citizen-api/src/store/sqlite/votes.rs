@@ -4,6 +4,7 @@ use async_trait::async_trait;
 
 use super::SqliteStore;
 use crate::store::sql::votes::ACTIVE;
+use crate::store::sql::Dialect as _;
 use crate::store::sql::{DbInstant, DbUuid};
 use crate::store::votes::{
     figure, new_tokens, PlaceError, PlaceOutcome, PlaceRules, PoolFigures, VoteChange, VoteStore,

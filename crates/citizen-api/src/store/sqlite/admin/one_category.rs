@@ -12,11 +12,12 @@
 use sqlx::{QueryBuilder, Sqlite};
 use uuid::Uuid;
 
-use super::super::list_sql::push_list_filters;
 use super::super::list_sql::{direction, push_near};
 use super::super::micros;
+use super::super::SqliteStore;
 use super::DAY_MICROS;
 use crate::store::admin::AdminFilter;
+use crate::store::sql::list_filter::push_list_filters;
 
 /// `WITH page AS (…)`: the page's reports (`report_id`), `limit` + 1 of them after `offset`, in
 /// the list's order. The filters are the public list's, on the issue's copies.
@@ -27,7 +28,7 @@ pub(super) fn push_page(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter, 
         "WITH page AS MATERIALIZED (SELECT DISTINCT i.report_inserted_at, i.report_id \
          FROM issues i WHERE i.status <> 'moved'",
     );
-    push_list_filters(q, &list);
+    push_list_filters::<SqliteStore>(q, &list);
     push_near(q, &list, "i");
     if let Some(overdue) = filter.overdue {
         // The category's deadline once (a constant subquery). No deadline: NULL, never overdue.
