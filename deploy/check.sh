@@ -207,6 +207,8 @@ refuse "platform-messages refuses the MQTT password in the ConfigMap" "secrets.m
   "$HELM" template x "$HERE/helm/platform-messages" --set config.mqtt.password=x
 refuse "citizen-api refuses turning the CAPTCHA off" "local use only" \
   "$HELM" template x "$HERE/helm/citizen-api" --set config.captcha.enabled=false
+refuse "citizen-api refuses the web app's dev sign-in" "dev sign-in is for local use only" \
+  "$HELM" template x "$HERE/helm/citizen-api" --set config.web.dev_sign_in=true
 refuse "citizen-api refuses the CAPTCHA secret in the ConfigMap" "secrets.captchaSecret" \
   "$HELM" template x "$HERE/helm/citizen-api" --set config.captcha.secret=x
 refuse "streets-api import needs a source" "import.configMap.name" \
@@ -251,7 +253,7 @@ if [ -z "$NGINX" ] || [ "${DEPLOY_CHECK_NGINX:-auto}" = skip ]; then
   if [ "${DEPLOY_CHECK_NGINX:-auto}" = require ]; then bad "nginx not available"; else echo "  SKIPPED: nginx not available"; fi
 else
   free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-  P_CIT=$(free_port); P_MSG=$(free_port); P_STR=$(free_port); P_PROXY=$(free_port)
+  P_CIT=$(free_port); P_MSG=$(free_port); P_STR=$(free_port); P_WS=$(free_port); P_PROXY=$(free_port)
   mkdir -p "$WORK/nginx"
   # Stub backends: answer {"service", "path"}; /api/v1/docs redirects to
   # /api/v1/docs/, whose page names /api/v1/docs/openapi.json like the real ones.
@@ -278,19 +280,21 @@ class H(BaseHTTPRequestHandler):
         body = json.dumps({"service": name, "path": self.path, "served": served[0],
                            "xff": self.headers.get("X-Forwarded-For"),
                            "request_id": self.headers.get("X-Request-Id"),
-                           "proxy_headers": {h: self.headers.get(h) for h in PROXY_HEADERS}}).encode()
+                           "proxy_headers": {h: self.headers.get(h) for h in PROXY_HEADERS},
+                           "upgrade": [self.headers.get("Upgrade"), self.headers.get("Connection")]}).encode()
         # A public read, as citizen-api marks its lists (service_kit::http::cache).
         extra = [("Cache-Control", "public, max-age=60"), ("ETag", '"t"')] if "cached=" in self.path else []
         self.reply(200, "application/json", body, extra)
     do_POST = do_GET
 ThreadingHTTPServer(("127.0.0.1", port), H).serve_forever()
 PY
-  for s in "citizen-api:$P_CIT" "platform-messages:$P_MSG" "streets-api:$P_STR"; do
+  for s in "citizen-api:$P_CIT" "platform-messages:$P_MSG" "streets-api:$P_STR" "mqtt-websocket:$P_WS"; do
     python3 "$WORK/stub.py" "${s%%:*}" "${s##*:}" & STUB_PIDS+=($!)
   done
   sed -e "s#server citizen-api:8080;#server 127.0.0.1:$P_CIT;#" \
       -e "s#server platform-messages:8081;#server 127.0.0.1:$P_MSG;#" \
       -e "s#server streets-api:8082;#server 127.0.0.1:$P_STR;#" \
+      -e "s#server mosquitto:9001;#server 127.0.0.1:$P_WS;#" \
       -e "s#listen 8000;#listen 127.0.0.1:$P_PROXY;#" -e '/listen \[::\]:8000;/d' \
       -e "s#/tmp/nginx#$WORK/nginx/nginx#g" \
       -e "s#access_log /dev/stdout json;#access_log $WORK/nginx/access.log json;#" \
@@ -299,7 +303,7 @@ PY
   run "nginx -t" "$NGINX" -t -q -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log"
   if "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" >"$WORK/last.log" 2>&1; then
     for _ in $(seq 1 50); do
-      python3 - "$P_PROXY" "$P_CIT" "$P_MSG" "$P_STR" <<'PY' 2>/dev/null && break || sleep 0.1
+      python3 - "$P_PROXY" "$P_CIT" "$P_MSG" "$P_STR" "$P_WS" <<'PY' 2>/dev/null && break || sleep 0.1
 import socket, sys
 for p in sys.argv[1:]:
     socket.create_connection(("127.0.0.1", int(p)), timeout=0.2).close()
@@ -356,6 +360,21 @@ expect("/api/v1/reports", "citizen-api", method="POST")
 expect("/api/v1/news?limit=3", "citizen-api")
 expect("/api/v1/docs/openapi.json", "citizen-api")
 expect("/docs/citizen/openapi.json", "citizen-api", "/api/v1/docs/openapi.json")
+# The web app: its page, a report's page, its assets; POST /dev/sign-in is not published.
+expect("/", "citizen-api")
+expect("/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11", "citizen-api")
+expect("/assets/app.0123456789.js", "citizen-api")
+expect_status("/dev/sign-in", 404, contains="NOT_FOUND")
+# MQTT over WebSocket: /mqtt reaches the broker's WebSocket listener with the Upgrade handshake.
+status, headers, body = get("/mqtt", headers={"Upgrade": "websocket", "Connection": "Upgrade"})
+try:
+    got = json.loads(body)
+except ValueError:
+    got = {}
+good = status == 200 and got.get("service") == "mqtt-websocket" and got.get("path") == "/mqtt" \
+    and got.get("upgrade") == ["websocket", "upgrade"]
+print(f"    [{'ok' if good else 'FAIL'}] GET /mqtt -> the broker's WebSocket listener with Upgrade ({status} {got.get('service')} {got.get('upgrade')})")
+bad += not good
 expect("/docs/messages/openapi.json", "platform-messages", "/api/v1/docs/openapi.json")
 expect("/docs/streets/openapi.json", "streets-api", "/api/v1/docs/openapi.json")
 # The features landing page's service-desc (OpenAPI 3.0), rewritten to /docs/streets/.

@@ -18,6 +18,9 @@ SERVICES=(streets-api:8082 platform-messages:8081 citizen-api:8080)
 START_TIMEOUT="${RUN_LOCAL_START_TIMEOUT:-60}"   # seconds until a port must answer
 STOP_TIMEOUT="${RUN_LOCAL_STOP_TIMEOUT:-30}"     # seconds before a stopping service is killed
 DEV_SECRET_DEFAULT=local-dev-secret-change-me
+# The web app (citizen-api's page on 8080) calls platform-messages from the browser: its CORS
+# lets the page's origins in (streets-api allows any origin by default; docs/web-app.md).
+WEB_APP_ORIGINS=http://localhost:8080,http://127.0.0.1:8080
 
 extra_env() { # name -> further NAME=value words, one per line
   case "$1" in
@@ -25,6 +28,7 @@ extra_env() { # name -> further NAME=value words, one per line
       echo STREETS_API__DEMO__LOAD_WHEN_EMPTY=true ;;
     platform-messages)
       echo PLATFORM_MESSAGES__MQTT__EMBEDDED_BROKER=true
+      echo "PLATFORM_MESSAGES__HTTP__CORS_ALLOWED_ORIGINS=$WEB_APP_ORIGINS"
       echo "PLATFORM_MESSAGES__AUTH__DEV_SECRET=${PLATFORM_MESSAGES__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
     citizen-api)
       echo CITIZEN_API__DEMO__LOAD_WHEN_EMPTY=true
@@ -36,8 +40,8 @@ hint() { # name port -> the line printed once everything answers
   local base="http://127.0.0.1:$2"
   case "$1" in
     streets-api)       echo "$base/api/v1/streets?q=nam   docs: $base/api/v1/docs/" ;;
-    platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884 (in-process)" ;;
-    citizen-api)       echo "$base/api/v1/reports         docs: $base/api/v1/docs/" ;;
+    platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884, ws://127.0.0.1:1885/mqtt (in-process)" ;;
+    citizen-api)       echo "http://localhost:$2/   API: $base/api/v1/reports   docs: $base/api/v1/docs/" ;;
     *)                 echo "$base/api/v1/docs/" ;;
   esac
 }

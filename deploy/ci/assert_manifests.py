@@ -145,6 +145,7 @@ if chart == "citizen-api":
     city = [d for d in kind("ConfigMap") if d["metadata"]["name"].endswith("-city")]
     boundary = cm.get(f"{prefix}__CITY__BOUNDARY_FILE", "")
     check(cm.get(f"{prefix}__CAPTCHA__ENABLED") == "true", "the CAPTCHA is on")
+    check(cm.get(f"{prefix}__WEB__DEV_SIGN_IN") == "false", "the web app's dev sign-in is off")
     if scenario == "all-on":
         check(len(city) == 1 and list(city[0]["data"]) == [boundary.rsplit("/", 1)[-1]],
               "the territory ConfigMap holds the boundary file")

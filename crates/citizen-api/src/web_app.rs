@@ -12,11 +12,19 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use anyhow::Context as _;
 use domain::i18n::Message;
 use rust_embed::RustEmbed;
-use serde::Deserialize;
 use service_kit::http::cache::{etag, none_match};
 use service_kit::http::ConfigureApi;
 use service_kit::ApiError;
 use sha2::{Digest, Sha256};
+
+pub use settings::WebSettings;
+
+use crate::settings::Settings;
+
+mod dev_sign_in;
+mod settings;
+
+use dev_sign_in::DevSignIn;
 
 /// The app's files, in the binary in every build (`debug-embed`): `make run` needs no Node.
 #[derive(RustEmbed)]
@@ -31,47 +39,32 @@ const PAGES: [&str; 2] = ["/", "/reports/{report_id}"];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
-/// `web.*`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct WebSettings {
-    /// Serve the web app at `/`.
-    pub enabled: bool,
-    /// The base URL of streets-api the browser calls (its origin is allowed by the CSP).
-    pub streets_api_url: String,
-    /// The base URL of platform-messages the browser calls (its origin is allowed by the CSP).
-    pub platform_messages_url: String,
+/// Whether `POST /dev/sign-in` is served: `web.dev_sign_in` and a non-empty `auth.dev_secret`.
+pub fn dev_sign_in_available(settings: &Settings) -> bool {
+    use secrecy::ExposeSecret as _;
+    settings.web.dev_sign_in
+        && settings
+            .auth
+            .dev_secret
+            .as_ref()
+            .is_some_and(|secret| !secret.expose_secret().is_empty())
 }
 
-impl Default for WebSettings {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            streets_api_url: "http://localhost:8082/api/v1".into(),
-            platform_messages_url: "http://localhost:8081/api/v1".into(),
-        }
+/// The public URL of the site the app is served on (its pages are `<site>/`,
+/// `<site>/reports/<id>`): `http.public_url` without the base path (without its path when it
+/// does not end with the base path); `None` when `http.public_url` is empty.
+pub fn site_url(http: &service_kit::settings::HttpSettings) -> Option<String> {
+    let public = http.public_url.trim_end_matches('/');
+    if public.is_empty() {
+        return None;
     }
-}
-
-impl WebSettings {
-    pub fn validate(&self) -> Result<(), String> {
-        for (key, value) in [
-            ("web.streets_api_url", &self.streets_api_url),
-            ("web.platform_messages_url", &self.platform_messages_url),
-        ] {
-            origin(value).map_err(|e| format!("{key}: {e}"))?;
-        }
-        Ok(())
+    let base = http.base_path.trim_end_matches('/');
+    match public.strip_suffix(base) {
+        Some(site) if !base.is_empty() => Some(site.to_owned()),
+        _ => url::Url::parse(public)
+            .ok()
+            .map(|url| url.origin().ascii_serialization()),
     }
-}
-
-/// `scheme://host[:port]` of an http(s) URL.
-fn origin(value: &str) -> Result<String, String> {
-    let url = url::Url::parse(value).map_err(|e| format!("not a URL ({e})"))?;
-    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err("must be an http or https URL with a host".into());
-    }
-    Ok(url.origin().ascii_serialization())
 }
 
 /// An embedded file as served.
@@ -86,11 +79,18 @@ pub struct WebApp {
     page_tag: String,
     csp: String,
     assets: HashMap<String, Asset>,
+    /// `POST /dev/sign-in`, when available ([`dev_sign_in_available`]).
+    dev_sign_in: Option<DevSignIn>,
 }
 
 impl WebApp {
-    /// Hashes the embedded files and renders the page; `api_base` is the API's base path.
-    pub fn new(settings: &WebSettings, api_base: &str) -> anyhow::Result<Self> {
+    /// Hashes the embedded files and renders the page with the service's settings.
+    pub fn new(all: &Settings) -> anyhow::Result<Self> {
+        let settings = &all.web;
+        let api_base = all.http.base_path.as_str();
+        let dev_sign_in = dev_sign_in_available(all);
+        let dev_sign_in_meta = if dev_sign_in { "on" } else { "" };
+        let public_url = site_url(&all.http).unwrap_or_default();
         let mut assets = HashMap::new();
         let mut hashed = HashMap::new();
         for path in Files::iter() {
@@ -118,12 +118,16 @@ impl WebApp {
             Some(("setting", "platform_messages_url")) => {
                 Some(settings.platform_messages_url.clone())
             }
+            Some(("setting", "mqtt_websocket_url")) => Some(settings.mqtt_websocket_url.clone()),
+            Some(("setting", "client_id")) => Some(settings.client_id.clone()),
+            Some(("setting", "oidc_issuer")) => Some(settings.oidc_issuer.clone()),
+            Some(("setting", "oidc_client_id")) => Some(settings.oidc_client_id.clone()),
+            Some(("setting", "captcha_site_key")) => Some(settings.captcha_site_key.clone()),
+            Some(("setting", "dev_sign_in")) => Some(dev_sign_in_meta.to_owned()),
+            Some(("setting", "public_url")) => Some(public_url.clone()),
             _ => None,
         })?;
-        let connect = [&settings.streets_api_url, &settings.platform_messages_url]
-            .into_iter()
-            .map(|url| origin(url).map_err(anyhow::Error::msg))
-            .collect::<anyhow::Result<Vec<_>>>()?;
+        let connect = settings.connect_origins().map_err(anyhow::Error::msg)?;
         let csp = format!(
             "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
              connect-src 'self' {}; object-src 'none'; base-uri 'none'; form-action 'self'; \
@@ -135,11 +139,13 @@ impl WebApp {
             page: web::Bytes::from(page),
             csp,
             assets,
+            dev_sign_in: dev_sign_in.then(|| DevSignIn::new(&all.auth, &settings.client_id)),
         })
     }
 
     /// The routes of the app (at the root, beside the API's base path).
-    pub fn configure(self) -> ConfigureApi {
+    pub fn configure(mut self) -> ConfigureApi {
+        let dev_sign_in = self.dev_sign_in.take().map(web::Data::new);
         let app = web::Data::new(self);
         Arc::new(move |cfg: &mut web::ServiceConfig| {
             cfg.app_data(app.clone());
@@ -147,6 +153,9 @@ impl WebApp {
                 cfg.route(page, web::get().to(serve_page));
             }
             cfg.route("/assets/{name:.+}", web::get().to(serve_asset));
+            if let Some(minter) = &dev_sign_in {
+                dev_sign_in::configure(cfg, minter.clone());
+            }
         })
     }
 }
@@ -246,7 +255,7 @@ async fn serve_asset(
 
 #[cfg(test)]
 mod tests {
-    use super::{hashed_name, origin, render};
+    use super::{hashed_name, render, site_url};
 
     #[test]
     fn names_carry_the_hash_before_the_extension() {
@@ -268,12 +277,22 @@ mod tests {
     }
 
     #[test]
-    fn origins_are_of_http_urls_only() {
-        assert_eq!(
-            origin("http://localhost:8082/api/v1").unwrap(),
-            "http://localhost:8082"
-        );
-        assert!(origin("javascript:alert(1)").is_err());
-        assert!(origin("nope").is_err());
+    fn the_site_is_the_public_url_without_the_base_path() {
+        let http = |public_url: &str| service_kit::settings::HttpSettings {
+            public_url: public_url.into(),
+            ..Default::default()
+        };
+        assert_eq!(site_url(&http("")), None);
+        for (public, site) in [
+            ("https://city.example/api/v1", "https://city.example"),
+            ("https://city.example/api/v1/", "https://city.example"),
+            (
+                "https://city.example/citizen/api/v1",
+                "https://city.example/citizen",
+            ),
+            ("https://api.city.example/v2", "https://api.city.example"),
+        ] {
+            assert_eq!(site_url(&http(public)).as_deref(), Some(site), "{public}");
+        }
     }
 }

@@ -347,3 +347,28 @@ notification-digest-more = { $count ->
     [few] … a { $count } další
    *[other] … a { $count } dalších
 }
+
+## Vývojové přihlášení webové aplikace (POST /dev/sign-in, jen pro místní použití).
+
+dev-sign-in-sub = Identifikátor sub musí mít 1 až { $max } { $max ->
+        [one] znak
+        [few] znaky
+        [many] znaku
+       *[other] znaků
+    } bez řídicích znaků.
+dev-sign-in-scopes = Nejvýše { $max-scopes } { $max-scopes ->
+        [one] oprávnění
+        [few] oprávnění
+        [many] oprávnění
+       *[other] oprávnění
+    } (scopes), každé o délce 1 až { $max-chars } { $max-chars ->
+        [one] viditelný znak
+        [few] viditelné znaky
+        [many] viditelného znaku
+       *[other] viditelných znaků
+    } ASCII bez mezer.
+dev-sign-in-email = Pole email musí být e-mailová adresa o nejvýše { $max } { $max ->
+        [one] znaku
+       *[other] znacích
+    }.
+dev-sign-in-locale = Pole locale musí být jedno z: { $allowed }.

@@ -304,3 +304,8 @@ notification-digest-more = { $count ->
     [one] … and one more
    *[other] … and { $count } more
 }
+## The web app's dev sign-in (POST /dev/sign-in, local use only).
+dev-sign-in-sub = sub must be 1 to { $max } characters without control characters
+dev-sign-in-scopes = at most { $max-scopes } scopes, each 1 to { $max-chars } visible ASCII characters without spaces
+dev-sign-in-email = email must be an e-mail address of at most { $max } characters
+dev-sign-in-locale = locale must be one of { $allowed }

@@ -62,8 +62,11 @@ async fn the_page_carries_its_policy_tag_and_short_cache() {
             "{csp}"
         );
         assert!(
-            csp.contains("connect-src 'self' http://localhost:8082 http://localhost:8081;"),
-            "the other services' origins from the settings: {csp}"
+            csp.contains(
+                "connect-src 'self' http://localhost:8082 http://localhost:8081 \
+                 ws://localhost:1885;"
+            ),
+            "the other services' and the broker's WebSocket origins from the settings: {csp}"
         );
         assert!(header(&response, ETAG).is_some_and(|tag| tag.starts_with('"')));
         assert!(body.contains("<main"), "{body}");
@@ -223,4 +226,173 @@ async fn off_the_app_is_not_served() {
     }
     let (status, _) = app.get("/reports").await;
     assert_eq!(status, 200);
+}
+
+/// The `content` of `<meta name="{name}" …>` in `html`.
+fn meta(html: &str, name: &str) -> String {
+    let tag = format!("<meta name=\"{name}\" content=\"");
+    let at = html
+        .find(&tag)
+        .unwrap_or_else(|| panic!("no {name} in {html}"));
+    let rest = &html[at + tag.len()..];
+    rest[..rest.find('"').unwrap()].to_owned()
+}
+
+#[tokio::test]
+async fn the_page_is_told_the_web_settings_in_meta_elements() {
+    let app = app().await;
+    let (_, body) = page(&app, "/").await;
+    for (name, value) in [
+        ("app:mqtt-url", "ws://localhost:1885/mqtt"),
+        ("app:client-id", "citizen-web"),
+        ("app:oidc-issuer", ""),
+        ("app:oidc-client-id", ""),
+        ("app:captcha-site-key", ""),
+        // The embedded default with auth.dev_secret set (the test settings): available.
+        ("app:dev-sign-in", "on"),
+        // No http.public_url: the page takes its own origin.
+        ("app:public-url", ""),
+    ] {
+        assert_eq!(meta(&body, name), value, "{name}");
+    }
+}
+
+#[tokio::test]
+async fn configured_the_meta_elements_and_the_policy_follow_the_settings() {
+    let db = app().await.db;
+    let app = spawn_on(db, |s| {
+        s.web.mqtt_websocket_url = "wss://city.example/mqtt".into();
+        s.web.client_id = "city-web.prod".into();
+        s.web.oidc_issuer = "https://login.city.example/realms/city".into();
+        s.web.oidc_client_id = "citizen-web".into();
+        s.web.captcha_site_key = "6Lc-site\"key".into();
+        s.web.streets_api_url = "https://city.example/api/v1".into();
+        s.web.platform_messages_url = "https://city.example/api/v1".into();
+        s.web.dev_sign_in = false;
+        s.http.public_url = "https://city.example/api/v1".into();
+    })
+    .await;
+    let (response, body) = page(&app, "/").await;
+    for (name, value) in [
+        ("app:mqtt-url", "wss://city.example/mqtt"),
+        ("app:client-id", "city-web.prod"),
+        ("app:oidc-issuer", "https://login.city.example/realms/city"),
+        ("app:oidc-client-id", "citizen-web"),
+        ("app:captcha-site-key", "6Lc-site&quot;key"),
+        ("app:dev-sign-in", ""),
+        ("app:public-url", "https://city.example"),
+    ] {
+        assert_eq!(meta(&body, name), value, "{name}");
+    }
+    let csp = header(&response, CONTENT_SECURITY_POLICY).unwrap();
+    assert!(
+        csp.contains(
+            "connect-src 'self' https://city.example wss://city.example \
+             https://login.city.example;"
+        ),
+        "each origin once, nothing else: {csp}"
+    );
+}
+
+#[tokio::test]
+async fn without_the_dev_secret_dev_sign_in_is_not_offered() {
+    let db = app().await.db;
+    let app = spawn_on(db, |s| s.auth.dev_secret = None).await;
+    let (_, body) = page(&app, "/").await;
+    assert_eq!(meta(&body, "app:dev-sign-in"), "");
+}
+
+async fn sign_in(app: &TestApp, body: &str) -> (u16, serde_json::Value) {
+    let response = app
+        .http
+        .post(format!("{}/dev/sign-in", app.root))
+        .header("Content-Type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn dev_sign_in_mints_a_token_the_api_accepts() {
+    let app = app().await;
+    let (status, token) = sign_in(&app, r#"{"sub": "citizen-1"}"#).await;
+    assert_eq!(status, 200, "{token}");
+    assert_eq!(token["token_type"], "Bearer");
+    assert_eq!(token["expires_in"], 8 * 3600);
+    let bearer = token["access_token"].as_str().unwrap();
+    let mine = app
+        .http
+        .get(format!("{}/me/reports", app.base))
+        .bearer_auth(bearer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(mine.status(), 200);
+    let without = app.get_response("/me/reports").await;
+    assert_eq!(without.status(), 401, "the token is what signs in");
+
+    let (status, token) = sign_in(
+        &app,
+        r#"{"sub": "officer-1", "scopes": ["cityuser:reports:read"], "email": "a@city.example", "locale": "uk"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{token}");
+}
+
+#[tokio::test]
+async fn dev_sign_in_refuses_bad_input_with_the_error_body() {
+    let app = app().await;
+    let long_sub = format!(r#"{{"sub": "{}"}}"#, "s".repeat(256));
+    let edge_sub = format!(r#"{{"sub": "{}"}}"#, "s".repeat(255));
+    assert_eq!(sign_in(&app, &edge_sub).await.0, 200, "255 characters pass");
+    let many = format!(r#"{{"sub": "x", "scopes": [{}]}}"#, ["\"s\""; 33].join(","));
+    let edge = format!(r#"{{"sub": "x", "scopes": [{}]}}"#, ["\"s\""; 32].join(","));
+    assert_eq!(sign_in(&app, &edge).await.0, 200, "32 scopes pass");
+    for body in [
+        r#"{"sub": ""}"#,
+        r#"{"sub": "   "}"#,
+        long_sub.as_str(),
+        r#"{"sub": "x", "scopes": ["two words"]}"#,
+        r#"{"sub": "x", "scopes": [""]}"#,
+        many.as_str(),
+        r#"{"sub": "x", "email": "nope"}"#,
+        r#"{"sub": "x", "locale": "de"}"#,
+        r#"{"sub": "x", "roles": ["admin"]}"#,
+        r#"{"scopes": []}"#,
+        r#"{"sub": 5}"#,
+        "not json",
+    ] {
+        let (status, error) = sign_in(&app, body).await;
+        assert_eq!(status, 400, "{body}: {error}");
+        assert_eq!(error["statusCode"], 400, "{body}: {error}");
+        assert!(
+            error["name"].is_string() && error["userinfo"].is_string(),
+            "{error}"
+        );
+    }
+    let response = app
+        .http
+        .post(format!("{}/dev/sign-in", app.root))
+        .body(r#"{"sub": "x"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 415, "JSON only");
+}
+
+#[tokio::test]
+async fn dev_sign_in_is_a_404_unless_on_with_a_dev_secret() {
+    let db = app().await.db;
+    for off in [
+        spawn_on(db.clone(), |s| s.web.dev_sign_in = false).await,
+        spawn_on(db.clone(), |s| s.auth.dev_secret = None).await,
+    ] {
+        let (status, error) = sign_in(&off, r#"{"sub": "x"}"#).await;
+        assert_eq!(status, 404, "{error}");
+        assert_eq!(error["statusCode"], 404);
+        assert!(error["userinfo"].is_string(), "{error}");
+    }
 }

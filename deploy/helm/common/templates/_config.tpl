@@ -113,6 +113,9 @@ rollout. Included by the Deployment.
 {{- if and .Values.config.captcha (hasKey .Values.config.captcha "enabled") (not .Values.config.captcha.enabled) }}
 {{- fail "config.captcha.enabled=false: turning the CAPTCHA off is for local use only; anonymous reports need it in a deployment" }}
 {{- end }}
+{{- if and .Values.config.web (hasKey .Values.config.web "dev_sign_in") .Values.config.web.dev_sign_in }}
+{{- fail "config.web.dev_sign_in=true: the web app's dev sign-in is for local use only; citizens sign in with the city's OpenID Connect provider in a deployment" }}
+{{- end }}
 {{- if and .Values.config.captcha (hasKey .Values.config.captcha "secret") }}
 {{- fail "config.captcha.secret: put the CAPTCHA secret in secrets.captchaSecret or secrets.existingSecret" }}
 {{- end }}
