@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 CARGO ?= cargo
 
-.PHONY: run test faults soak lint fmt bench fuzz check-layering supply-chain schemathesis deploy-check toolchain help
+.PHONY: run test browser faults soak lint fmt bench fuzz check-layering supply-chain schemathesis deploy-check toolchain help
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -13,6 +13,12 @@ run: toolchain ## Build and start every service on its embedded defaults (SQLite
 test: toolchain ## Run every test; PostgreSQL/MQTT tests skip (and say so) when those services are unreachable
 	@rm -f target/test-skips.txt
 	$(CARGO) test --workspace --all-targets --locked
+	@scripts/browser-tests.sh
+	@scripts/report-skips.sh
+
+browser: toolchain ## The browser suite (tests/browser): Playwright with Debian's Chromium against the three services it starts; skips (and says so) without them
+	@rm -f target/test-skips.txt
+	@scripts/browser-tests.sh
 	@scripts/report-skips.sh
 
 faults: toolchain ## The fault suite (docs/operations.md): citizen-api under a database restart, a killed broker, SIGTERM; needs PostgreSQL's server binaries and Mosquitto, not their services

@@ -1,130 +1,209 @@
-// The citizens' web app (docs/web-app.md): a plain ES module, no build step. citizen-api fills
-// the page's <meta name="app:*"> from its settings; Leaflet (vendor/leaflet) is loaded before
-// this module as a classic deferred script, so `window.L` is there when it runs.
-
-const LANGUAGES = ["cs", "en", "uk"];
-const STORED_LANGUAGE = "citizen-app.language";
+// The citizens' web app (docs/web-app.md): plain ES modules, no build step. citizen-api fills
+// the page's <meta name="app:*"> from its settings and names each module by its hashed path in a
+// <link rel="modulepreload" data-module>; this entry imports them (a hashed file cannot import
+// another by a relative name) and hands each what it needs. Leaflet (vendor/leaflet) is a
+// classic deferred script, run before this module.
 
 const meta = (name) => document.querySelector(`meta[name="app:${name}"]`)?.content ?? "";
 const config = {
   api: meta("api-base"),
-  streetsApi: meta("streets-api"),
-  platformMessages: meta("platform-messages"),
+  streetsApi: meta("streets-api").replace(/\/$/, ""),
+  platformMessages: meta("platform-messages").replace(/\/$/, ""),
   texts: meta("texts"),
+  mqttUrl: meta("mqtt-url"),
+  mqttLib: meta("mqtt-lib"),
+  clientId: meta("client-id"),
+  oidcIssuer: meta("oidc-issuer"),
+  oidcClientId: meta("oidc-client-id"),
+  captchaSiteKey: meta("captcha-site-key"),
+  devSignIn: meta("dev-sign-in"),
+  publicUrl: meta("public-url").replace(/\/$/, ""),
 };
 
-function storedLanguage() {
-  try {
-    return localStorage.getItem(STORED_LANGUAGE);
-  } catch {
-    return null; // storage off (private mode): the browser's choice then
-  }
-}
+const modules = Object.fromEntries(
+  await Promise.all(
+    [...document.querySelectorAll("link[data-module]")].map(async (link) => [
+      link.dataset.module,
+      await import(link.href),
+    ]),
+  ),
+);
 
-function chooseLanguage() {
-  const stored = storedLanguage();
-  if (LANGUAGES.includes(stored)) return stored;
-  for (const tag of navigator.languages ?? []) {
-    const primary = tag.toLowerCase().split("-")[0];
-    if (LANGUAGES.includes(primary)) return primary;
-  }
-  return "cs";
-}
+const textsResponse = await fetch(config.texts);
+const i18n = modules.i18n.createI18n(await textsResponse.json());
+const t = i18n.t;
+const auth = modules.auth.createAuth(config);
+const api = modules.api.createApi(config, auth, () => i18n.language);
+const dateFormat = () => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
 
-let texts = {};
-let language = chooseLanguage();
-let reports = [];
-const t = (key) => key.split(".").reduce((node, part) => node?.[part], texts[language]) ?? key;
+const app = {
+  config,
+  i18n,
+  t,
+  auth,
+  api,
+  statusText: (report) => t(`status.${report.status ?? "none"}`),
+  formatDate: (value) => (value ? dateFormat().format(new Date(value)) : ""),
+  renderMarkdown: modules.markdown.renderMarkdown,
+};
 
-function translatePage() {
-  document.documentElement.lang = language;
-  document.title = t("appName");
-  for (const element of document.querySelectorAll("[data-i18n]")) {
-    element.textContent = t(element.dataset.i18n);
-  }
-  document.getElementById("language").value = language;
-}
+i18n.apply(document);
+document.title = t("appName");
+const languageSelect = document.getElementById("language");
+languageSelect.value = i18n.language;
+languageSelect.addEventListener("change", () => i18n.set(languageSelect.value));
 
-async function getJson(url) {
-  const response = await fetch(url, { headers: { Accept: "application/json" } });
-  if (!response.ok) throw new Error(`${url}: ${response.status}`);
-  return response.json();
-}
+app.map = modules.map.createMap(app, document.getElementById("map"), (id) => app.list.select(id));
+app.list = modules.list.createList(app);
+app.report = modules.report.createReportPage(app);
+app.filing = modules.filing.createFiling(app);
+app.announcements = modules.announcements.createAnnouncements(app);
 
-const map = window.L.map("map", { keyboard: true });
-map.setView([50.08, 14.42], 12);
-const markers = window.L.layerGroup().addTo(map);
+// The router: "/" is the map page, "/reports/<id>" a report's page; links marked data-route
+// change the page without a reload.
+const mapPage = document.getElementById("map-page");
+const reportPage = document.getElementById("report-page");
 
-async function drawBoundary() {
-  const boundary = await getJson(`${config.api}/geo/boundary`);
-  const layer = window.L.geoJSON(boundary, { style: { className: "boundary", fill: false } });
-  layer.addTo(map);
-  const bounds = layer.getBounds();
-  if (bounds.isValid()) map.fitBounds(bounds);
-}
-
-function statusText(report) {
-  return t(`status.${report.status ?? "none"}`);
-}
-
-function renderReports() {
-  const list = document.getElementById("report-list");
-  const status = document.getElementById("status");
-  list.replaceChildren();
-  markers.clearLayers();
-  if (reports.length) {
-    delete status.dataset.i18n;
-    status.textContent = "";
+function route() {
+  const match = /^\/reports\/([^/]+)$/.exec(window.location.pathname);
+  if (match) {
+    mapPage.hidden = true;
+    reportPage.hidden = false;
+    app.report.show(decodeURIComponent(match[1]));
   } else {
-    status.dataset.i18n = "noReports";
-    status.textContent = t("noReports");
-  }
-  for (const report of reports) {
-    const item = document.createElement("li");
-    const title = document.createElement("span");
-    title.className = "title";
-    title.textContent = report.title;
-    const state = document.createElement("span");
-    state.className = `status status-${report.status ?? "open"}`;
-    state.textContent = statusText(report);
-    item.append(title, " ", state);
-    list.append(item);
-    const [lon, lat] = report.location?.coordinates ?? [];
-    if (Number.isFinite(lat) && Number.isFinite(lon)) {
-      // A text node, not a string: Leaflet puts strings in as HTML.
-      const tooltip = document.createElement("span");
-      tooltip.textContent = `${report.title} (${statusText(report)})`;
-      window.L.circleMarker([lat, lon], { radius: 7, className: "report-marker" })
-        .bindTooltip(tooltip)
-        .addTo(markers);
-    }
+    reportPage.hidden = true;
+    mapPage.hidden = false;
+    document.title = t("appName");
+    app.map.invalidate();
   }
 }
 
-async function loadReports() {
-  try {
-    const page = await getJson(`${config.api}/reports?limit=20`);
-    reports = page.reports ?? [];
-    renderReports();
-  } catch (error) {
-    console.error(error);
-    const status = document.getElementById("status");
-    status.dataset.i18n = "loadFailed";
-    status.textContent = t("loadFailed");
-  }
-}
+app.navigate = (path) => {
+  window.history.pushState(null, "", path);
+  route();
+  window.scrollTo(0, 0);
+};
 
-document.getElementById("language").addEventListener("change", (event) => {
-  language = LANGUAGES.includes(event.target.value) ? event.target.value : "cs";
-  try {
-    localStorage.setItem(STORED_LANGUAGE, language);
-  } catch {
-    // not remembered when storage is off
-  }
-  translatePage();
-  renderReports();
+document.addEventListener("click", (event) => {
+  const link = event.target.closest("a[data-route]");
+  if (!link || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const url = new URL(link.href, window.location.href);
+  if (url.origin !== window.location.origin) return;
+  event.preventDefault();
+  app.navigate(url.pathname);
+});
+window.addEventListener("popstate", route);
+
+// Filing.
+const fileOpen = document.getElementById("file-open");
+fileOpen.addEventListener("click", () => {
+  fileOpen.hidden = true;
+  app.filing.open(async (report) => {
+    app.filing.close();
+    await app.list.load({ fresh: true });
+    app.list.select(report.id);
+    loadMine();
+  });
 });
 
-texts = await getJson(config.texts);
-translatePage();
-await Promise.all([drawBoundary().catch((error) => console.error(error)), loadReports()]);
+// Signing in and my reports.
+const who = document.getElementById("who");
+const signIn = document.getElementById("sign-in");
+const signOut = document.getElementById("sign-out");
+const devForm = document.getElementById("dev-sign-in");
+const mineOpen = document.getElementById("mine-open");
+const mine = document.getElementById("mine");
+
+async function loadMine() {
+  const list = document.getElementById("mine-list");
+  const status = document.getElementById("mine-status");
+  if (!auth.signedIn()) return;
+  try {
+    const page = await api.citizen("/me/reports?limit=100", { fresh: true });
+    const rows = page?.reports ?? [];
+    status.textContent = rows.length ? "" : t("noMine");
+    list.replaceChildren(
+      ...rows.map((report) => {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = `/reports/${encodeURIComponent(report.id)}`;
+        link.dataset.route = "";
+        link.textContent = report.title;
+        const state = document.createElement("span");
+        state.className = `status status-${report.status ?? "open"}`;
+        state.textContent = app.statusText(report);
+        item.append(link, " ", state);
+        return item;
+      }),
+    );
+  } catch (error) {
+    status.textContent = error.userinfo || t("loadFailed");
+  }
+}
+
+function showAccount() {
+  const on = auth.signedIn();
+  who.textContent = on ? t("signedInAs", { who: auth.who() }) : "";
+  signOut.hidden = !on;
+  signIn.hidden = on || !(auth.devAvailable() || auth.oidcAvailable());
+  mineOpen.hidden = !on;
+  if (!on) mine.hidden = true;
+}
+
+signIn.addEventListener("click", () => {
+  if (auth.oidcAvailable()) {
+    auth.oidcSignIn().catch((error) => console.error(error));
+  } else {
+    devForm.hidden = false;
+    document.getElementById("dev-sub").focus();
+  }
+});
+document.getElementById("dev-cancel").addEventListener("click", () => {
+  devForm.hidden = true;
+  signIn.focus();
+});
+devForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  try {
+    await auth.devSignIn(document.getElementById("dev-sub").value.trim());
+    devForm.hidden = true;
+    signOut.focus();
+  } catch (error) {
+    console.error(error);
+  }
+});
+signOut.addEventListener("click", () => auth.signOut());
+mineOpen.addEventListener("click", () => {
+  mine.hidden = !mine.hidden;
+  if (!mine.hidden) loadMine();
+});
+
+auth.onChange(() => {
+  showAccount();
+  app.list.loadCategories();
+  app.announcements.refresh();
+  if (!reportPage.hidden && app.report.current()) app.report.show(app.report.current(), { keepFocus: true });
+});
+
+i18n.onChange(() => {
+  document.title = t("appName");
+  showAccount();
+  app.list.render();
+  app.report.rerender();
+  app.announcements.rerender();
+  if (!mine.hidden) loadMine();
+});
+
+await auth.completeOidc().catch((error) => console.error(error));
+showAccount();
+route();
+app.announcements.start();
+await Promise.all([
+  app.map
+    .drawBoundary()
+    .then(() => app.map.drawStreets())
+    .catch((error) => console.error(error)),
+  app.list.loadCategories().then(() => app.list.load()),
+]);
+document.body.dataset.ready = "true";
