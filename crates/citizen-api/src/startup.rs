@@ -155,7 +155,7 @@ impl ServiceApp for Application {
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             authenticator: Some(Authenticator::new(&settings.auth)?),
             site: if settings.web.enabled {
-                Some(WebApp::new(&settings)?.configure())
+                Some(WebApp::new(settings)?.configure())
             } else {
                 None
             },
