@@ -2,7 +2,7 @@
 # `make browser` (and the end of `make test`): the browser suite of tests/browser (docs/web-app.md,
 # "Browser suite") — Playwright for Python driving Debian's Chromium against the three services,
 # which the suite starts itself (free ports, SQLite in a temporary directory, the demo data,
-# platform-messages' in-process broker). Arguments go to pytest (e.g. -k filing).
+# a Mosquitto of its own with a WebSocket listener). Arguments go to pytest (e.g. -k filing).
 #
 # Needs /usr/bin/chromium (BROWSER_CHROMIUM; `apt-get install chromium`) and a Python with
 # tests/browser/requirements.txt (BROWSER_PYTHON, else the venv BROWSER_VENV,
@@ -28,6 +28,8 @@ skip() {
   exit 0
 }
 
+command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] ||
+  skip "no mosquitto (the suite runs its own broker): apt-get install mosquitto"
 [ -x "$CHROMIUM" ] || skip "no Chromium at $CHROMIUM: apt-get install chromium"
 "$PYTHON" -c "import playwright, pytest" 2>/dev/null ||
   skip "no Playwright for Python at $PYTHON: python3 -m venv $VENV && $VENV/bin/pip install -r tests/browser/requirements.txt"

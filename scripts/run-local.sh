@@ -40,7 +40,7 @@ hint() { # name port -> the line printed once everything answers
   local base="http://127.0.0.1:$2"
   case "$1" in
     streets-api)       echo "$base/api/v1/streets?q=nam   docs: $base/api/v1/docs/" ;;
-    platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884, ws://127.0.0.1:1885/mqtt (in-process)" ;;
+    platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884 (in-process)" ;;
     citizen-api)       echo "http://localhost:$2/   API: $base/api/v1/reports   docs: $base/api/v1/docs/" ;;
     *)                 echo "$base/api/v1/docs/" ;;
   esac

@@ -1,6 +1,7 @@
 """The three services and the broker for the browser suite, started like `make run` starts them
-(scripts/run-local.sh): SQLite databases in a temporary directory, the demo data, platform-messages'
-in-process MQTT broker, each on a free port of 127.0.0.1."""
+(scripts/run-local.sh): SQLite databases in a temporary directory, the demo data, and a Mosquitto
+of the suite's own with MQTT over TCP and over WebSocket as in production (platform-messages'
+in-process broker has no WebSocket listener yet), each on a free port of 127.0.0.1."""
 
 import json
 import os
@@ -16,6 +17,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DEV_SECRET = "browser-suite-dev-secret"
 CLIENT_ID = "citizen-web"
+MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 START_TIMEOUT = float(os.environ.get("BROWSER_START_TIMEOUT", "90"))
 
 
@@ -54,6 +56,7 @@ class Platform:
     mqtt_port: int
     ws_port: int
     services: list = field(default_factory=list)
+    broker: subprocess.Popen | None = None
 
     @property
     def url(self) -> str:
@@ -90,6 +93,9 @@ class Platform:
                     service.process.wait(timeout=20)
                 except subprocess.TimeoutExpired:
                     service.process.kill()
+        if self.broker and self.broker.poll() is None:
+            self.broker.terminate()
+            self.broker.wait(timeout=20)
 
 
 def _answers(url: str) -> bool:
@@ -98,6 +104,31 @@ def _answers(url: str) -> bool:
             return response.status == 200
     except Exception:
         return False
+
+
+def _start_mosquitto(work: Path, mqtt: int, ws: int) -> subprocess.Popen:
+    """A Mosquitto of the suite's own, as in production (docs/operations.md, "MQTT over
+    WebSocket"): MQTT over TCP for the services, over WebSocket for the browser."""
+    config = work / "mosquitto.conf"
+    config.write_text(
+        f"listener {mqtt} 127.0.0.1\nallow_anonymous true\n"
+        f"listener {ws} 127.0.0.1\nprotocol websockets\n"
+    )
+    log = (work / "mosquitto.log").open("w")
+    broker = subprocess.Popen(
+        [MOSQUITTO, "-c", str(config)], stdout=log, stderr=subprocess.STDOUT
+    )
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", ws), timeout=1).close()
+            socket.create_connection(("127.0.0.1", mqtt), timeout=1).close()
+            return broker
+        except OSError:
+            if broker.poll() is not None or time.monotonic() > deadline:
+                broker.kill()
+                raise RuntimeError("mosquitto did not start: " + (work / "mosquitto.log").read_text())
+            time.sleep(0.1)  # polling a child's start-up, not waiting for work
 
 
 def start() -> Platform:
@@ -122,10 +153,7 @@ def start() -> Platform:
         "PLATFORM_MESSAGES__HTTP__PORT": str(pm),
         "PLATFORM_MESSAGES__HTTP__CORS_ALLOWED_ORIGINS": origin,
         "PLATFORM_MESSAGES__DATABASE__URL": f"sqlite://{work}/platform-messages.db",
-        "PLATFORM_MESSAGES__MQTT__EMBEDDED_BROKER": "true",
-        "PLATFORM_MESSAGES__MQTT__EMBEDDED_LISTEN": f"127.0.0.1:{mqtt}",
-        "PLATFORM_MESSAGES__MQTT__EMBEDDED_WEBSOCKET_LISTEN": f"127.0.0.1:{ws}",
-        "PLATFORM_MESSAGES__MQTT__EMBEDDED_CONSOLE_LISTEN": "",
+        "PLATFORM_MESSAGES__MQTT__EMBEDDED_BROKER": "false",
         "PLATFORM_MESSAGES__MQTT__URL": f"mqtt://127.0.0.1:{mqtt}",
         "PLATFORM_MESSAGES__AUTH__DEV_SECRET": DEV_SECRET,
     })
@@ -145,13 +173,9 @@ def start() -> Platform:
         "CITIZEN_API__WEB__MQTT_WEBSOCKET_URL": f"ws://127.0.0.1:{ws}/mqtt",
         "CITIZEN_API__WEB__CLIENT_ID": CLIENT_ID,
     })
-    if "mqtt_websocket_url" not in (REPO / "config" / "citizen-api.toml").read_text():
-        # Before the WebSocket listener and the page's settings exist (web-server's branch).
-        for key in ("CITIZEN_API__WEB__MQTT_WEBSOCKET_URL", "CITIZEN_API__WEB__CLIENT_ID"):
-            citizen.env.pop(key)
-        messages.env.pop("PLATFORM_MESSAGES__MQTT__EMBEDDED_WEBSOCKET_LISTEN")
     platform = Platform(work, citizen, messages, streets, mqtt, ws)
     try:
+        platform.broker = _start_mosquitto(work, mqtt, ws)
         for service in (streets, messages, citizen):
             binary = bin_dir() / service.name
             if not binary.exists():

@@ -2,10 +2,9 @@
 within 2 s of an operator's change without a reload (MQTT over WebSocket); Markdown links only
 with safe schemes."""
 
-import pytest
 from playwright.sync_api import expect
 
-from services import CLIENT_ID, REPO
+from services import CLIENT_ID
 
 
 def _post(platform, body):
@@ -18,16 +17,7 @@ def _delete(platform, message_id):
     platform.call("DELETE", f"{platform.messages.base}/api/v1/clients/{CLIENT_ID}/messages/{message_id}", None, token)
 
 
-# The page's sign-in, client id and WebSocket broker come with web-server's branch (issue 52's
-# server half); strict, so these pass the day it is merged or fail.
-NEEDS_SERVER = pytest.mark.xfail(
-    "mqtt_websocket_url" not in (REPO / "config" / "citizen-api.toml").read_text(),
-    reason="needs the page's settings and the broker's WebSocket (web-server's branch)",
-    strict=True,
-)
 
-
-@NEEDS_SERVER
 def test_an_operators_announcement_appears_within_2_s(web, platform):
     web.goto("/")
     page = web.page
@@ -50,7 +40,6 @@ def test_an_operators_announcement_appears_within_2_s(web, platform):
     expect(page.locator(f'#announcements [data-message="{message["id"]}"]')).to_have_count(0, timeout=2000)
 
 
-@NEEDS_SERVER
 def test_announcements_are_fetched_on_load(web, platform):
     message = _post(platform, {"text": "Vítejte v *novém* portálu."})
     try:

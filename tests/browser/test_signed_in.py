@@ -1,11 +1,9 @@
 """Signed in by the dev sign-in: vote and unvote on a report's page with the pool shown (the pool
 changes, as the API counts it), and my reports."""
 
-import pytest
 from playwright.sync_api import expect
 
 from helpers import api, get
-from services import REPO
 
 
 def _sign_in(web, sub):
@@ -18,16 +16,7 @@ def _sign_in(web, sub):
     expect(page.locator("#sign-out")).to_be_visible()
 
 
-# The page's sign-in, client id and WebSocket broker come with web-server's branch (issue 52's
-# server half); strict, so these pass the day it is merged or fail.
-NEEDS_SERVER = pytest.mark.xfail(
-    "mqtt_websocket_url" not in (REPO / "config" / "citizen-api.toml").read_text(),
-    reason="needs the page's settings and the broker's WebSocket (web-server's branch)",
-    strict=True,
-)
 
-
-@NEEDS_SERVER
 def test_vote_and_unvote_change_the_pool(web, platform):
     report = api(platform, "/reports", limit=1)["reports"][0]
     web.goto(f"/reports/{report['id']}")
@@ -49,7 +38,6 @@ def test_vote_and_unvote_change_the_pool(web, platform):
     expect(page.locator("#vote")).to_be_visible()
 
 
-@NEEDS_SERVER
 def test_my_reports(web, platform):
     web.goto("/")
     page = web.page

@@ -38,7 +38,7 @@ impl Default for WebSettings {
             enabled: true,
             streets_api_url: "http://localhost:8082/api/v1".into(),
             platform_messages_url: "http://localhost:8081/api/v1".into(),
-            mqtt_websocket_url: "ws://localhost:1885/mqtt".into(),
+            mqtt_websocket_url: String::new(),
             client_id: "citizen-web".into(),
             oidc_issuer: String::new(),
             oidc_client_id: String::new(),
