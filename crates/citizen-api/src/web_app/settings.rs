@@ -153,6 +153,7 @@ mod tests {
             oidc_issuer: "https://login.example/realms/city".into(),
             oidc_client_id: "citizen-web".into(),
             platform_messages_url: "http://localhost:8082/messages".into(),
+            mqtt_websocket_url: "ws://localhost:1885/mqtt".into(),
             ..WebSettings::default()
         };
         assert_eq!(
