@@ -29,13 +29,16 @@ faults: toolchain ## The fault suite (docs/operations.md): citizen-api under a d
 soak: toolchain ## citizen-api for SOAK_MINUTES (30) at half its measured capacity on PostgreSQL: RSS, open files, pool, p99 flat (docs/benchmarks.md); not in CI
 	@scripts/soak-citizen.sh
 
-lint: toolchain ## rustfmt check and clippy with warnings as errors
+lint: toolchain ## rustfmt check (the macro bodies too) and clippy with warnings as errors
 	$(CARGO) fmt --all -- --check
+	@scripts/fmt-macro-bodies.py --self-test
+	@scripts/fmt-macro-bodies.py --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
 	$(CARGO) clippy -p citizen-api --test faults --locked -- -D warnings
 
-fmt: ## Format the workspace
+fmt: ## Format the workspace, the bodies of the both_backends! calls included
 	$(CARGO) fmt --all
+	@scripts/fmt-macro-bodies.py
 
 check-layering: ## The domain crate does no I/O; citizen-api keeps routes -> app -> store -> domain
 	@scripts/check-layering.sh

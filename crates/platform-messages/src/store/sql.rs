@@ -141,7 +141,12 @@ service_kit::both_backends! {
             Ok(Some(message))
         }
 
-        async fn delete_message(&self, client_id: &str, id: Uuid, now: Instant) -> StoreResult<bool> {
+        async fn delete_message(
+            &self,
+            client_id: &str,
+            id: Uuid,
+            now: Instant,
+        ) -> StoreResult<bool> {
             let mut tx = self.pool.begin().await?;
             Backend::bump_revision(&mut tx, client_id, now).await?;
             let deleted = sqlx::query("DELETE FROM messages WHERE client_id = $1 AND id = $2")
@@ -158,7 +163,11 @@ service_kit::both_backends! {
             Ok(true)
         }
 
-        async fn get_message(&self, client_id: &str, id: Uuid) -> StoreResult<Option<StoredMessage>> {
+        async fn get_message(
+            &self,
+            client_id: &str,
+            id: Uuid,
+        ) -> StoreResult<Option<StoredMessage>> {
             let row = sqlx::query(&format!(
                 "SELECT {COLUMNS} FROM messages m WHERE m.client_id = $1 AND m.id = $2"
             ))

@@ -129,11 +129,10 @@ both_backends! {
 
         /// Whether the report exists.
         pub(in crate::store) async fn report_exists(&self, report_id: Uuid) -> StoreResult<bool> {
-            let found: Option<DbUuid> =
-                sqlx::query_scalar("SELECT id FROM reports WHERE id = $1")
-                    .bind(DbUuid(report_id))
-                    .fetch_optional(&self.pool)
-                    .await?;
+            let found: Option<DbUuid> = sqlx::query_scalar("SELECT id FROM reports WHERE id = $1")
+                .bind(DbUuid(report_id))
+                .fetch_optional(&self.pool)
+                .await?;
             Ok(found.is_some())
         }
 
@@ -324,11 +323,17 @@ both_backends! {
                 return Ok(None);
             }
             let mut out = Vec::new();
-            let changes = self.audit_rows::<ChangeRecord>(AUDIT_CHANGES, report_id).await?;
+            let changes = self
+                .audit_rows::<ChangeRecord>(AUDIT_CHANGES, report_id)
+                .await?;
             out.extend(changes.into_iter().map(AuditEntry::from));
-            let statements = self.audit_rows::<StatementRecord>(AUDIT_STATEMENTS, report_id).await?;
+            let statements = self
+                .audit_rows::<StatementRecord>(AUDIT_STATEMENTS, report_id)
+                .await?;
             out.extend(statements.into_iter().map(AuditEntry::from));
-            let events = self.audit_rows::<EventRecord>(AUDIT_EVENTS, report_id).await?;
+            let events = self
+                .audit_rows::<EventRecord>(AUDIT_EVENTS, report_id)
+                .await?;
             out.extend(events.into_iter().map(AuditEntry::from));
             sort_audit(&mut out);
             Ok(Some(out))

@@ -117,12 +117,13 @@ both_backends! {
         }
 
         async fn remove_officer(&mut self, subject: &str, id: Uuid) -> StoreResult<bool> {
-            let done =
-                sqlx::query("DELETE FROM category_officers WHERE subject = $1 AND category_id = $2")
-                    .bind(subject)
-                    .bind(DbUuid(id))
-                    .execute(&mut *self.0)
-                    .await?;
+            let done = sqlx::query(
+                "DELETE FROM category_officers WHERE subject = $1 AND category_id = $2",
+            )
+            .bind(subject)
+            .bind(DbUuid(id))
+            .execute(&mut *self.0)
+            .await?;
             Ok(done.rows_affected() == 1)
         }
 

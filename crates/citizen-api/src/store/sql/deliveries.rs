@@ -112,7 +112,9 @@ both_backends! {
             read.push(") ORDER BY d.next_attempt_at, d.tag");
             let rows = read.build().fetch_all(&mut *tx).await?;
             tx.commit().await?;
-            rows.iter().map(|row| delivery_from_row(row, claim.lease_until)).collect()
+            rows.iter()
+                .map(|row| delivery_from_row(row, claim.lease_until))
+                .collect()
         }
 
         async fn finish_delivery(

@@ -21,7 +21,11 @@ both_backends! {
         }
 
         async fn add_digest(&self, digest: NewDigest<'_>, now: Instant) -> StoreResult<bool> {
-            let NewDigest { candidate, period_end, texts } = digest;
+            let NewDigest {
+                candidate,
+                period_end,
+                texts,
+            } = digest;
             // A fan-out writer's transaction (`begin_fan_out`): no erasure commits while it
             // runs. The candidate was read before it, so the digest is written only while its
             // newest entry is there: an account erased since has none.

@@ -90,12 +90,12 @@ both_backends! {
         }
 
         async fn category_exists(&mut self, category_id: Uuid) -> StoreResult<bool> {
-            Ok(sqlx::query_scalar(
-                "SELECT EXISTS (SELECT 1 FROM report_categories WHERE id = $1)",
+            Ok(
+                sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM report_categories WHERE id = $1)")
+                    .bind(DbUuid(category_id))
+                    .fetch_one(&mut *self.0)
+                    .await?,
             )
-            .bind(DbUuid(category_id))
-            .fetch_one(&mut *self.0)
-            .await?)
         }
 
         async fn set_status(

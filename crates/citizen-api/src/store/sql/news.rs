@@ -89,7 +89,11 @@ both_backends! {
         }
 
         /// Items without a location, newest id first, after the cursor.
-        async fn unlocated_news(&self, query: &NewsQuery, limit: u32) -> StoreResult<Vec<NewsItem>> {
+        async fn unlocated_news(
+            &self,
+            query: &NewsQuery,
+            limit: u32,
+        ) -> StoreResult<Vec<NewsItem>> {
             let mut q = QueryBuilder::<Db>::new(format!(
                 "SELECT {NEWS_COLUMNS} FROM news_items n WHERE {}",
                 Backend::NEWS_UNLOCATED
@@ -123,13 +127,19 @@ both_backends! {
                 }
                 _ => {}
             }
-            q.push(format!(" ORDER BY n.date DESC, n.id DESC LIMIT {}", query.limit));
+            q.push(format!(
+                " ORDER BY n.date DESC, n.id DESC LIMIT {}",
+                query.limit
+            ));
             let rows: Vec<NewsRecord> = q.build_query_as().fetch_all(&self.pool).await?;
             Ok(rows.into_iter().map(NewsItem::from).collect())
         }
 
         /// Fills in the categories of `items` (by name).
-        async fn with_news_categories(&self, mut items: Vec<NewsItem>) -> StoreResult<Vec<NewsItem>> {
+        async fn with_news_categories(
+            &self,
+            mut items: Vec<NewsItem>,
+        ) -> StoreResult<Vec<NewsItem>> {
             let ids: Vec<Uuid> = items.iter().map(|i| i.id).collect();
             let mut q = QueryBuilder::<Db>::new(
                 "SELECT nc.news_id, c.id, c.name FROM news_item_categories nc \
@@ -140,7 +150,9 @@ both_backends! {
             let rows: Vec<CategoryOfRecord> = q.build_query_as().fetch_all(&self.pool).await?;
             let mut of: HashMap<Uuid, Vec<(Uuid, String)>> = HashMap::new();
             for row in rows {
-                of.entry(row.news_id.0).or_default().push((row.id.0, row.name));
+                of.entry(row.news_id.0)
+                    .or_default()
+                    .push((row.id.0, row.name));
             }
             for item in &mut items {
                 item.categories = of.remove(&item.id).unwrap_or_default();
@@ -205,7 +217,10 @@ both_backends! {
             self.with_news_categories(items).await
         }
 
-        pub(in crate::store) async fn read_news_item(&self, id: Uuid) -> StoreResult<Option<NewsItem>> {
+        pub(in crate::store) async fn read_news_item(
+            &self,
+            id: Uuid,
+        ) -> StoreResult<Option<NewsItem>> {
             let row: Option<NewsRecord> = sqlx::query_as(&format!(
                 "SELECT {NEWS_COLUMNS} FROM news_items n WHERE n.id = $1"
             ))
@@ -224,7 +239,11 @@ both_backends! {
             create: bool,
         ) -> Result<NewsItem, NewsError> {
             let mut tx = self.begin_write().await?;
-            let sql = if create { Backend::INSERT_NEWS } else { Backend::UPDATE_NEWS };
+            let sql = if create {
+                Backend::INSERT_NEWS
+            } else {
+                Backend::UPDATE_NEWS
+            };
             let done = sqlx::query(sql)
                 .bind(DbUuid(id))
                 .bind(&draft.title)

@@ -54,7 +54,8 @@ both_backends! {
             new: &NewNotification,
             now: Instant,
         ) -> StoreResult<Option<Notification>> {
-            let row = retry_taken_instant(|| Backend::insert_notification(&self.pool, new, now)).await?;
+            let row =
+                retry_taken_instant(|| Backend::insert_notification(&self.pool, new, now)).await?;
             Ok(row)
         }
 
@@ -83,10 +84,16 @@ both_backends! {
             Ok(query.fetch_all(&self.pool).await?)
         }
 
-        async fn mark_read(&self, subject: &str, tags: &[String], now: Instant) -> StoreResult<Marked> {
+        async fn mark_read(
+            &self,
+            subject: &str,
+            tags: &[String],
+            now: Instant,
+        ) -> StoreResult<Marked> {
             let mut tx = self.begin_write().await?;
-            let mut update =
-                sqlx::QueryBuilder::<Db>::new("UPDATE notifications SET read_at = coalesce(read_at, ");
+            let mut update = sqlx::QueryBuilder::<Db>::new(
+                "UPDATE notifications SET read_at = coalesce(read_at, ",
+            );
             update
                 .push_bind(DbInstant(now))
                 .push(") WHERE subject = ")
@@ -163,7 +170,12 @@ both_backends! {
             Ok(())
         }
 
-        async fn remember_locale(&self, subject: &str, locale: &str, now: Instant) -> StoreResult<()> {
+        async fn remember_locale(
+            &self,
+            subject: &str,
+            locale: &str,
+            now: Instant,
+        ) -> StoreResult<()> {
             sqlx::query(
                 "INSERT INTO notification_settings (subject, enabled, \"interval\", locale, updated_at) \
                  VALUES ($1, TRUE, NULL, $2, $3) ON CONFLICT (subject) DO UPDATE SET \
@@ -212,13 +224,14 @@ both_backends! {
         }
 
         async fn remove_webpush(&self, subject: &str, endpoint: &str) -> StoreResult<bool> {
-            let removed =
-                sqlx::query("DELETE FROM webpush_subscriptions WHERE subject = $1 AND endpoint = $2")
-                    .bind(subject)
-                    .bind(endpoint)
-                    .execute(&self.pool)
-                    .await?
-                    .rows_affected();
+            let removed = sqlx::query(
+                "DELETE FROM webpush_subscriptions WHERE subject = $1 AND endpoint = $2",
+            )
+            .bind(subject)
+            .bind(endpoint)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
             Ok(removed > 0)
         }
 

@@ -71,7 +71,10 @@ both_backends! {
 
         async fn insert_entry(&mut self, new: &NewNotification, now: Instant) -> StoreResult<()> {
             // Only a new entry is delivered.
-            if Backend::insert_notification(&mut *self.0, new, now).await?.is_some() {
+            if Backend::insert_notification(&mut *self.0, new, now)
+                .await?
+                .is_some()
+            {
                 Backend::add_deliveries(&mut self.0, &new.tag(), &new.subject, now).await?;
             }
             Ok(())

@@ -73,12 +73,11 @@ both_backends! {
     #[async_trait]
     impl PrivacyStore for Backend {
         async fn reports_of(&self, subject: &str) -> StoreResult<Vec<Uuid>> {
-            let ids: Vec<(DbUuid,)> = sqlx::query_as(
-                "SELECT id FROM reports WHERE author = $1 ORDER BY inserted_at, id",
-            )
-            .bind(subject)
-            .fetch_all(&self.pool)
-            .await?;
+            let ids: Vec<(DbUuid,)> =
+                sqlx::query_as("SELECT id FROM reports WHERE author = $1 ORDER BY inserted_at, id")
+                    .bind(subject)
+                    .fetch_all(&self.pool)
+                    .await?;
             Ok(ids.into_iter().map(|(id,)| id.into()).collect())
         }
 
@@ -199,13 +198,19 @@ both_backends! {
     #[async_trait]
     impl ErasureTx for Writing<Db> {
         async fn delete_votes(&mut self, subject: &str) -> StoreResult<u64> {
-            self.lock_rows("SELECT subject FROM vote_accounts WHERE subject = $1", subject)
-                .await?;
+            self.lock_rows(
+                "SELECT subject FROM vote_accounts WHERE subject = $1",
+                subject,
+            )
+            .await?;
             let tokens = self
                 .changed(&["DELETE FROM vote_tokens WHERE subject = $1"], &[subject])
                 .await?;
-            self.changed(&["DELETE FROM vote_accounts WHERE subject = $1"], &[subject])
-                .await?;
+            self.changed(
+                &["DELETE FROM vote_accounts WHERE subject = $1"],
+                &[subject],
+            )
+            .await?;
             Ok(tokens)
         }
 
@@ -252,10 +257,16 @@ both_backends! {
 
         async fn disown_reports(&mut self, subject: &str) -> StoreResult<u64> {
             let reports = self
-                .changed(&["UPDATE reports SET author = NULL WHERE author = $1"], &[subject])
+                .changed(
+                    &["UPDATE reports SET author = NULL WHERE author = $1"],
+                    &[subject],
+                )
                 .await?;
-            self.changed(&["UPDATE issues SET author = NULL WHERE author = $1"], &[subject])
-                .await?;
+            self.changed(
+                &["UPDATE issues SET author = NULL WHERE author = $1"],
+                &[subject],
+            )
+            .await?;
             Ok(reports)
         }
 
@@ -279,8 +290,11 @@ both_backends! {
         }
 
         async fn delete_assignments(&mut self, subject: &str) -> StoreResult<u64> {
-            self.changed(&["DELETE FROM category_officers WHERE subject = $1"], &[subject])
-                .await
+            self.changed(
+                &["DELETE FROM category_officers WHERE subject = $1"],
+                &[subject],
+            )
+            .await
         }
 
         async fn delete_idempotency_keys(&mut self, scope: &str) -> StoreResult<u64> {

@@ -107,7 +107,8 @@ both_backends! {
         }
 
         async fn remove_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {
-            self.for_status_events("DELETE FROM report_status_events", ids).await
+            self.for_status_events("DELETE FROM report_status_events", ids)
+                .await
         }
 
         async fn release_status_events(&self, ids: &[Uuid]) -> StoreResult<()> {

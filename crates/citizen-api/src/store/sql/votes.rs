@@ -18,7 +18,13 @@ both_backends! {
     #[async_trait]
     impl VoteReads for Backend {
         async fn vote_tokens(&self, query: TokenQuery<'_>) -> StoreResult<Vec<VoteToken>> {
-            let TokenQuery { subject, active, after, limit, now } = query;
+            let TokenQuery {
+                subject,
+                active,
+                after,
+                limit,
+                now,
+            } = query;
             let filter = match active {
                 None => "1 = 1".to_owned(),
                 Some(true) => format!("({ACTIVE})"),
