@@ -36,6 +36,7 @@ pub mod process;
 pub mod push;
 mod service;
 pub mod smtp;
+pub mod snapshot;
 pub mod webpush;
 
 pub use app_thread::{spawn_app_thread, AppThread, Stopped};

@@ -50,6 +50,7 @@ mod notifications_helpers;
 mod notifications_news;
 mod notifications_push;
 mod notifications_settings;
+mod openapi_snapshot;
 mod pending_uploads;
 mod privacy_helpers;
 mod projects;

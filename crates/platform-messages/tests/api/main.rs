@@ -6,4 +6,5 @@ mod cache;
 mod docs;
 mod helpers;
 mod messages;
+mod openapi_snapshot;
 mod validation;

@@ -9,6 +9,7 @@ mod http_cache;
 mod import;
 mod links;
 mod model_answers;
+mod openapi_snapshot;
 mod outage;
 mod read_model;
 mod schema;
