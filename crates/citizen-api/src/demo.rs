@@ -1,6 +1,8 @@
 //! The demo data of the embedded default (`demo.load_when_empty`): a few categories and reports
 //! in various states, so `curl localhost:8080/api/v1/reports` shows something at once; the demo
-//! news, news categories and projects come from [`crate::demo_news`].
+//! news, news categories and projects come from [`crate::demo::news`].
+
+pub mod news;
 
 use chrono::TimeDelta;
 use domain::geo::{LocationParam, LonLat};
@@ -9,8 +11,8 @@ use domain::limits::Page;
 use uuid::Uuid;
 
 use crate::app::{filing, workflow};
+use crate::store::Stores;
 use crate::store::{Instant, NewCategory, NewReport, ReportFilter};
-use crate::stores::Stores;
 
 /// The officer the demo statements are written by (`dev-token --sub demo-officer`).
 pub const DEMO_OFFICER: &str = "demo-officer";
@@ -61,8 +63,8 @@ const REPORTS: [(&str, &str, f64, f64, bool, i64); 4] = [
 
 /// Loads the demo data when the database holds no report; returns how many reports it filed.
 pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Option<usize>> {
-    // News, news categories and projects have their own probe (see demo_news).
-    crate::demo_news::load_when_empty(stores, now).await?;
+    // News, news categories and projects have their own probe (see demo::news).
+    crate::demo::news::load_when_empty(stores, now).await?;
     let probe = ReportFilter::newest(Page {
         limit: 1,
         offset: 0,

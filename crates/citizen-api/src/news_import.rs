@@ -15,7 +15,7 @@ use uuid::Uuid;
 use crate::app::news::NewsItemInput;
 use crate::store::news::NewsError;
 use crate::store::Instant;
-use crate::stores::Stores;
+use crate::store::Stores;
 
 /// What an import did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! before the write answers, so the editor's next read sees the change; reads go to the database
 //! until the rebuild is done. Subscriptions are not part of the model.
 
-mod model;
+mod generation;
 #[cfg(test)]
 mod tests;
 
@@ -22,7 +22,7 @@ use service_kit::read_model::{ModelSource, ReadModel};
 use service_kit::StoreError;
 use uuid::Uuid;
 
-pub use model::NewsModel;
+pub use generation::NewsModel;
 
 use crate::store::news::{
     NewNewsCategory, NewsCategory, NewsCategoryChange, NewsCategoryTx, NewsDraft, NewsError,

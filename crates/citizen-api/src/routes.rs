@@ -2,11 +2,10 @@
 
 mod admin;
 mod data_export;
-mod editor;
+pub mod dto;
 mod erasure;
 mod geo;
 mod me;
-pub mod model;
 pub mod news;
 pub mod news_categories;
 mod not_found;
@@ -16,9 +15,11 @@ pub mod params;
 pub mod projects;
 mod reports;
 pub mod responses;
+mod scopes;
 mod uploads;
 mod vote_list;
 mod votes;
+pub mod web_app;
 
 use std::sync::Arc;
 
@@ -35,7 +36,7 @@ use crate::captcha::CaptchaVerifier;
 use crate::city::City;
 use crate::media::MediaStore;
 use crate::rate_limit::RateLimiter;
-use crate::stores::Stores;
+use crate::store::Stores;
 
 /// Super admin: sees and works the issues of every category.
 pub const ACCESS_ALL_SCOPE: &str = "cityuser:report-categories:access-all";
@@ -56,7 +57,7 @@ pub struct AppState {
     /// verifier).
     pub trusted_proxy_hops: usize,
     /// `votes.*` and the expiry rule it gives.
-    pub votes: crate::votes::VoteSettings,
+    pub votes: crate::settings::votes::VoteSettings,
     pub vote_expiry: domain::votes::ExpiryRule<chrono::DateTime<chrono::Utc>>,
     /// `duplicates.*`: when an opened issue gets suggestions (`None`: off).
     pub duplicates: Option<domain::duplicates::DuplicateRule>,
@@ -169,9 +170,9 @@ fn routes(
         votes::on_target, erasure::erase
     ),
     components(schemas(
-        model::Report, model::ReportList, model::Media, model::Point, model::StatusStep,
-        model::StatusSteps, model::Statement, model::StatementMedia, model::Category,
-        model::Categories, model::IssueStatusSchema, reports::create::ReportForm,
+        dto::Report, dto::ReportList, dto::Media, dto::Point, dto::StatusStep,
+        dto::StatusSteps, dto::Statement, dto::StatementMedia, dto::Category,
+        dto::Categories, dto::IssueStatusSchema, reports::create::ReportForm,
         votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,
         votes::Revoked, vote_list::TokenPage, erasure::EraseRequest, erasure::RemovePhotos
     )),

@@ -1,5 +1,7 @@
 //! citizen-api settings: `config/citizen-api.toml`, then `--config FILE`, then `CITIZEN_API__*`.
 
+pub mod votes;
+
 use serde::Deserialize;
 use service_kit::auth::AuthSettings;
 use service_kit::db::DatabaseSettings;
@@ -35,11 +37,11 @@ pub struct Settings {
     pub media: MediaSettings,
     pub captcha: CaptchaSettings,
     pub rate_limit: RateLimitSettings,
-    pub votes: crate::votes::VoteSettings,
+    pub votes: crate::settings::votes::VoteSettings,
     pub demo: DemoSettings,
     pub duplicates: DuplicateSettings,
     #[serde(default)]
-    pub news: crate::news_model::NewsSettings,
+    pub news: crate::news_read_model::NewsSettings,
     #[serde(default)]
     pub notifications: crate::notify::NotificationSettings,
     pub mqtt: service_kit::mqtt::MqttSettings,
@@ -47,7 +49,7 @@ pub struct Settings {
     pub privacy: crate::app::retention::PrivacySettings,
     /// The citizens' web app at `/` (docs/web-app.md).
     #[serde(default)]
-    pub web: crate::web_app::WebSettings,
+    pub web: crate::routes::web_app::WebSettings,
 }
 
 /// `reports.*`.

@@ -17,13 +17,13 @@ use service_kit::startup::{self, HttpApp, ServiceApp};
 use crate::captcha::CaptchaVerifier;
 use crate::city::City;
 use crate::media::MediaStore;
-use crate::news_model::CachedNews;
+use crate::news_read_model::CachedNews;
 use crate::rate_limit::RateLimiter;
+use crate::routes::web_app::WebApp;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
 use crate::store;
-use crate::stores::{self, Stores};
-use crate::web_app::WebApp;
+use crate::store::Stores;
 
 /// Largest text field of the filing form: a description of 2048 characters of up to 4 bytes
 /// each, with room to spare (a longer one is refused by its character count, not cut here).
@@ -49,7 +49,7 @@ impl ServiceApp for Application {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
-        let mut stores = stores::for_database_with(
+        let mut stores = store::for_database_with(
             &db,
             crate::store::StoreOptions {
                 synchronous_vote_commit: settings.votes.synchronous_commit,
@@ -74,7 +74,7 @@ impl ServiceApp for Application {
         let mut readiness = startup::readiness(&db, store::migrations(), &schema);
         let metrics = Metrics::new(SPEC.name)?;
         metrics.watch_pool(db.clone());
-        // The news read model (news_model); its first build starts once the schema is current
+        // The news read model (news_read_model); its first build starts once the schema is current
         // (until then the schema gate answers every API request).
         if let Some(cached) = CachedNews::new(stores.news.clone(), &settings.news.cache) {
             if !schema.is_behind() {

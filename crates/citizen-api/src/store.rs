@@ -1,13 +1,13 @@
 //! Storage of report categories, reports, issues, statements and media: the vocabulary (types,
 //! errors, the traits of each table group) and the two backends that implement it, PostgreSQL
-//! (PostGIS) and SQLite. Which backend serves is chosen in [`crate::stores`], by the database
+//! (PostGIS) and SQLite. Which backend serves is chosen in [`crate::store`], by the database
 //! URL's scheme; nothing here imports that choice.
 
 pub mod admin;
+mod composition;
 pub mod deliveries;
 pub mod digests;
 pub mod idempotency;
-mod model;
 pub mod news;
 pub mod notifications;
 pub(crate) mod postgres;
@@ -17,6 +17,7 @@ mod records;
 mod sql;
 pub(crate) mod sqlite;
 pub mod status_events;
+mod types;
 pub mod uploads;
 pub mod votes;
 
@@ -26,7 +27,8 @@ use service_kit::db::Migrations;
 pub use service_kit::store_error::{StoreError, StoreResult};
 use uuid::Uuid;
 
-pub use model::*;
+pub use composition::{for_database, for_database_with, Stores};
+pub use types::*;
 
 /// PostgreSQL schema owned by this service.
 pub const SCHEMA: &str = "citizen_api";

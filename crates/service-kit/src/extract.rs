@@ -8,6 +8,7 @@
 //! JSON bodies also go through [`strict::Strict`]: an array where the schema has an object is
 //! refused, at any depth (serde's derive would take it as the fields in order).
 
+pub mod boolean;
 pub mod strict;
 
 use actix_web::dev::Payload;
@@ -24,6 +25,7 @@ use serde::Serialize;
 use crate::error::ApiError;
 
 pub use actix_web::web::Path;
+pub use boolean::parse_bool;
 
 /// Largest JSON body a route accepts, in bytes. The stack registers `http.max_body_bytes` for
 /// the whole application; a scope or resource may register its own with `.app_data(…)`.

@@ -1,4 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// `tests/common/mod.rs` is Cargo's way to share a module among test targets without making
+// it one, so the workspace's one module convention (Cargo.toml, mod_module_files) yields here.
+#![allow(clippy::mod_module_files)]
 //! Reading and validation of features.
 
 mod common;

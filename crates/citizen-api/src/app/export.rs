@@ -10,8 +10,8 @@ use crate::store::news::NewsCategory;
 use crate::store::notifications::{Notification, Settings};
 use crate::store::privacy::{DataExport, EmailSubscription, PrivacyStore, PushSubscription};
 use crate::store::votes::{TokenQuery, VoteToken};
+use crate::store::Stores;
 use crate::store::{Instant, ReportWithIssues, StoreResult, TimelineData};
-use crate::stores::Stores;
 
 /// How many rows a paged read asks for at once.
 const PAGE: u32 = 100;

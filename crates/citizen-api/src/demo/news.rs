@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::store::news::{NewNewsCategory, NewsDraft, NewsQuery};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 use crate::store::Instant;
-use crate::stores::Stores;
+use crate::store::Stores;
 
 /// (name, description, index of the parent in this list)
 const CATEGORIES: [(&str, &str, Option<usize>); 6] = [

@@ -17,8 +17,8 @@ use super::push_send::{topic, PushOutcome, PushSender};
 use super::{DeliverySettings, NotificationSettings};
 use crate::app::retention::{cut_off, in_batches, BATCH as PRUNE_BATCH};
 use crate::store::deliveries::{Channel, Claim, Delivery, Finish, Target};
+use crate::store::Stores;
 use crate::store::{Instant, StoreResult};
-use crate::stores::Stores;
 use service_kit::clock::Clock;
 use tokio::task::{JoinError, JoinSet};
 

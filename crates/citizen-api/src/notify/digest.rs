@@ -18,8 +18,8 @@ use i18n::Locale;
 use serde::Deserialize;
 
 use crate::store::digests::{DigestCandidate, DigestPeriod, DigestTexts, NewDigest};
+use crate::store::Stores;
 use crate::store::{Instant, StoreResult};
-use crate::stores::Stores;
 
 /// Accounts handled per round trip.
 const BATCH: u32 = 100;

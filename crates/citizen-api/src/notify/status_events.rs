@@ -16,7 +16,7 @@ use service_kit::mqtt::{keep_connected, MqttSettings};
 
 use crate::store::status_events::StatusEvent;
 use crate::store::Instant;
-use crate::stores::Stores;
+use crate::store::Stores;
 
 /// Changes claimed per round.
 const BATCH: u32 = 100;

@@ -5,8 +5,8 @@ use domain::i18n::Message;
 use i18n::Locale;
 
 use crate::store::notifications::{EventKind, OutboxEvent, Texts};
+use crate::store::Stores;
 use crate::store::{Instant, StoreResult};
-use crate::stores::Stores;
 
 /// Events taken per transaction.
 pub const BATCH: u32 = 100;

@@ -9,12 +9,12 @@
 
 pub mod audit;
 pub mod categories;
+pub mod dto;
 pub mod duplicates;
 pub mod explicit;
 pub mod issues;
 pub mod list;
 pub mod media;
-pub mod model;
 pub mod officers;
 pub mod statement;
 pub mod workflow;
@@ -31,7 +31,7 @@ use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::admin::{Access, AdminIssue};
 use crate::store::WorkflowError;
 
-pub use super::editor::{AnyOfficer, ReportCategoryManager, ReportManager, ReportReader};
+pub use super::scopes::{AnyOfficer, ReportCategoryManager, ReportManager, ReportReader};
 
 /// Registers the `/admin/…` routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
@@ -170,10 +170,10 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
         categories::delete, officers::list, officers::add, officers::remove
     ),
     components(schemas(
-        model::AdminIssueItem, model::AdminReport, model::AdminReportList, model::IssueDetail,
-        model::IssueDetails, model::AdminStatement, model::SuggestionItem, model::Suggestions,
-        model::AuditItem, model::AuditTrail, model::AdminCategory, model::AdminCategories,
-        model::Officers, explicit::Explicit, issues::OpenIssueRequest, workflow::MoveRequest, duplicates::DuplicateRequest,
+        dto::AdminIssueItem, dto::AdminReport, dto::AdminReportList, dto::IssueDetail,
+        dto::IssueDetails, dto::AdminStatement, dto::SuggestionItem, dto::Suggestions,
+        dto::AuditItem, dto::AuditTrail, dto::AdminCategory, dto::AdminCategories,
+        dto::Officers, explicit::Explicit, issues::OpenIssueRequest, workflow::MoveRequest, duplicates::DuplicateRequest,
         statement::StatementForm, categories::NewCategoryRequest, categories::CategoryPatch
     )),
     tags((name = "admin", description = "The officers' side: the admin report list, the \

@@ -10,7 +10,7 @@ use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
 
-use super::model::{Categories, Category, Report, ReportList, View};
+use super::dto::{Categories, Category, Report, ReportList, View};
 use super::params::ListParams;
 use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::ReportFilter;

@@ -1,5 +1,5 @@
 //! News items (`/news…`, spec 2.4 and 4.3), a file per action: the public list and detail, and
-//! the editors' writes under [`NEWS_MANAGE_SCOPE`](crate::routes::editor::NEWS_MANAGE_SCOPE).
+//! the editors' writes under [`NEWS_MANAGE_SCOPE`](crate::routes::scopes::NEWS_MANAGE_SCOPE).
 
 pub mod admin;
 pub mod detail;
@@ -15,7 +15,7 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::model::Point;
+use super::dto::Point;
 use crate::store::news::NewsItem;
 
 /// The JSON body limit of the editors' writes of news items and projects: their largest valid

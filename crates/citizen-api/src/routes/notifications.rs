@@ -1,10 +1,10 @@
 //! `/me/notifications…`: the caller's feed, read marks and delivery settings (spec 2.7, 2.8,
 //! 4.1).
 
+pub mod dto;
 pub mod email;
 pub mod email_unsubscribe;
 pub mod list;
-pub mod model;
 pub mod read;
 pub mod settings;
 pub mod webpush;
@@ -80,7 +80,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         email_unsubscribe::show
     ),
     components(schemas(
-        model::NotificationItem, model::NotificationPage, read::ReadRequest, read::ReadAnswer,
+        dto::NotificationItem, dto::NotificationPage, read::ReadRequest, read::ReadAnswer,
         read::UnreadCount, settings::SettingsBody, settings::IntervalName, webpush::Subscription,
         webpush::SubscriptionKeys, webpush::Subscribed, webpush::Status, webpush::Unsubscribed,
         email::EmailSubscribed, email::EmailUnsubscribed

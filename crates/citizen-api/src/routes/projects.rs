@@ -1,5 +1,5 @@
 //! Projects (`/projects…`, spec 2.9 and 4.2), a file per action: the public list and detail,
-//! and the editors' writes under [`PROJECTS_MANAGE_SCOPE`](crate::routes::editor::PROJECTS_MANAGE_SCOPE).
+//! and the editors' writes under [`PROJECTS_MANAGE_SCOPE`](crate::routes::scopes::PROJECTS_MANAGE_SCOPE).
 
 pub mod admin;
 pub mod detail;

@@ -13,7 +13,7 @@ use domain::limits::LimitError;
 use serde::{Deserialize, Serialize};
 use service_kit::auth::Auth;
 use service_kit::docs::responses::Unauthorized;
-use service_kit::extract::{Json, Query};
+use service_kit::extract::{parse_bool, Json, Query};
 use service_kit::ApiError;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
@@ -71,12 +71,11 @@ impl VoteListParams {
     /// Checks the values and the cursor against the `active` filter.
     fn into_selection(self) -> Result<Selection, LimitError> {
         let limit = page_limit(self.limit.as_deref())?;
-        let active = match self.active.as_deref() {
-            None => None,
-            Some("true") => Some(true),
-            Some("false") => Some(false),
-            Some(_) => return Err(bad("active", Message::new("vote-list-active"))),
-        };
+        let active = self
+            .active
+            .as_deref()
+            .map(|v| parse_bool(v).ok_or_else(|| bad("active", Message::new("vote-list-active"))))
+            .transpose()?;
         let cursor = &self.pagecursor;
         let (active, after) = match cursor.as_slice() {
             [] => (active, None),
@@ -88,12 +87,11 @@ impl VoteListParams {
                     .map_err(|_| bad("pagecursor", Message::new("vote-list-cursor")))?;
                 let active = match cursor.get(2).map(String::as_str) {
                     None => active,
-                    Some(f) if active.is_none() || f == filter_name(active) => match f {
-                        "true" => Some(true),
-                        "false" => Some(false),
-                        "all" => None,
-                        _ => return Err(bad("pagecursor", Message::new("vote-list-cursor"))),
-                    },
+                    Some("all") if active.is_none() => None,
+                    Some(f) if active.is_none() || f == filter_name(active) => Some(
+                        parse_bool(f)
+                            .ok_or_else(|| bad("pagecursor", Message::new("vote-list-cursor")))?,
+                    ),
                     Some(_) => {
                         return Err(bad("pagecursor", Message::new("vote-list-cursor-filter")))
                     }

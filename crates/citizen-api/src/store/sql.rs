@@ -63,6 +63,7 @@ macro_rules! both_backends {
 }
 
 mod admin;
+mod batches;
 mod categories;
 mod deliveries;
 mod detail;
@@ -77,7 +78,6 @@ mod notifications;
 pub(in crate::store) mod outbox;
 mod privacy;
 mod projects;
-mod reading;
 mod reports;
 mod status_events;
 mod uploads;

@@ -30,7 +30,7 @@ async fn the_demo_has_news_categories_and_projects(app: TestApp) {
     assert_eq!(projects["projects"].as_array().unwrap().len(), 3);
     // Starting again loads nothing twice.
     assert_eq!(app.stores.news.news_categories().await.unwrap().len(), 6);
-    let loaded = citizen_api::demo_news::load_when_empty(&app.stores, app.start)
+    let loaded = citizen_api::demo::news::load_when_empty(&app.stores, app.start)
         .await
         .unwrap();
     assert!(!loaded);

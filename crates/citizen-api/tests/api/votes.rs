@@ -14,7 +14,7 @@ pub async fn spawn_votes(backend: Backend) -> Option<TestApp> {
     Some(
         spawn_on(db, |s| {
             s.votes.max_count = 5;
-            s.votes.expiry = citizen_api::votes::Expiry::Days;
+            s.votes.expiry = citizen_api::settings::votes::Expiry::Days;
             s.votes.expiry_days = Some(30);
         })
         .await,

@@ -8,9 +8,9 @@ use super::super::params::ReportPath;
 use super::super::reports::report_not_found;
 use super::super::AppState;
 use super::access;
-use super::model::{AuditItem, AuditTrail};
-use crate::routes::editor::ReportReader;
+use super::dto::{AuditItem, AuditTrail};
 use crate::routes::responses::{ReaderErrors, ReportNotFound};
+use crate::routes::scopes::ReportReader;
 
 /// The audit trail of a report.
 ///

@@ -12,7 +12,7 @@ use utoipa::ToSchema;
 
 use super::super::params::CategoryPath;
 use super::super::AppState;
-use super::model::{AdminCategories, AdminCategory};
+use super::dto::{AdminCategories, AdminCategory};
 use super::{category_not_found, AnyOfficer, ReportCategoryManager};
 use crate::app;
 use crate::routes::responses::{CategoriesForbidden, CategoryManagerErrors, JsonObjectErrors};

@@ -7,7 +7,7 @@ use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::model::{Media, Point, StatementMedia};
+use super::super::dto::{Media, Point, StatementMedia};
 use crate::media::MediaStore;
 use crate::store::admin::{AdminIssue, AuditEntry, Suggestion};
 use crate::store::{self, Category};
@@ -18,7 +18,7 @@ pub struct AdminIssueItem {
     pub issue_id: Uuid,
     pub category_id: Uuid,
     pub category_name: String,
-    #[schema(value_type = super::super::model::IssueStatusSchema)]
+    #[schema(value_type = super::super::dto::IssueStatusSchema)]
     pub status: IssueStatus,
     /// When the report was placed in this category.
     #[serde(serialize_with = "instant::serialize")]
@@ -69,7 +69,7 @@ pub struct AdminReport {
     pub location: Option<Point>,
     /// Derived from the issues shown (the least advanced wins).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::super::model::IssueStatusSchema>)]
+    #[schema(value_type = Option<super::super::dto::IssueStatusSchema>)]
     pub status: Option<IssueStatus>,
     /// The issues the officer may see, none moved, oldest first.
     pub issues: Vec<AdminIssueItem>,
@@ -106,7 +106,7 @@ pub struct AdminStatement {
 
 impl AdminStatement {
     pub fn from_store(s: &store::Statement, media: &MediaStore) -> Self {
-        let public = super::super::model::Statement::from_store(s, media);
+        let public = super::super::dto::Statement::from_store(s, media);
         Self {
             statement_id: s.id,
             text: s.text.clone(),

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::super::params::IssuePath;
 use super::super::AppState;
-use super::model::{AdminIssueItem, SuggestionItem, Suggestions};
+use super::dto::{AdminIssueItem, SuggestionItem, Suggestions};
 use super::{accessible_issue, issue_not_found, workflow_error, ReportManager, ReportReader};
 use crate::app;
 use crate::routes::responses::{

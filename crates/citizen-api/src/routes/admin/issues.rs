@@ -6,7 +6,7 @@ use service_kit::ApiError;
 
 use super::super::params::ReportPath;
 use super::super::AppState;
-use super::model::{AdminIssueItem, AdminStatement, IssueDetail, IssueDetails};
+use super::dto::{AdminIssueItem, AdminStatement, IssueDetail, IssueDetails};
 use super::{accessible_report, ReportManager, ReportReader};
 use crate::routes::responses::{JsonObjectErrors, ManagerErrors, ReaderErrors};
 

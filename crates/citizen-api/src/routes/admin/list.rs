@@ -4,17 +4,17 @@ use actix_web::{web, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
 use serde::Deserialize;
-use service_kit::extract::Query;
+use service_kit::extract::{parse_bool, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
 
-use super::super::model::{Report, View};
+use super::super::dto::{Report, View};
 use super::super::params::ListParams;
 use super::super::AppState;
 use super::access;
-use super::model::{AdminIssueItem, AdminReport, AdminReportList};
-use crate::routes::editor::ReportReader;
+use super::dto::{AdminIssueItem, AdminReport, AdminReportList};
 use crate::routes::responses::ReaderErrors;
+use crate::routes::scopes::ReportReader;
 use crate::store::admin::AdminFilter;
 use crate::store::ReportFilter;
 
@@ -79,12 +79,14 @@ impl AdminListParams {
             date_to: self.date_to,
         }
         .into_filter()?;
-        let overdue = match self.overdue.as_deref() {
-            None => None,
-            Some("true") => Some(true),
-            Some("false") => Some(false),
-            Some(_) => return Err(LimitError::new("overdue", Message::new("overdue-invalid"))),
-        };
+        let overdue = self
+            .overdue
+            .as_deref()
+            .map(|v| {
+                parse_bool(v)
+                    .ok_or_else(|| LimitError::new("overdue", Message::new("overdue-invalid")))
+            })
+            .transpose()?;
         Ok((list, overdue))
     }
 }

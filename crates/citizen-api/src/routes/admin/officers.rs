@@ -10,7 +10,7 @@ use uuid::Uuid;
 use super::super::params::{CategoryPath, OfficerPath};
 use super::super::AppState;
 use super::categories::category_error;
-use super::model::Officers;
+use super::dto::Officers;
 use super::{category_not_found, ReportCategoryManager};
 use crate::app;
 use crate::app::categories::OfficerChange;

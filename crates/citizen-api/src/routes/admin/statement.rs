@@ -4,14 +4,14 @@
 use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message;
 use domain::reports::check_statement;
-use service_kit::extract::Path;
+use service_kit::extract::{parse_bool, Path};
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
 use service_kit::ApiError;
 
 use super::super::params::IssuePath;
 use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
-use super::model::AdminStatement;
+use super::dto::AdminStatement;
 use super::{accessible_issue, workflow_error, ReportManager};
 use crate::routes::responses::{IssueManagerErrors, UploadErrors};
 
@@ -98,15 +98,9 @@ async fn read_form(
                     form.text = Some(value);
                 }
                 "final" => {
-                    form.final_ = match value.as_str() {
-                        "true" => true,
-                        "false" => false,
-                        _ => {
-                            return Err(ApiError::validation(Message::new(
-                                "statement-final-invalid",
-                            )))
-                        }
-                    }
+                    form.final_ = parse_bool(&value).ok_or_else(|| {
+                        ApiError::validation(Message::new("statement-final-invalid"))
+                    })?
                 }
                 _ => {}
             },

@@ -13,8 +13,8 @@ use uuid::Uuid;
 
 use super::super::params::IssuePath;
 use super::super::AppState;
+use super::dto::AdminIssueItem;
 use super::duplicates::opened_issue;
-use super::model::AdminIssueItem;
 use super::{accessible_issue, category_not_found, workflow_error, ReportManager};
 use crate::routes::responses::{IssueManagerErrors, JsonObjectErrors, ManagerErrors};
 

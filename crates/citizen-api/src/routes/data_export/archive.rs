@@ -10,12 +10,12 @@ use futures::{AsyncWrite, AsyncWriteExt as _, StreamExt as _};
 use serde::Serialize;
 use uuid::Uuid;
 
-use super::super::notifications::model::NotificationItem;
+use super::super::notifications::dto::NotificationItem;
 use super::super::votes::Token;
 use super::files::{photo_path, ExportAccount, ExportReport, FILES};
 use crate::app::export::{self, Account};
 use crate::media::MediaStore;
-use crate::stores::Stores;
+use crate::store::Stores;
 
 /// A JSON array written into an archive entry an item at a time.
 struct JsonArray<'z, W: AsyncWrite + Unpin> {

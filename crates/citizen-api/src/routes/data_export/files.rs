@@ -8,7 +8,7 @@ use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::model::{Report, StatusSteps, View};
+use super::super::dto::{Report, StatusSteps, View};
 use super::super::notifications::settings::SettingsBody;
 use super::super::reports::status::status_steps;
 use crate::app::export::{Account, OwnReport};

@@ -1,5 +1,5 @@
 //! The editors' writes (`POST /news`, `PUT` and `DELETE /news/{newId}`) under
-//! [`NEWS_MANAGE_SCOPE`](crate::routes::editor::NEWS_MANAGE_SCOPE); the item's shape and checks are
+//! [`NEWS_MANAGE_SCOPE`](crate::routes::scopes::NEWS_MANAGE_SCOPE); the item's shape and checks are
 //! [`crate::app::news`], shared with the `import-news` command.
 
 use actix_web::{web, HttpResponse};
@@ -10,8 +10,8 @@ use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use uuid::Uuid;
 
-use super::super::editor::NewsEditor;
 use super::super::params::EditedNewsItemPath;
+use super::super::scopes::NewsEditor;
 use super::super::AppState;
 use super::{deleted, news_item_not_found, NewsItemBody};
 pub use crate::app::news::{NewsItemInput, PointInput};

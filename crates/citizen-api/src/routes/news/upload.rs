@@ -10,7 +10,7 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::editor::MediaEditor;
+use super::super::scopes::MediaEditor;
 use super::super::uploads::{media_only, StoredFiles};
 use super::super::AppState;
 use crate::routes::responses::UploadErrors;

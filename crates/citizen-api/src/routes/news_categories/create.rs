@@ -8,7 +8,7 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::editor::CategoryEditor;
+use super::super::scopes::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, check_fields, NewsCategoryBody};
 use crate::app;

@@ -4,8 +4,8 @@ use actix_web::{web, HttpResponse};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
-use super::super::editor::CategoryEditor;
 use super::super::params::NewsCategoryPath;
+use super::super::scopes::CategoryEditor;
 use super::super::AppState;
 use super::category_error;
 use crate::app;

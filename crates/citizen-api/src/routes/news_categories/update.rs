@@ -8,8 +8,8 @@ use service_kit::ApiError;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::editor::CategoryEditor;
 use super::super::params::NewsCategoryPath;
+use super::super::scopes::CategoryEditor;
 use super::super::AppState;
 use super::{category_error, check_fields, present, NewsCategoryBody};
 use crate::app;

@@ -15,7 +15,7 @@ use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
 
-use super::model::{NotificationItem, NotificationPage};
+use super::dto::{NotificationItem, NotificationPage};
 use crate::routes::paging::{cursor_pair, instant, keep_page, page_limit};
 use crate::routes::AppState;
 

@@ -9,7 +9,7 @@ use service_kit::extract::Json;
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
-use super::model::NotificationItem;
+use super::dto::NotificationItem;
 use crate::routes::responses::OwnJsonErrors;
 use crate::routes::AppState;
 use crate::store::notifications::Marked;

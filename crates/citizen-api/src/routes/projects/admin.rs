@@ -10,9 +10,9 @@ use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 use utoipa::ToSchema;
 
-use super::super::editor::ProjectEditor;
 use super::super::news::deleted;
 use super::super::params::EditedProjectPath;
+use super::super::scopes::ProjectEditor;
 use super::super::AppState;
 use super::{project_not_found, ProjectBody};
 use crate::app::news::{check_items, check_texts, check_url};

@@ -38,7 +38,7 @@ use crate::app::filing::Answering;
 use crate::app::idempotency;
 use crate::store::idempotency::{Claim, StoredAnswer};
 
-use super::super::model::{Report, View};
+use super::super::dto::{Report, View};
 use super::super::uploads::{with_media, StoredFiles};
 use super::super::AppState;
 use crate::routes::responses::FileTooLarge;

@@ -6,7 +6,7 @@ use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
-use super::super::model::{Report, View};
+use super::super::dto::{Report, View};
 use super::super::params::ReportPath;
 use super::super::AppState;
 use super::report_not_found;

@@ -6,7 +6,7 @@ use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::Query;
 use service_kit::ApiError;
 
-use super::super::model::{Report, ReportList};
+use super::super::dto::{Report, ReportList};
 use super::super::params::ListParams;
 use super::super::AppState;
 

@@ -7,7 +7,7 @@ use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::{Json, Path};
 use service_kit::ApiError;
 
-use super::super::model::{Statement, StatusStep, StatusSteps};
+use super::super::dto::{Statement, StatusStep, StatusSteps};
 use super::super::params::ReportPath;
 use super::super::AppState;
 use super::report_not_found;

@@ -11,7 +11,7 @@ use sqlx::types::Json;
 use sqlx::{QueryBuilder, Row};
 use uuid::Uuid;
 
-use super::reading::STATEMENT_COLUMNS;
+use super::batches::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
 use crate::store::admin::{
     sort_audit, Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,

@@ -7,7 +7,7 @@ use domain::issues::StatusChange;
 use sqlx::QueryBuilder;
 use uuid::Uuid;
 
-use super::reading::STATEMENT_COLUMNS;
+use super::batches::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
 use crate::store::records::{ReportRecord, REPORT_COLUMNS};
 use crate::store::{
