@@ -16,46 +16,12 @@ use super::dto::{AdminIssueItem, AdminReport, AdminReportList};
 use crate::routes::responses::ReaderErrors;
 use crate::routes::scopes::ReportReader;
 use crate::store::admin::AdminFilter;
-use crate::store::ReportFilter;
 
-/// The parameters of `GET /admin/reports`: those of the public list and `overdue`.
+/// The parameters of `GET /admin/reports` beyond the public list's ([`ListParams`], read from
+/// the same query string, so every filter of the public list is the officers' too).
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct AdminListParams {
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 100, default = 100)]
-    limit: Option<String>,
-    #[param(value_type = Option<i32>, minimum = 0, maximum = 1000, default = 0)]
-    offset: Option<String>,
-    /// `longitude,latitude[,radius_m]`: adds `distance`; with a radius, only reports within it.
-    #[param(example = "14.4213,50.0875,500")]
-    location: Option<String>,
-    /// Category ids (repeat for several): reports with an accessible issue in one of them.
-    #[serde(default)]
-    #[param(value_type = Option<Vec<uuid::Uuid>>)]
-    category: Vec<String>,
-    /// Issue states (repeat for several): reports with an accessible issue in one of them.
-    #[serde(default)]
-    #[param(value_type = Option<Vec<String>>)]
-    status: Vec<String>,
-    /// Search in title, description and report id, ignoring case and diacritics.
-    #[param(min_length = 1, max_length = 200)]
-    q: Option<String>,
-    /// `date` (default), `location` (needs `location`) or `votes`.
-    #[serde(rename = "orderBy")]
-    #[param(pattern = "^(date|location|votes)$")]
-    order_by: Option<String>,
-    /// `asc` or `desc`; default `desc`, but `asc` for `orderBy=location`.
-    #[serde(rename = "orderDirection")]
-    #[param(pattern = "^(asc|desc)$")]
-    order_direction: Option<String>,
-    /// Reports filed at or after this instant (RFC 3339).
-    #[serde(rename = "dateFrom")]
-    #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
-    date_from: Option<String>,
-    /// Reports filed at or before this instant (RFC 3339).
-    #[serde(rename = "dateTo")]
-    #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
-    date_to: Option<String>,
     /// `true`: reports with an accessible issue past its category's statement deadline (open
     /// or accepted, placed in the category at least the deadline ago); `false`: reports with an
     /// accessible issue that is not (within the deadline, no deadline, or resolved/duplicate).
@@ -64,30 +30,15 @@ pub struct AdminListParams {
 }
 
 impl AdminListParams {
-    /// Validates every parameter: the public list's filter, and `overdue` (`true` or `false`).
-    fn into_filter(self) -> Result<(ReportFilter, Option<bool>), LimitError> {
-        let list = ListParams {
-            limit: self.limit,
-            offset: self.offset,
-            location: self.location,
-            category: self.category,
-            status: self.status,
-            q: self.q,
-            order_by: self.order_by,
-            order_direction: self.order_direction,
-            date_from: self.date_from,
-            date_to: self.date_to,
-        }
-        .into_filter()?;
-        let overdue = self
-            .overdue
+    /// `overdue`: `true` or `false`.
+    fn overdue(&self) -> Result<Option<bool>, LimitError> {
+        self.overdue
             .as_deref()
             .map(|v| {
                 parse_bool(v)
                     .ok_or_else(|| LimitError::new("overdue", Message::new("overdue-invalid")))
             })
-            .transpose()?;
-        Ok((list, overdue))
+            .transpose()
     }
 }
 
@@ -104,7 +55,7 @@ impl AdminListParams {
     path = "/admin/reports",
     tag = "admin",
     operation_id = "listAdminReports",
-    params(AdminListParams),
+    params(ListParams, AdminListParams),
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
         (status = 200, description = "A page of reports", body = AdminReportList),
@@ -116,12 +67,12 @@ impl AdminListParams {
 pub async fn list(
     state: web::Data<AppState>,
     auth: ReportReader,
-    Query(params): Query<AdminListParams>,
+    Query(list): Query<ListParams>,
+    Query(admin): Query<AdminListParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let (list, overdue) = params.into_filter()?;
     let filter = AdminFilter {
-        list,
-        overdue,
+        list: list.into_filter()?,
+        overdue: admin.overdue()?,
         access: access(&state, &auth.0).await?,
         now: state.clock.now(),
     };
