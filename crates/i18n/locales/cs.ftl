@@ -204,6 +204,7 @@ report-invalid-location = polohu nelze přečíst: musí mít tvar „zeměpisn�
 report-outside-city = poloha leží mimo území města
 date-invalid = { $parameter } musí být datum a čas podle ISO 8601, např. 2026-01-31T12:00:00Z, zadáno { $value }
 date-range-reversed = dateFrom nesmí být později než dateTo
+has-photo-invalid = hasPhoto musí být true nebo false
 parameter-repeated = { $parameter } smí být zadán jen jednou
 category-id-invalid = category musí být identifikátor kategorie (UUID), zadáno { $value }
 error-REPORT_NOT_FOUND = Takový podnět neexistuje.

@@ -162,6 +162,7 @@ report-invalid-location = location is not readable: it must be "longitude,latitu
 report-outside-city = the location lies outside the city's territory
 date-invalid = { $parameter } must be an ISO 8601 date-time such as 2026-01-31T12:00:00Z, got { $value }
 date-range-reversed = dateFrom must not be later than dateTo
+has-photo-invalid = hasPhoto must be true or false
 parameter-repeated = { $parameter } may be given only once
 category-id-invalid = category must be a category id (a UUID), got { $value }
 error-REPORT_NOT_FOUND = There is no such report.

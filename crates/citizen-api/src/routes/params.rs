@@ -18,6 +18,7 @@ use domain::limits::{self, LimitError, Page};
 use domain::reports::{parse_statuses, Order};
 use domain::text::Search;
 use serde::Deserialize;
+use service_kit::extract::parse_bool;
 use service_kit::ApiError;
 use utoipa::IntoParams;
 use uuid::Uuid;
@@ -190,6 +191,11 @@ pub struct ListParams {
     #[serde(rename = "dateTo")]
     #[param(value_type = Option<chrono::DateTime<chrono::Utc>>)]
     pub date_to: Option<String>,
+    /// `true`: only reports with at least one photo; `false`: only reports without one. The
+    /// photos of a report marked explicit count too, though public views show none of them.
+    #[serde(rename = "hasPhoto")]
+    #[param(value_type = Option<bool>)]
+    pub has_photo: Option<String>,
 }
 
 impl ListParams {
@@ -207,6 +213,14 @@ impl ListParams {
         let statuses = parse_statuses(&self.status)?;
         let date_from = date("dateFrom", self.date_from.as_deref())?;
         let date_to = date("dateTo", self.date_to.as_deref())?;
+        let has_photo = self
+            .has_photo
+            .as_deref()
+            .map(|v| {
+                parse_bool(v)
+                    .ok_or_else(|| LimitError::new("hasPhoto", Message::new("has-photo-invalid")))
+            })
+            .transpose()?;
         if let (Some(from), Some(to)) = (date_from, date_to) {
             if from > to {
                 return Err(LimitError::new(
@@ -222,6 +236,7 @@ impl ListParams {
             near,
             date_from,
             date_to,
+            has_photo,
             order,
             page,
         })

@@ -148,6 +148,8 @@ pub struct ReportFilter {
     pub near: Option<LocationParam>,
     pub date_from: Option<Instant>,
     pub date_to: Option<Instant>,
+    /// `hasPhoto`: with at least one photo (`true`) or without any (`false`).
+    pub has_photo: Option<bool>,
     pub order: Order,
     pub page: Page,
 }
@@ -162,6 +164,7 @@ impl ReportFilter {
             near: None,
             date_from: None,
             date_to: None,
+            has_photo: None,
             order: Order {
                 by: OrderBy::Date,
                 direction: Direction::Desc,

@@ -28,6 +28,7 @@ mod list;
 mod list_copies;
 mod list_edges;
 mod list_order;
+mod list_photos;
 mod me;
 mod migrate;
 mod news;

@@ -37,6 +37,14 @@ impl Rows {
         }
     }
 
+    /// The report's id column.
+    pub(in crate::store) fn report_id(self) -> &'static str {
+        match self {
+            Rows::Issues => "i.report_id",
+            Rows::Reports => "r.id",
+        }
+    }
+
     /// The report's filing-time column.
     pub(in crate::store) fn filed(self) -> &'static str {
         match self {
@@ -77,7 +85,8 @@ pub(in crate::store) fn push_issue_filters<D: Dialect>(
     }
 }
 
-/// The filters on the report's own columns on `rows` (`q`, the dates), but the radius.
+/// The filters on the report's own columns on `rows` (`q`, the dates, the photos), but the
+/// radius.
 pub(in crate::store) fn push_report_filters<D: Dialect>(
     q: &mut QueryBuilder<'_, D::Db>,
     filter: &ReportFilter,
@@ -102,6 +111,14 @@ pub(in crate::store) fn push_report_filters<D: Dialect>(
     if let Some(to) = filter.date_to {
         q.push(format!(" AND {} <= ", rows.filed()));
         D::push_instant(q, to);
+    }
+    if let Some(has) = filter.has_photo {
+        // `media_report` answers it: the report's first file, if any.
+        q.push(format!(
+            " AND {}EXISTS (SELECT 1 FROM media m WHERE m.report_id = {})",
+            if has { "" } else { "NOT " },
+            rows.report_id()
+        ));
     }
 }
 
