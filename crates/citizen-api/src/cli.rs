@@ -10,7 +10,7 @@ use service_kit::db::Database;
 
 use crate::app::erasure::Photos;
 use crate::media::MediaStore;
-use crate::store::Stores;
+use crate::store::composition::Stores;
 use crate::{store, Application, Settings};
 
 /// citizen-api's binary, for `service_kit::startup::main`.
@@ -114,7 +114,7 @@ async fn open_stores(settings: &Settings) -> anyhow::Result<(Database, Stores)> 
         !schema.is_behind(),
         "the database is not migrated: run `citizen-api migrate` first"
     );
-    let stores = crate::store::for_database(&db);
+    let stores = crate::store::composition::for_database(&db);
     Ok((db, stores))
 }
 

@@ -11,7 +11,7 @@ use domain::limits::Page;
 use uuid::Uuid;
 
 use crate::app::{filing, workflow};
-use crate::store::Stores;
+use crate::store::composition::Stores;
 use crate::store::{Instant, NewCategory, NewReport, ReportFilter};
 
 /// The officer the demo statements are written by (`dev-token --sub demo-officer`).

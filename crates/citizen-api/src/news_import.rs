@@ -13,9 +13,9 @@ use anyhow::Context as _;
 use uuid::Uuid;
 
 use crate::app::news::NewsItemInput;
+use crate::store::composition::Stores;
 use crate::store::news::NewsError;
 use crate::store::Instant;
-use crate::store::Stores;
 
 /// What an import did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -36,7 +36,7 @@ use crate::captcha::CaptchaVerifier;
 use crate::city::City;
 use crate::media::MediaStore;
 use crate::rate_limit::RateLimiter;
-use crate::store::Stores;
+use crate::store::composition::Stores;
 
 /// Super admin: sees and works the issues of every category.
 pub const ACCESS_ALL_SCOPE: &str = "cityuser:report-categories:access-all";

@@ -1,6 +1,7 @@
 //! citizen-api settings: `config/citizen-api.toml`, then `--config FILE`, then `CITIZEN_API__*`.
 
 pub mod votes;
+pub mod web;
 
 use serde::Deserialize;
 use service_kit::auth::AuthSettings;
@@ -49,7 +50,7 @@ pub struct Settings {
     pub privacy: crate::app::retention::PrivacySettings,
     /// The citizens' web app at `/` (docs/web-app.md).
     #[serde(default)]
-    pub web: crate::routes::web_app::WebSettings,
+    pub web: web::WebSettings,
 }
 
 /// `reports.*`.

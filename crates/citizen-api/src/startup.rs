@@ -23,7 +23,7 @@ use crate::routes::web_app::WebApp;
 use crate::routes::{self, AppState};
 use crate::settings::{Settings, SPEC};
 use crate::store;
-use crate::store::Stores;
+use crate::store::composition::Stores;
 
 /// Largest text field of the filing form: a description of 2048 characters of up to 4 bytes
 /// each, with room to spare (a longer one is refused by its character count, not cut here).
@@ -49,7 +49,7 @@ impl ServiceApp for Application {
         let city = Arc::new(City::load(&settings.city)?);
         let (db, schema) =
             startup::open_database(&settings.database, store::migrations(), SPEC.name).await?;
-        let mut stores = store::for_database_with(
+        let mut stores = store::composition::for_database_with(
             &db,
             crate::store::StoreOptions {
                 synchronous_vote_commit: settings.votes.synchronous_commit,

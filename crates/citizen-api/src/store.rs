@@ -4,7 +4,8 @@
 //! URL's scheme; nothing here imports that choice.
 
 pub mod admin;
-mod composition;
+mod backends;
+pub mod composition;
 pub mod deliveries;
 pub mod digests;
 pub mod idempotency;
@@ -27,7 +28,6 @@ use service_kit::db::Migrations;
 pub use service_kit::store_error::{StoreError, StoreResult};
 use uuid::Uuid;
 
-pub use composition::{for_database, for_database_with, Stores};
 pub use types::*;
 
 /// PostgreSQL schema owned by this service.
@@ -190,7 +190,7 @@ pub trait IssueTx: WriteTx {
         &mut self,
         scope: &str,
         key: &str,
-        answer: &idempotency::StoredAnswer,
+        answer: &StoredAnswer,
     ) -> StoreResult<()>;
 
     /// Opens the issue, in state open, with its copies of the report's columns.
@@ -204,11 +204,7 @@ pub trait IssueTx: WriteTx {
     async fn insert_statement(&mut self, statement: &Statement) -> StoreResult<()>;
 
     /// Records a notification event in the outbox (delivered after the commit).
-    async fn record_notification(
-        &mut self,
-        event: notifications::EventKind,
-        now: Instant,
-    ) -> StoreResult<()>;
+    async fn record_notification(&mut self, event: EventKind, now: Instant) -> StoreResult<()>;
 
     /// Records a change of the report's public status for MQTT (`report_status_events`).
     async fn record_status_event(

@@ -6,6 +6,7 @@
 //! stops start-up instead of being silently ignored. Secrets belong in the environment only.
 
 mod lists;
+mod public_url;
 
 pub use lists::list_keys;
 
@@ -311,7 +312,7 @@ impl HttpSettings {
         if self.max_body_bytes == 0 {
             return Err("http.max_body_bytes must be at least 1".into());
         }
-        crate::http::links::check_public_url(&self.public_url)?;
+        public_url::check_public_url(&self.public_url)?;
         if self.trust_forwarded_headers && !self.public_url.is_empty() {
             return Err(
                 "http.public_url and http.trust_forwarded_headers = true exclude each other: \

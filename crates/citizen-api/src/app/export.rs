@@ -6,11 +6,11 @@
 use chrono::TimeDelta;
 use uuid::Uuid;
 
+use crate::store::composition::Stores;
 use crate::store::news::NewsCategory;
 use crate::store::notifications::{Notification, Settings};
 use crate::store::privacy::{DataExport, EmailSubscription, PrivacyStore, PushSubscription};
 use crate::store::votes::{TokenQuery, VoteToken};
-use crate::store::Stores;
 use crate::store::{Instant, ReportWithIssues, StoreResult, TimelineData};
 
 /// How many rows a paged read asks for at once.

@@ -60,7 +60,7 @@ pub async fn sweep(
 /// aborted: the pending uploads, then the `Idempotency-Key`s older than `idempotency_ttl`
 /// (`app::idempotency`, the filing's other leftovers); `None` when the sweep is off (0).
 pub fn start(
-    stores: &crate::store::Stores,
+    stores: &crate::store::composition::Stores,
     media: MediaStore,
     settings: &crate::media::MediaSettings,
     idempotency_ttl: TimeDelta,

@@ -5,10 +5,10 @@ use chrono::TimeDelta;
 use domain::geo::LonLat;
 use uuid::Uuid;
 
+use crate::store::composition::Stores;
 use crate::store::news::{NewNewsCategory, NewsDraft, NewsQuery};
 use crate::store::projects::{NewProjectMedia, ProjectDraft};
 use crate::store::Instant;
-use crate::store::Stores;
 
 /// (name, description, index of the parent in this list)
 const CATEGORIES: [(&str, &str, Option<usize>); 6] = [

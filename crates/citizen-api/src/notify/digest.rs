@@ -17,8 +17,8 @@ use domain::notifications::Interval;
 use i18n::Locale;
 use serde::Deserialize;
 
+use crate::store::composition::Stores;
 use crate::store::digests::{DigestCandidate, DigestPeriod, DigestTexts, NewDigest};
-use crate::store::Stores;
 use crate::store::{Instant, StoreResult};
 
 /// Accounts handled per round trip.

@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use service_kit::clock::Clock;
 use service_kit::mqtt::{keep_connected, MqttSettings};
 
+use crate::store::composition::Stores;
 use crate::store::status_events::StatusEvent;
 use crate::store::Instant;
-use crate::store::Stores;
 
 /// Changes claimed per round.
 const BATCH: u32 = 100;

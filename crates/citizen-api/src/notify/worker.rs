@@ -4,8 +4,8 @@
 use domain::i18n::Message;
 use i18n::Locale;
 
+use crate::store::composition::Stores;
 use crate::store::notifications::{EventKind, OutboxEvent, Texts};
-use crate::store::Stores;
 use crate::store::{Instant, StoreResult};
 
 /// Events taken per transaction.

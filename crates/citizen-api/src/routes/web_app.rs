@@ -17,12 +17,9 @@ use service_kit::http::ConfigureApi;
 use service_kit::ApiError;
 use sha2::{Digest, Sha256};
 
-pub use settings::WebSettings;
-
 use crate::settings::Settings;
 
 mod dev_sign_in;
-mod settings;
 
 use dev_sign_in::DevSignIn;
 

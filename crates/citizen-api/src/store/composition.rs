@@ -35,12 +35,12 @@ pub fn for_database(db: &Database) -> Stores {
 /// The stores for an opened database.
 pub fn for_database_with(db: &Database, options: StoreOptions) -> Stores {
     match db {
-        Database::Postgres(pool) => of_backend(Arc::new(store::postgres::PgStore::new(
+        Database::Postgres(pool) => of_backend(Arc::new(store::backends::PgStore::new(
             pool.clone(),
             options,
         ))),
         Database::Sqlite(pool) => {
-            of_backend(Arc::new(store::sqlite::SqliteStore::new(pool.clone())))
+            of_backend(Arc::new(store::backends::SqliteStore::new(pool.clone())))
         }
     }
 }

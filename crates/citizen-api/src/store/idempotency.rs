@@ -4,17 +4,8 @@
 
 use async_trait::async_trait;
 
+pub use super::types::StoredAnswer;
 use super::{Instant, StoreResult};
-
-/// A filing's answer as stored under its key.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredAnswer {
-    /// SHA-256 (hex) of the form's content.
-    pub request_hash: String,
-    pub status: u16,
-    /// The JSON body.
-    pub body: String,
-}
 
 /// What claiming a key found.
 #[derive(Debug, Clone, PartialEq, Eq)]

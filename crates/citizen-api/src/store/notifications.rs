@@ -5,6 +5,7 @@ use domain::notifications::Interval;
 use service_kit::codec::{DbInstant, DbOption};
 use uuid::Uuid;
 
+pub use super::types::EventKind;
 use super::{Instant, StoreResult};
 
 /// A feed entry (spec 2.7), read from `notifications` (`records::NOTIFICATION_COLUMNS`).
@@ -191,51 +192,6 @@ where
 /// Orders entries as the feed does: newest first.
 pub(crate) fn newest_first(list: &mut [Notification]) {
     list.sort_by_key(|n| std::cmp::Reverse((n.sent_at, n.inserted_at)));
-}
-
-/// What happened, as the outbox holds it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum EventKind {
-    /// An issue of the report reached `status` (accepted, resolved, duplicate).
-    ReportStatus { report_id: Uuid, status: String },
-    /// A statement was published on the report.
-    Statement { report_id: Uuid },
-    /// A news item was published (its categories' subscribers are told).
-    News { news_id: Uuid },
-}
-
-/// An outbox row's columns: kind, report id, news id, status.
-pub(crate) type EventColumns<'a> = (&'static str, Option<Uuid>, Option<Uuid>, Option<&'a str>);
-
-impl EventKind {
-    pub(crate) fn columns(&self) -> EventColumns<'_> {
-        match self {
-            Self::ReportStatus { report_id, status } => (
-                "report_status",
-                Some(*report_id),
-                None,
-                Some(status.as_str()),
-            ),
-            Self::Statement { report_id } => ("statement", Some(*report_id), None, None),
-            Self::News { news_id } => ("news", None, Some(*news_id), None),
-        }
-    }
-
-    pub(crate) fn from_columns(
-        kind: &str,
-        report_id: Option<Uuid>,
-        news_id: Option<Uuid>,
-        status: Option<String>,
-    ) -> Option<Self> {
-        match (kind, report_id, news_id, status) {
-            ("report_status", Some(report_id), _, Some(status)) => {
-                Some(Self::ReportStatus { report_id, status })
-            }
-            ("statement", Some(report_id), _, _) => Some(Self::Statement { report_id }),
-            ("news", _, Some(news_id), _) => Some(Self::News { news_id }),
-            _ => None,
-        }
-    }
 }
 
 /// An outbox event with what the texts need.

@@ -9,7 +9,7 @@ mod news;
 mod reports;
 mod votes;
 
-use sqlx::PgPool;
+pub(in crate::store) use super::backends::PgStore;
 
 /// ` LIMIT n` (and ` OFFSET m`) as literals, not bound parameters. With a bound `LIMIT`
 /// PostgreSQL cannot cost a generic plan of the prepared statement for a small page, so it plans
@@ -33,20 +33,3 @@ pub(crate) fn page_sql(limit: i64, offset: i64) -> String {
 /// whatever `max_locks_per_transaction` is; erasures are rare and a drain's batch is short. The
 /// two-key form never meets sqlx's migration lock, which takes one 64-bit key.
 pub(in crate::store) const SUBJECTS_LOCK: (i32, i32) = (0x6369_7479, 1);
-
-pub struct PgStore {
-    pub(in crate::store) pool: PgPool,
-    /// `votes.synchronous_commit`: false (the default) commits a vote without waiting for the
-    /// disk, so the account's lock is not held during the flush (docs/decisions.md, "Vote
-    /// commits").
-    synchronous_vote_commit: bool,
-}
-
-impl PgStore {
-    pub fn new(pool: PgPool, options: super::StoreOptions) -> Self {
-        Self {
-            pool,
-            synchronous_vote_commit: options.synchronous_vote_commit,
-        }
-    }
-}

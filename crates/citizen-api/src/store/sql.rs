@@ -4,8 +4,8 @@
 //! (sqlx reads them as positions on SQLite too), ids bound as [`DbUuid`] and instants as
 //! [`DbInstant`] (their stored forms differ: `service_kit::codec`), rows read into
 //! `#[derive(sqlx::FromRow)]` records. [`service_kit::both_backends!`] compiles one body for
-//! each backend: inside it `Backend` is [`PgStore`](super::postgres::PgStore) or
-//! [`SqliteStore`](super::sqlite::SqliteStore) and `Db` its sqlx database, and what really
+//! each backend: inside it `Backend` is [`PgStore`](super::backends::PgStore) or
+//! [`SqliteStore`](super::backends::SqliteStore) and `Db` its sqlx database, and what really
 //! differs between the dialects is an item of the contract [`Dialect`] (`begin_write`: SQLite
 //! takes its write lock up front with `BEGIN IMMEDIATE`), which each backend implements in its
 //! `dialect.rs`. A read whose statements differ (PostGIS, the R*Trees) is a method of the
@@ -53,8 +53,8 @@ impl<DB: sqlx::Database> super::WriteTx for Writing<DB> {
 macro_rules! both_backends {
     ($($body:tt)*) => {
         service_kit::both_backends!(
-            crate::store::postgres::PgStore,
-            crate::store::sqlite::SqliteStore;
+            crate::store::backends::PgStore,
+            crate::store::backends::SqliteStore;
             #[allow(unused_imports)]
             use crate::store::sql::Dialect as _;
             $($body)*

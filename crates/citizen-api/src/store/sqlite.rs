@@ -13,20 +13,11 @@ mod votes;
 
 use anyhow::Context as _;
 use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqlitePool};
+use sqlx::Row;
 use uuid::Uuid;
 
+pub(in crate::store) use super::backends::SqliteStore;
 use super::{Instant, StoreResult};
-
-pub struct SqliteStore {
-    pub(in crate::store) pool: SqlitePool,
-}
-
-impl SqliteStore {
-    pub fn new(pool: SqlitePool) -> Self {
-        Self { pool }
-    }
-}
 
 pub(super) fn micros(t: Instant) -> i64 {
     t.timestamp_micros()

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, SubsecRound, TimeDelta, Utc};
 use citizen_api::app::workflow;
-use citizen_api::store::Stores;
+use citizen_api::store::composition::Stores;
 use citizen_api::store::{self, Category, Issue, NewCategory, NewReport, Statement, WorkflowError};
 use citizen_api::{Application, Settings};
 use domain::geo::{LocationParam, LonLat};
@@ -90,7 +90,7 @@ pub async fn spawn_on(db: Arc<TestDatabase>, configure: impl FnOnce(&mut Setting
         root,
         http: reqwest::Client::new(),
         settings,
-        stores: store::for_database(&pool),
+        stores: store::composition::for_database(&pool),
         start,
         clock,
         db,

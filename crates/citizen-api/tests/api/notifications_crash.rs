@@ -115,7 +115,7 @@ async fn two_workers_never_send_a_row_twice(app: TestApp) {
     .await
     .unwrap();
     let second = citizen_api::notify::deliver::Deliverer::new(
-        citizen_api::store::for_database(&other_pool),
+        citizen_api::store::composition::for_database(&other_pool),
         Some(crate::delivery_helpers::push_sender()),
         None,
         crate::delivery_helpers::delivery_settings(),

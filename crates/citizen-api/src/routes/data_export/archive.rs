@@ -15,7 +15,7 @@ use super::super::votes::Token;
 use super::files::{photo_path, ExportAccount, ExportReport, FILES};
 use crate::app::export::{self, Account};
 use crate::media::MediaStore;
-use crate::store::Stores;
+use crate::store::composition::Stores;
 
 /// A JSON array written into an archive entry an item at a time.
 struct JsonArray<'z, W: AsyncWrite + Unpin> {

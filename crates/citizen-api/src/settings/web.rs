@@ -87,7 +87,7 @@ impl WebSettings {
 
     /// The origins the page's `connect-src` allows beside `'self'`: the other services', the
     /// broker's WebSocket and the OIDC issuer's, each once.
-    pub(super) fn connect_origins(&self) -> Result<Vec<String>, String> {
+    pub(crate) fn connect_origins(&self) -> Result<Vec<String>, String> {
         let mut origins = vec![
             origin(&self.streets_api_url)?,
             origin(&self.platform_messages_url)?,
@@ -105,7 +105,7 @@ impl WebSettings {
 }
 
 /// `scheme://host[:port]` of an http(s) URL.
-pub(super) fn origin(value: &str) -> Result<String, String> {
+pub(crate) fn origin(value: &str) -> Result<String, String> {
     origin_of(value, &["http", "https"])
 }
 
