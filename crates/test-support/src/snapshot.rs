@@ -4,6 +4,14 @@
 
 use std::path::Path;
 
+/// [`assert_snapshot`] of a service's OpenAPI description against `docs/openapi/<service>.json`.
+pub fn assert_openapi(service: &str, document: &serde_json::Value) {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../docs/openapi")
+        .join(format!("{service}.json"));
+    assert_snapshot(document, &committed);
+}
+
 /// Compares `document` (the service's OpenAPI description as JSON) with the committed file at
 /// `path`, as pretty JSON with a final newline. With `UPDATE_SNAPSHOTS=1` it writes the file
 /// instead (review the diff before committing it).

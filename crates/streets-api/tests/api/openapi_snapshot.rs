@@ -1,12 +1,8 @@
 //! The OpenAPI description, byte for byte as committed in docs/openapi/streets-api.json: a change to
 //! the interface is a reviewed diff of that file (`UPDATE_SNAPSHOTS=1` rewrites it).
 
-use std::path::Path;
-
 #[test]
 fn the_description_is_the_committed_one() {
     let document = serde_json::to_value(streets_api::routes::openapi("/api/v1")).unwrap();
-    let committed =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/openapi/streets-api.json");
-    test_support::snapshot::assert_snapshot(&document, &committed);
+    test_support::snapshot::assert_openapi("streets-api", &document);
 }
