@@ -255,15 +255,27 @@ pub(crate) const LIST_COLUMNS: &str =
      i.location_radius_m, i.explicit, i.report_inserted_at AS inserted_at, i.processed_at, \
      i.media";
 
+/// A public list row: its own fields, not a [`ReportRecord`]'s, so a column of the detail
+/// is no column of the list (whose statements read the issue's copies, migration 0014), and a
+/// field added to [`Report`] must be given in [`list_row`] (the compiler says so) rather than
+/// fail at run time for a column the list statements do not select.
 #[derive(sqlx::FromRow)]
 pub(crate) struct ListRecord {
-    #[sqlx(flatten)]
-    report: ReportRecord,
-    media: Json<Vec<Media>>,
-    votes_count: i64,
     issue_id: DbUuid,
     issue_category: DbUuid,
     issue_status: String,
+    id: DbUuid,
+    author: Option<String>,
+    title: String,
+    description: String,
+    longitude: Option<f64>,
+    latitude: Option<f64>,
+    location_radius_m: Option<f64>,
+    explicit: bool,
+    inserted_at: DbInstant,
+    processed_at: Option<DbInstant>,
+    media: Json<Vec<Media>>,
+    votes_count: i64,
 }
 
 /// A public list row read with [`LIST_COLUMNS`] and `votes_count`.
@@ -272,9 +284,18 @@ where
     ListRecord: FromRow<'r, R>,
 {
     let row = ListRecord::from_row(row)?;
-    let mut report = Report::from(row.report);
-    report.media = row.media.0;
-    report.votes_count = row.votes_count;
+    let report = Report {
+        id: row.id.0,
+        author: row.author,
+        title: row.title,
+        description: row.description,
+        location: location(row.longitude, row.latitude, row.location_radius_m),
+        explicit: row.explicit,
+        inserted_at: row.inserted_at.0,
+        processed_at: row.processed_at.map(|at| at.0),
+        media: row.media.0,
+        votes_count: row.votes_count,
+    };
     Ok(IssueRow {
         report,
         issue_id: row.issue_id.0,
