@@ -66,11 +66,11 @@ impl Dialect for PgStore {
      FROM reports r WHERE r.id = $1";
 
     /// The location as a `geography` beside the coordinates.
-    const INSERT_REPORT: &'static str =
-        "INSERT INTO reports (id, author, title, description, longitude, latitude, \
-         location_radius_m, location, search, inserted_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
-         public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END, $8, $9)";
+    const REPORT_LOCATION: (&'static str, &'static str) = (
+        ", location",
+        ", CASE WHEN $5::float8 IS NULL THEN NULL ELSE \
+         public.ST_SetSRID(public.ST_MakePoint($5, $6), 4326)::public.geography END",
+    );
 
     const INSERT_ISSUE: &'static str =
         "INSERT INTO issues (id, report_id, category_id, status, inserted_at, \

@@ -40,9 +40,10 @@ pub(in crate::store) trait Dialect: Sized + Send + Sync + 'static {
     /// The public detail: the report with its active vote count, its media and its issues as
     /// JSON arrays; `$1` the report, `$2` now; `{REPORT_COLUMNS}` is written in once.
     const DETAIL: &'static str;
-    /// The report's row: `$1` id, `$2` author, `$3` title, `$4` description, `$5` longitude,
-    /// `$6` latitude, `$7` radius, `$8` search text, `$9` now.
-    const INSERT_REPORT: &'static str;
+    /// What a backend writes into a new report row beside the shared columns (`insert_report_row`
+    /// in `sql/issues.rs`): a column list and its values, each starting with `, `, reading the
+    /// longitude as `$5` and the latitude as `$6` (PostgreSQL: its `geography`; SQLite: none).
+    const REPORT_LOCATION: (&'static str, &'static str);
     /// An open issue of report `$4` in category `$2` at `$3`, id `$1`, with the report's
     /// location.
     const INSERT_ISSUE: &'static str;

@@ -15,6 +15,11 @@ use crate::store::{
     Statement, StoreResult,
 };
 
+/// The columns of a new report row, bound in this order by `insert_report_row` (`$1`, `$2`, …;
+/// the backend's `REPORT_LOCATION` reads the longitude as `$5` and the latitude as `$6`).
+const NEW_REPORT_COLUMNS: &str =
+    "id, author, title, description, longitude, latitude, location_radius_m, search, inserted_at";
+
 both_backends! {
     impl Backend {
         /// The media rows of a report or statement (`owner`: its id's column), in their order; their
@@ -45,7 +50,8 @@ both_backends! {
             Ok(())
         }
 
-        /// The report's row (`Backend::INSERT_REPORT`: PostgreSQL adds its `geography`).
+        /// The report's row: [`NEW_REPORT_COLUMNS`] bound in their order, and what the backend
+        /// adds (`Backend::REPORT_LOCATION`: PostgreSQL's `geography`).
         pub(in crate::store) async fn insert_report_row(
             tx: &mut Tx<'_>,
             new: &NewReport,
@@ -55,7 +61,18 @@ both_backends! {
                 Some(l) => (Some(l.point.lon), Some(l.point.lat), l.radius_m),
                 None => (None, None, None),
             };
-            sqlx::query(Backend::INSERT_REPORT)
+            static INSERT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+                let (columns, values) = Backend::REPORT_LOCATION;
+                let placeholders = (1..=NEW_REPORT_COLUMNS.split(',').count())
+                    .map(|n| format!("${n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                format!(
+                    "INSERT INTO reports ({NEW_REPORT_COLUMNS}{columns}) \
+                     VALUES ({placeholders}{values})"
+                )
+            });
+            sqlx::query(&INSERT)
                 .bind(DbUuid(new.id))
                 .bind(&new.author)
                 .bind(&new.title)

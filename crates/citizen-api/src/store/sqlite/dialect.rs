@@ -49,9 +49,7 @@ impl Dialect for SqliteStore {
         ORDER BY i.inserted_at, i.id) FROM issues i WHERE i.report_id = r.id) AS issues \
      FROM reports r WHERE r.id = $1";
 
-    const INSERT_REPORT: &'static str =
-        "INSERT INTO reports (id, author, title, description, longitude, latitude, \
-         location_radius_m, search, inserted_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    const REPORT_LOCATION: (&'static str, &'static str) = ("", "");
 
     /// The report's coordinates.
     const INSERT_ISSUE: &'static str =
