@@ -110,7 +110,7 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
                     point: LonLat { lon, lat },
                     radius_m: None,
                 }),
-                media: Vec::new(),
+                ..NewReport::default()
             },
             now - TimeDelta::hours(hours_ago),
         )

@@ -52,21 +52,5 @@ pub async fn file_report_answering(
         tx.complete_idempotency(a.scope, a.key, a.answer).await?;
     }
     tx.commit().await?;
-    Ok(Some(filed(new, now)))
-}
-
-/// The report `new` is once filed at `now` (what [`file_report`] answers).
-pub fn filed(new: &NewReport, now: Instant) -> Report {
-    Report {
-        id: new.id,
-        author: new.author.clone(),
-        title: new.title.clone(),
-        description: new.description.clone(),
-        location: new.location,
-        explicit: false,
-        inserted_at: now,
-        processed_at: None,
-        media: new.media.clone(),
-        votes_count: 0,
-    }
+    Ok(Some(Report::filed(new, now)))
 }

@@ -48,7 +48,7 @@ pub struct Media {
 }
 
 /// A report to file; the files are already in the media store.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct NewReport {
     pub id: Uuid,
     /// The citizen's token subject; `None` for an anonymous filing.
@@ -75,6 +75,24 @@ pub struct Report {
     pub media: Vec<Media>,
     /// Active vote tokens on the report.
     pub votes_count: i64,
+}
+
+impl Report {
+    /// The report `new` is once filed at `now` (what `app::filing::file_report` answers).
+    pub fn filed(new: &NewReport, now: Instant) -> Self {
+        Self {
+            id: new.id,
+            author: new.author.clone(),
+            title: new.title.clone(),
+            description: new.description.clone(),
+            location: new.location,
+            explicit: false,
+            inserted_at: now,
+            processed_at: None,
+            media: new.media.clone(),
+            votes_count: 0,
+        }
+    }
 }
 
 /// The state of one issue of a report.

@@ -302,7 +302,7 @@ async fn file(
         media: form.files.media.clone(),
     };
     let now = state.clock.now();
-    let report = crate::app::filing::filed(&new, now);
+    let report = crate::store::Report::filed(&new, now);
     let mut shown = Report::from_store(report, &state.media, View::Trusted, None);
     shown.status = Some(domain::issues::IssueStatus::Open);
     let body = serde_json::to_string(&shown)
