@@ -12,6 +12,8 @@ use crate::limits::LimitError;
 pub const TITLE_MAX_CHARS: usize = 256;
 /// Most characters of a report description.
 pub const DESCRIPTION_MAX_CHARS: usize = 2048;
+/// The longest `address` of a report.
+pub const ADDRESS_MAX_CHARS: usize = 200;
 
 /// A filed text that breaks a limit; the API answers 400 `VALIDATION_ERROR` naming the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -67,6 +69,17 @@ pub fn check_title(title: &str) -> Result<(), ReportTextError> {
 /// `description`: required, not blank, at most [`DESCRIPTION_MAX_CHARS`] characters.
 pub fn check_description(description: &str) -> Result<(), ReportTextError> {
     check_text("description", description, DESCRIPTION_MAX_CHARS)
+}
+
+/// `address` (optional): the place in words, at most [`ADDRESS_MAX_CHARS`] characters; kept
+/// trimmed, and a blank one is none (a form's empty field).
+pub fn check_address(address: &str) -> Result<Option<String>, ReportTextError> {
+    let address = address.trim();
+    if address.is_empty() {
+        return Ok(None);
+    }
+    check_text("address", address, ADDRESS_MAX_CHARS)?;
+    Ok(Some(address.to_owned()))
 }
 
 /// What a report list is ordered by (`orderBy`).

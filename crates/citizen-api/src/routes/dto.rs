@@ -81,6 +81,10 @@ pub struct Report {
     /// Where the problem is, when the citizen gave it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Point>,
+    /// The place in words, when the citizen gave it (the detail, the filing's answer and the
+    /// citizen's own list; not the public list's rows).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
     /// Public list: the row's issue state. Detail and own list: derived from all issues (the
     /// least advanced wins; moved issues do not count); absent when only moved issues remain.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,6 +161,7 @@ impl Report {
             },
             explicit: report.explicit,
             votes_count: report.votes_count,
+            address: report.address,
             location: report.location.map(|l| Point {
                 kind: "Point",
                 coordinates: [l.point.lon, l.point.lat],

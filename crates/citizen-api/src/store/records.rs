@@ -187,7 +187,7 @@ impl From<DuplicateSubjectRecord> for DuplicateSubject {
 /// The columns of a [`ReportRecord`] from `reports r`.
 pub(crate) const REPORT_COLUMNS: &str =
     "r.id, r.author, r.title, r.description, r.longitude, r.latitude, \
-     r.location_radius_m, r.explicit, r.inserted_at, r.processed_at";
+     r.location_radius_m, r.explicit, r.inserted_at, r.processed_at, r.address";
 
 /// A report's own columns, from `reports r` or from an issue's copies of them.
 #[derive(sqlx::FromRow)]
@@ -202,6 +202,7 @@ pub(crate) struct ReportRecord {
     explicit: bool,
     inserted_at: DbInstant,
     processed_at: Option<DbInstant>,
+    address: Option<String>,
 }
 
 impl From<ReportRecord> for Report {
@@ -212,6 +213,7 @@ impl From<ReportRecord> for Report {
             title: row.title,
             description: row.description,
             location: location(row.longitude, row.latitude, row.location_radius_m),
+            address: row.address,
             explicit: row.explicit,
             inserted_at: row.inserted_at.0,
             processed_at: row.processed_at.map(|at| at.0),
@@ -290,6 +292,8 @@ where
         title: row.title,
         description: row.description,
         location: location(row.longitude, row.latitude, row.location_radius_m),
+        // The detail's: the list statements read the issue's copies, which have none.
+        address: None,
         explicit: row.explicit,
         inserted_at: row.inserted_at.0,
         processed_at: row.processed_at.map(|at| at.0),

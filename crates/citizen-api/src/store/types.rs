@@ -56,6 +56,8 @@ pub struct NewReport {
     pub title: String,
     pub description: String,
     pub location: Option<LocationParam>,
+    /// The place in words, as the citizen gave it.
+    pub address: Option<String>,
     pub media: Vec<Media>,
 }
 
@@ -67,6 +69,8 @@ pub struct Report {
     pub title: String,
     pub description: String,
     pub location: Option<LocationParam>,
+    /// The place in words (the detail's; a list row does not read it).
+    pub address: Option<String>,
     /// An officer marked the media unsuitable for the public (public views hide them).
     pub explicit: bool,
     pub inserted_at: Instant,
@@ -86,6 +90,7 @@ impl Report {
             title: new.title.clone(),
             description: new.description.clone(),
             location: new.location,
+            address: new.address.clone(),
             explicit: false,
             inserted_at: now,
             processed_at: None,

@@ -106,6 +106,7 @@ async fn media_carry_their_public_url(app: TestApp) {
             },
             radius_m: Some(25.0),
         }),
+        address: None,
         media: media.clone(),
     };
     app.file_new(&new, 1).await;
@@ -133,6 +134,7 @@ async fn explicit_media_are_hidden_from_the_public_but_not_from_the_author(app: 
         title: "Graffiti".into(),
         description: "Offensive".into(),
         location: None,
+        address: None,
         media: vec![Media {
             id: Uuid::now_v7(),
             filename: "wall.jpg".into(),

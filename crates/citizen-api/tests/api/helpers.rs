@@ -224,6 +224,7 @@ impl TestApp {
                 point: LonLat { lon, lat },
                 radius_m: None,
             }),
+            address: None,
             media: Vec::new(),
         };
         self.file_new(&new, filing.second).await;

@@ -17,6 +17,7 @@ mod docs;
 mod erasure;
 mod erasure_race;
 mod filing;
+mod filing_address;
 mod filing_anonymous;
 mod filing_exif_oracle;
 mod filing_idempotency;

@@ -108,6 +108,7 @@ async fn a_filing_whose_file_the_sweep_took_fails_and_stores_nothing(app: TestAp
         title: "Slow".into(),
         description: "Committed after its file was taken".into(),
         location: None,
+        address: None,
         media: vec![Media {
             id: taken,
             filename: "slow.jpg".into(),

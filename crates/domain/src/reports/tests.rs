@@ -26,6 +26,28 @@ fn title_limits_count_characters_at_the_edge() {
 }
 
 #[test]
+fn an_address_is_optional_trimmed_and_limited_in_characters() {
+    let longest = "ž".repeat(200);
+    let cases: [(String, Result<Option<String>, ReportTextError>); 5] = [
+        ("".into(), Ok(None)),
+        (" \t\n".into(), Ok(None)),
+        ("  Vodičkova 20 ".into(), Ok(Some("Vodičkova 20".into()))),
+        (format!(" {longest} "), Ok(Some(longest.clone()))),
+        (
+            "ž".repeat(201),
+            Err(ReportTextError::TooLong {
+                field: "address",
+                chars: 201,
+                max: 200,
+            }),
+        ),
+    ];
+    for (given, want) in cases {
+        assert_eq!(check_address(&given), want, "{given:?}");
+    }
+}
+
+#[test]
 fn description_limits_count_characters_at_the_edge() {
     assert_eq!(check_description(&"é".repeat(2048)), Ok(()));
     let err = check_description(&"x".repeat(2049)).unwrap_err();

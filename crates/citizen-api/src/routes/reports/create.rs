@@ -26,7 +26,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use domain::error_code::ErrorCode;
 use domain::geo::{parse_location, LocationParam};
 use domain::i18n::Message;
-use domain::reports::{check_description, check_title};
+use domain::reports::{check_address, check_description, check_title};
 use service_kit::auth::MaybeAuth;
 use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::multipart::{MultipartReader, MultipartSpec, Part};
@@ -50,6 +50,7 @@ struct Form {
     title: Option<String>,
     description: Option<String>,
     location: Option<LocationParam>,
+    address: Option<String>,
     captcha_verified: bool,
     files: StoredFiles,
 }
@@ -131,6 +132,7 @@ pub async fn create(
             .required_text("title")
             .required_text("description")
             .text("location")
+            .text("address")
             .text("captchaToken"),
     );
     let mut reader = MultipartReader::from_request(&req, body, spec)?;
@@ -261,6 +263,10 @@ async fn read_form(
                     form.description = Some(value);
                 }
                 "location" => form.location = Some(check_location(state, &value)?),
+                "address" => {
+                    form.address =
+                        check_address(&value).map_err(|e| ApiError::validation(e.message()))?;
+                }
                 "captchaToken" if !form.captcha_verified => {
                     state.captcha.verify(Some(&value), client).await?;
                     form.captcha_verified = true;
@@ -299,6 +305,7 @@ async fn file(
         title,
         description,
         location: form.location,
+        address: form.address.take(),
         media: form.files.media.clone(),
     };
     let now = state.clock.now();
@@ -343,6 +350,10 @@ pub struct ReportForm {
     /// `longitude,latitude[,radius_m]` in WGS84, inside the city (`GET /geo/boundary`).
     #[schema(example = "14.4213,50.0875")]
     location: Option<String>,
+    /// The place in words (`Vodičkova 20, by the tram stop`), at most 200 characters; a blank
+    /// one is none. Shown on the report's detail.
+    #[schema(max_length = 200)]
+    address: Option<String>,
     /// Photos or documents (JPEG, PNG, WebP, HEIC, PDF).
     #[schema(value_type = Option<Vec<String>>, format = Binary)]
     media: Option<Vec<Vec<u8>>>,

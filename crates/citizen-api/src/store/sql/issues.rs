@@ -18,7 +18,8 @@ use crate::store::{
 /// The columns of a new report row, bound in this order by `insert_report_row` (`$1`, `$2`, …;
 /// the backend's `REPORT_LOCATION` reads the longitude as `$5` and the latitude as `$6`).
 const NEW_REPORT_COLUMNS: &str =
-    "id, author, title, description, longitude, latitude, location_radius_m, search, inserted_at";
+    "id, author, title, description, longitude, latitude, location_radius_m, search, inserted_at, \
+     address";
 
 both_backends! {
     impl Backend {
@@ -82,6 +83,7 @@ both_backends! {
                 .bind(radius)
                 .bind(search_text(new.id, &new.title, &new.description))
                 .bind(DbInstant(now))
+                .bind(&new.address)
                 .execute(&mut **tx)
                 .await?;
             Ok(())
