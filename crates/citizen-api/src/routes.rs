@@ -170,7 +170,7 @@ fn routes(
         votes::on_target, erasure::erase
     ),
     components(schemas(
-        dto::Report, dto::ReportList, dto::Media, dto::Point, dto::StatusStep,
+        dto::Report, dto::ReportRow, dto::ReportList, dto::OwnReport, dto::OwnReportList, dto::Media, dto::Point, dto::StatusStep,
         dto::StatusSteps, dto::Statement, dto::StatementMedia, dto::Category,
         dto::Categories, dto::IssueStatusSchema, reports::create::ReportForm,
         votes::VoteRequest, votes::Token, votes::Placed, votes::Summary, votes::OnTarget,

@@ -55,18 +55,12 @@ pub struct Point {
     pub coordinates: [f64; 2],
 }
 
-/// A report: the list rows, the detail and the answer to filing share this shape; the fields a
-/// shape does not carry are left out.
+/// A report shown whole (spec 2.1): the detail and the answer to filing; every list's row is
+/// built on it ([`ReportRow`], [`OwnReport`], the officers' `AdminReport`).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Report {
     pub id: Uuid,
-    /// Public list rows: the row's issue.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub issue_id: Option<Uuid>,
     pub title: String,
-    /// Public list rows: the category of the row's issue.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub category_id: Option<Uuid>,
     /// When the report was filed.
     #[serde(serialize_with = "instant::serialize")]
     pub inserted_at: DateTime<Utc>,
@@ -74,26 +68,23 @@ pub struct Report {
     #[serde(serialize_with = "instant::option::serialize")]
     pub processed_at: Option<DateTime<Utc>>,
     pub description: String,
-    /// The attachments; empty in public views while `explicit` is true.
+    /// The attachments; empty in public views while `explicit` is true (the author and the
+    /// officers see them).
     pub media: Vec<Media>,
     /// True when an officer marked the report's media unsuitable for the public.
     pub explicit: bool,
     /// Where the problem is, when the citizen gave it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Point>,
-    /// The place in words, when the citizen gave it (the detail, the filing's answer and the
-    /// citizen's own list; not the public list's rows).
+    /// The place in words, when the citizen gave it (not in the public list's rows).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
-    /// Public list: the row's issue state. Detail and own list: derived from all issues (the
-    /// least advanced wins; moved issues do not count); absent when only moved issues remain.
+    /// Derived from the report's issues (the least advanced wins; moved issues do not count;
+    /// the officers': of the issues shown); absent when only moved issues remain. A public
+    /// list row: its issue's state.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<IssueStatusSchema>)]
     pub status: Option<IssueStatus>,
-    /// Own list only: true once the city took the report on (derived status accepted,
-    /// duplicate or resolved). Kept for older clients.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub accepted: Option<bool>,
     /// Vote tokens on the report that still count (not revoked, not expired).
     pub votes_count: i64,
     /// Metres from the `location` parameter (only when it is given, and the report has a location).
@@ -101,27 +92,47 @@ pub struct Report {
     pub distance: Option<f64>,
 }
 
-/// A page of reports.
+/// A row of the public list (spec 2.1): one issue of a report, which the public sees.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportRow {
+    #[serde(flatten)]
+    pub report: Report,
+    /// The row's issue.
+    pub issue_id: Uuid,
+    /// The category of the row's issue.
+    pub category_id: Uuid,
+}
+
+/// A row of the caller's own list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OwnReport {
+    #[serde(flatten)]
+    pub report: Report,
+    /// True once the city took the report on (derived status accepted, duplicate or
+    /// resolved). Kept for older clients.
+    pub accepted: bool,
+}
+
+/// A page of the public list.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportList {
-    pub reports: Vec<Report>,
+    pub reports: Vec<ReportRow>,
     /// True when another page follows (at `offset + limit`).
     pub has_next_offset: bool,
     pub offset: u32,
     pub limit: u32,
 }
 
-impl ReportList {
-    /// The rows of `page` (the validated `limit`/`offset`), and whether more follow.
-    pub fn new(reports: Vec<Report>, has_next_offset: bool, page: domain::limits::Page) -> Self {
-        Self {
-            reports,
-            has_next_offset,
-            offset: page.offset,
-            limit: page.limit,
-        }
-    }
+/// A page of the caller's own reports.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnReportList {
+    pub reports: Vec<OwnReport>,
+    /// True when another page follows (at `offset + limit`).
+    pub has_next_offset: bool,
+    pub offset: u32,
+    pub limit: u32,
 }
 
 /// The views a report is shown in.
@@ -148,9 +159,7 @@ impl Report {
         let show_media = view == View::Trusted || !report.explicit;
         Self {
             id: report.id,
-            issue_id: None,
             title: report.title,
-            category_id: None,
             inserted_at: report.inserted_at,
             processed_at: report.processed_at,
             description: report.description,
@@ -167,25 +176,22 @@ impl Report {
                 coordinates: [l.point.lon, l.point.lat],
             }),
             status: None,
-            accepted: None,
             distance,
         }
     }
 }
 
-impl Report {
+impl ReportRow {
     /// A row of the public list (2.1): the report as the public sees it, with its issue's id,
     /// category and state.
-    pub fn list_row(
-        row: store::IssueRow,
-        media: &MediaStore,
-        near: Option<&LocationParam>,
-    ) -> Self {
-        let mut report = Self::from_store(row.report, media, View::Public, near);
-        report.issue_id = Some(row.issue_id);
-        report.category_id = Some(row.category_id);
+    pub fn new(row: store::IssueRow, media: &MediaStore, near: Option<&LocationParam>) -> Self {
+        let mut report = Report::from_store(row.report, media, View::Public, near);
         report.status = Some(row.status);
-        report
+        Self {
+            report,
+            issue_id: row.issue_id,
+            category_id: row.category_id,
+        }
     }
 }
 

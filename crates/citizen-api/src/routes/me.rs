@@ -10,7 +10,7 @@ use service_kit::extract::{Json, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
 
-use super::dto::{Categories, Category, Report, ReportList, View};
+use super::dto::{Categories, Category, OwnReport, OwnReportList, Report, View};
 use super::params::ListParams;
 use super::{AppState, ACCESS_ALL_SCOPE};
 use crate::store::ReportFilter;
@@ -65,7 +65,7 @@ impl OwnListParams {
     params(OwnListParams),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "A page of the caller's reports", body = ReportList),
+        (status = 200, description = "A page of the caller's reports", body = OwnReportList),
         (status = 400, description = "`VALIDATION_ERROR`", body = service_kit::ErrorBody),
         Unauthorized,
         ServiceUnavailable,
@@ -76,7 +76,7 @@ pub async fn reports(
     state: web::Data<AppState>,
     auth: Auth,
     Query(params): Query<OwnListParams>,
-) -> Result<Json<ReportList>, ApiError> {
+) -> Result<Json<OwnReportList>, ApiError> {
     let filter = params.into_filter()?;
     let page = state
         .stores
@@ -95,11 +95,18 @@ pub async fn reports(
                 filter.near.as_ref(),
             );
             report.status = status;
-            report.accepted = Some(accepted(status));
-            report
+            OwnReport {
+                report,
+                accepted: accepted(status),
+            }
         })
         .collect();
-    Ok(Json(ReportList::new(reports, page.has_next, filter.page)))
+    Ok(Json(OwnReportList {
+        reports,
+        has_next_offset: page.has_next,
+        offset: filter.page.offset,
+        limit: filter.page.limit,
+    }))
 }
 
 /// The report categories the caller works in.

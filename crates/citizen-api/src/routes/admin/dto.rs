@@ -7,7 +7,7 @@ use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::dto::{Media, Point, StatementMedia};
+use super::super::dto::StatementMedia;
 use crate::media::MediaStore;
 use crate::store::admin::{AdminIssue, AuditEntry, Suggestion};
 use crate::store::{self, Category};
@@ -52,32 +52,14 @@ impl AdminIssueItem {
     }
 }
 
-/// A row of the admin list (spec 2.1): one report with the issues the officer may see.
+/// A row of the admin list (spec 2.1): one report with the issues the officer may see, every
+/// attachment (also while `explicit`), `status` derived from the issues shown.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AdminReport {
-    pub id: Uuid,
-    pub title: String,
-    #[serde(serialize_with = "instant::serialize")]
-    pub inserted_at: DateTime<Utc>,
-    #[serde(serialize_with = "instant::option::serialize")]
-    pub processed_at: Option<DateTime<Utc>>,
-    pub description: String,
-    /// Every attachment (officers see them also while `explicit`).
-    pub media: Vec<Media>,
-    pub explicit: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<Point>,
-    /// Derived from the issues shown (the least advanced wins).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<super::super::dto::IssueStatusSchema>)]
-    pub status: Option<IssueStatus>,
+    #[serde(flatten)]
+    pub report: super::super::dto::Report,
     /// The issues the officer may see, none moved, oldest first.
     pub issues: Vec<AdminIssueItem>,
-    /// Vote tokens on the report that count at the time of the request.
-    pub votes_count: i64,
-    /// Metres from the `location` parameter.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distance: Option<f64>,
 }
 
 /// `GET /admin/reports`.

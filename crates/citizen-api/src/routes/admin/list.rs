@@ -82,24 +82,15 @@ pub async fn list(
         .into_iter()
         .map(|row| {
             let status = domain::issues::report_status(row.issues.iter().map(|i| i.issue.status));
-            let base = Report::from_store(
+            let mut report = Report::from_store(
                 row.report,
                 &state.media,
                 View::Trusted,
                 filter.list.near.as_ref(),
             );
+            report.status = status;
             AdminReport {
-                id: base.id,
-                title: base.title,
-                inserted_at: base.inserted_at,
-                processed_at: base.processed_at,
-                description: base.description,
-                media: base.media,
-                explicit: base.explicit,
-                votes_count: base.votes_count,
-                location: base.location,
-                status,
-                distance: base.distance,
+                report,
                 issues: row.issues.iter().map(AdminIssueItem::from).collect(),
             }
         })

@@ -6,7 +6,7 @@ use service_kit::docs::responses::{InvalidToken, ServiceUnavailable};
 use service_kit::extract::Query;
 use service_kit::ApiError;
 
-use super::super::dto::{Report, ReportList};
+use super::super::dto::{ReportList, ReportRow};
 use super::super::params::ListParams;
 use super::super::AppState;
 
@@ -43,7 +43,12 @@ pub async fn list(
     let reports = page
         .rows
         .into_iter()
-        .map(|row| Report::list_row(row, &state.media, filter.near.as_ref()))
+        .map(|row| ReportRow::new(row, &state.media, filter.near.as_ref()))
         .collect();
-    Ok(HttpResponse::Ok().json(ReportList::new(reports, page.has_next, filter.page)))
+    Ok(HttpResponse::Ok().json(ReportList {
+        reports,
+        has_next_offset: page.has_next,
+        offset: filter.page.offset,
+        limit: filter.page.limit,
+    }))
 }
