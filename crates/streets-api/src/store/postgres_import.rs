@@ -1,8 +1,11 @@
 //! PostgreSQL import: the streets are copied (binary `COPY`, a batch at a time) into a new
-//! table `streets_import` made like `streets`; when the last batch is in, the old table's
-//! constraints and indexes are built on it in one go (far cheaper than keeping them up to date
-//! row by row), and it takes the old table's place: all in one transaction, so a failure or a
-//! killed process leaves nothing behind, and readers see the old table until the commit.
+//! table `streets_import` made like `streets`, in a transaction of its own; the old table's
+//! indexes are then built on it in one go (far cheaper than keeping them up to date row by row),
+//! two at a time on connections of their own (the spatial index alone takes as long as all the
+//! others), and in a last short transaction it takes the old table's place. Readers see the
+//! old table until that commit. A failure drops the new table; a killed process may leave it
+//! behind, unused, and the next import drops it. Imports take turns (an advisory lock, which a
+//! dead process's session releases).
 //!
 //! The swap is not MVCC-safe for a snapshot taken before it and used after it (the new table's
 //! rows are not in that snapshot): the read model's snapshot therefore locks `streets` before
@@ -11,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use sqlx::{PgConnection, Row};
+use sqlx::{PgConnection, PgPool, Row};
 use streets_import::ImportedStreet;
 
 use super::wkb::multilinestring_wkb;
@@ -21,13 +24,19 @@ use super::{
 
 /// The table the import fills.
 const STAGING: &str = "streets_import";
-/// What the staging copies of the old table's constraints and indexes are called until the swap.
+/// What the staging copies of the old table's indexes are called until the swap.
 const SUFFIX: &str = "_import";
+/// The advisory lock imports take turns on ("STREETS1").
+const IMPORT_LOCK: i64 = 0x5354_5245_4554_5331;
 
-/// A constraint or index built on the staging table, renamed at the swap.
-enum Rename {
-    Constraint(String),
-    Index(String),
+/// An index of the old table, to build on the staging table.
+struct IndexBuild {
+    name: String,
+    /// Its `CREATE INDEX` for the staging table, under the temporary name.
+    sql: String,
+    /// The constraint it backs, with its kind (`PRIMARY KEY`, `UNIQUE`).
+    constraint: Option<(String, &'static str)>,
+    spatial: bool,
 }
 
 impl PostgresStreets {
@@ -35,63 +44,113 @@ impl PostgresStreets {
         &self,
         batches: &mut dyn StreetBatches,
     ) -> StoreResult<ImportSummary> {
-        let mut tx = self.pool.begin().await?;
-        // One import at a time; readers go on reading the old table.
-        sqlx::query("LOCK TABLE streets IN EXCLUSIVE MODE")
-            .execute(&mut *tx)
+        let mut lock = self.pool.acquire().await?;
+        sqlx::query("SELECT pg_advisory_lock($1)")
+            .bind(IMPORT_LOCK)
+            .execute(&mut *lock)
             .await?;
-        let before: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
-            .fetch_one(&mut *tx)
-            .await?;
-        // Index builds after the load sort in this much server memory.
-        sqlx::query("SET LOCAL maintenance_work_mem = '256MB'")
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(&format!(
-            "CREATE TABLE {STAGING} (LIKE streets INCLUDING DEFAULTS INCLUDING CONSTRAINTS)"
-        ))
+        let result = import_locked(&self.pool, batches).await;
+        if result.is_err() {
+            // Best effort: else the next import drops it.
+            let _ = sqlx::query(&format!("DROP TABLE IF EXISTS {STAGING}"))
+                .execute(&mut *lock)
+                .await;
+        }
+        let unlocked = sqlx::query("SELECT pg_advisory_unlock($1)")
+            .bind(IMPORT_LOCK)
+            .execute(&mut *lock)
+            .await;
+        if unlocked.is_err() {
+            // A session that may still hold the lock must not go back to the pool.
+            let _ = lock.close().await;
+        }
+        result
+    }
+}
+
+async fn import_locked(
+    pool: &PgPool,
+    batches: &mut dyn StreetBatches,
+) -> StoreResult<ImportSummary> {
+    let mut tx = pool.begin().await?;
+    // The id lookups of each batch (a few thousand numbers) are index probes, which the
+    // planner would trade for a scan of the whole old table per batch.
+    sqlx::query("SET LOCAL enable_seqscan = off")
         .execute(&mut *tx)
         .await?;
-        let (mut total, mut added) = (0_u64, 0_u64);
-        while let Some(batch) = batches.next_batch().await? {
-            added += copy_batch(&mut tx, &batch).await?;
-            total += batch.len() as u64;
-        }
-        let renames = build_indexes(&mut tx).await?;
-        sqlx::query(&format!("ANALYZE {STAGING}"))
-            .execute(&mut *tx)
-            .await?;
-        // The swap: readers wait for the commit from here (DROP takes the table's lock).
-        sqlx::query("DROP TABLE streets").execute(&mut *tx).await?;
-        sqlx::query(&format!("ALTER TABLE {STAGING} RENAME TO streets"))
-            .execute(&mut *tx)
-            .await?;
-        for rename in renames {
-            let sql = match rename {
-                Rename::Constraint(name) => format!(
-                    "ALTER TABLE streets RENAME CONSTRAINT {} TO {}",
-                    quote(&format!("{name}{SUFFIX}")),
-                    quote(&name)
-                ),
-                Rename::Index(name) => format!(
-                    "ALTER INDEX {} RENAME TO {}",
-                    quote(&format!("{name}{SUFFIX}")),
-                    quote(&name)
-                ),
-            };
-            sqlx::query(&sql).execute(&mut *tx).await?;
-        }
-        sqlx::query("UPDATE dataset SET generation = generation + 1")
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        let kept = total - added;
-        Ok(ImportSummary {
-            total,
-            added,
-            removed: u64::try_from(before).unwrap_or(0).saturating_sub(kept),
-        })
+    sqlx::query(&format!("DROP TABLE IF EXISTS {STAGING}"))
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query(&format!(
+        "CREATE TABLE {STAGING} (LIKE streets INCLUDING DEFAULTS INCLUDING CONSTRAINTS)"
+    ))
+    .execute(&mut *tx)
+    .await?;
+    let before: i64 = sqlx::query_scalar("SELECT count(*) FROM streets")
+        .fetch_one(&mut *tx)
+        .await?;
+    let (mut total, mut added) = (0_u64, 0_u64);
+    while let Some(batch) = batches.next_batch().await? {
+        added += copy_batch(&mut tx, &batch).await?;
+        total += batch.len() as u64;
     }
+    tx.commit().await?;
+
+    let indexes = index_builds(pool).await?;
+    let (spatial, others): (Vec<&IndexBuild>, Vec<&IndexBuild>) =
+        indexes.iter().partition(|i| i.spatial);
+    futures::future::try_join(build(pool, &spatial), build(pool, &others)).await?;
+
+    let mut tx = pool.begin().await?;
+    sqlx::query(&format!("ANALYZE {STAGING}"))
+        .execute(&mut *tx)
+        .await?;
+    // The swap: readers wait for the commit from here (DROP takes the table's lock).
+    sqlx::query("DROP TABLE streets").execute(&mut *tx).await?;
+    sqlx::query(&format!("ALTER TABLE {STAGING} RENAME TO streets"))
+        .execute(&mut *tx)
+        .await?;
+    for index in &indexes {
+        let staged = quote(&format!("{}{SUFFIX}", index.name));
+        let sql = match &index.constraint {
+            // The index takes the constraint's name.
+            Some((constraint, kind)) => format!(
+                "ALTER TABLE streets ADD CONSTRAINT {} {kind} USING INDEX {staged}",
+                quote(constraint)
+            ),
+            None => format!("ALTER INDEX {staged} RENAME TO {}", quote(&index.name)),
+        };
+        sqlx::query(&sql).execute(&mut *tx).await?;
+    }
+    sqlx::query("UPDATE dataset SET generation = generation + 1")
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    let kept = total - added;
+    Ok(ImportSummary {
+        total,
+        added,
+        removed: u64::try_from(before).unwrap_or(0).saturating_sub(kept),
+    })
+}
+
+/// Builds `indexes` one after the other on a connection of its own.
+async fn build(pool: &PgPool, indexes: &[&IndexBuild]) -> StoreResult<()> {
+    if indexes.is_empty() {
+        return Ok(());
+    }
+    let mut conn = pool.acquire().await?;
+    // Index builds sort in this much server memory (this session's only).
+    sqlx::query("SET maintenance_work_mem = '256MB'")
+        .execute(&mut *conn)
+        .await?;
+    for index in indexes {
+        sqlx::query(&index.sql).execute(&mut *conn).await?;
+    }
+    sqlx::query("RESET maintenance_work_mem")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }
 
 /// Copies one batch into the staging table, each street with the id its number has in the old
@@ -169,47 +228,43 @@ impl CopyData {
     }
 }
 
-/// Builds on the staging table the old table's constraints (primary key, unique) and indexes,
-/// as their definitions are in the catalogue (so that a migration adding one is followed),
-/// under temporary names; returns what to rename at the swap.
-async fn build_indexes(conn: &mut PgConnection) -> StoreResult<Vec<Rename>> {
-    let mut renames = Vec::new();
-    let constraints = sqlx::query(
-        "SELECT conname::text, pg_get_constraintdef(oid) FROM pg_constraint
-         WHERE conrelid = 'streets'::regclass AND contype IN ('p', 'u', 'x') ORDER BY conname",
+/// The old table's indexes (those of its primary key and unique constraints too), as their
+/// definitions are in the catalogue (so that a migration adding one is followed).
+async fn index_builds(pool: &PgPool) -> StoreResult<Vec<IndexBuild>> {
+    let rows = sqlx::query(
+        "SELECT i.relname::text, pg_get_indexdef(x.indexrelid), c.conname::text, c.contype::text
+         FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+         LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid
+         WHERE x.indrelid = 'streets'::regclass ORDER BY 1",
     )
-    .fetch_all(&mut *conn)
+    .fetch_all(pool)
     .await?;
-    let indexes = sqlx::query(
-        "SELECT i.relname::text, pg_get_indexdef(x.indexrelid) FROM pg_index x
-         JOIN pg_class i ON i.oid = x.indexrelid
-         WHERE x.indrelid = 'streets'::regclass
-           AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
-         ORDER BY 1",
-    )
-    .fetch_all(&mut *conn)
-    .await?;
-    for row in constraints {
-        let (name, definition): (String, String) = (row.try_get(0)?, row.try_get(1)?);
-        sqlx::query(&format!(
-            "ALTER TABLE {STAGING} ADD CONSTRAINT {} {definition}",
-            quote(&format!("{name}{SUFFIX}"))
-        ))
-        .execute(&mut *conn)
-        .await?;
-        renames.push(Rename::Constraint(name));
-    }
-    for row in indexes {
-        let (name, definition): (String, String) = (row.try_get(0)?, row.try_get(1)?);
-        let sql = staging_index(&name, &definition).ok_or_else(|| {
+    let mut builds = Vec::with_capacity(rows.len());
+    for row in rows {
+        let name: String = row.try_get(0)?;
+        let definition: String = row.try_get(1)?;
+        let constraint: Option<String> = row.try_get(2)?;
+        let kind: Option<String> = row.try_get(3)?;
+        let unsupported = || {
             StoreError::Other(anyhow::anyhow!(
                 "cannot rebuild index {name} from its definition {definition:?}"
             ))
-        })?;
-        sqlx::query(&sql).execute(&mut *conn).await?;
-        renames.push(Rename::Index(name));
+        };
+        let constraint = match (constraint, kind.as_deref()) {
+            (None, _) => None,
+            (Some(c), Some("p")) => Some((c, "PRIMARY KEY")),
+            (Some(c), Some("u")) => Some((c, "UNIQUE")),
+            (Some(_), _) => return Err(unsupported()),
+        };
+        let sql = staging_index(&name, &definition).ok_or_else(unsupported)?;
+        builds.push(IndexBuild {
+            spatial: definition.contains(" USING gist "),
+            name,
+            sql,
+            constraint,
+        });
     }
-    Ok(renames)
+    Ok(builds)
 }
 
 /// `CREATE [UNIQUE] INDEX name ON schema.streets USING …` (as `pg_get_indexdef` writes it) for

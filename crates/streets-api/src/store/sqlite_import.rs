@@ -37,18 +37,38 @@ impl SqliteStreets {
         batches: &mut dyn StreetBatches,
     ) -> StoreResult<ImportSummary> {
         let mut conn = self.pool.acquire().await?;
+        // The pool maps the file into memory for reads; the import reads the old table once and
+        // writes a new one, whose mapped pages would count as the process's memory: plain reads.
+        let mmap_size: i64 = sqlx::query_scalar("PRAGMA mmap_size")
+            .fetch_one(&mut *conn)
+            .await?;
+        sqlx::query("PRAGMA mmap_size = 0")
+            .execute(&mut *conn)
+            .await?;
         // IMMEDIATE takes the write lock up front: one import at a time, readers unaffected (WAL).
         sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
         let result = import_in_transaction(&mut conn, batches).await;
-        match result {
-            Ok(summary) => {
-                sqlx::query("COMMIT").execute(&mut *conn).await?;
-                Ok(summary)
-            }
-            Err(err) => {
-                sqlx::query("ROLLBACK").execute(&mut *conn).await?;
-                Err(err)
-            }
+        let result = end_transaction(&mut conn, result).await;
+        sqlx::query(&format!("PRAGMA mmap_size = {mmap_size}"))
+            .execute(&mut *conn)
+            .await?;
+        result
+    }
+}
+
+/// Commits after `result` is a success, else rolls back.
+async fn end_transaction(
+    conn: &mut SqliteConnection,
+    result: StoreResult<ImportSummary>,
+) -> StoreResult<ImportSummary> {
+    match result {
+        Ok(summary) => {
+            sqlx::query("COMMIT").execute(&mut *conn).await?;
+            Ok(summary)
+        }
+        Err(err) => {
+            sqlx::query("ROLLBACK").execute(&mut *conn).await?;
+            Err(err)
         }
     }
 }
