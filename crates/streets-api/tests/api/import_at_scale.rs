@@ -6,7 +6,6 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use streets_api::store::StreetStore;
 
 /// A GeoJSON city of `n` streets (numbers 1..=n, one short line each, in Prague), the feature
 /// at index `bad_at` without a name.
