@@ -1,8 +1,8 @@
 //! PostgreSQL import: the streets are copied (binary `COPY`, a batch at a time) into a new
 //! table `streets_import` made like `streets`, in a transaction of its own; the old table's
 //! indexes are then built on it in one go (far cheaper than keeping them up to date row by row),
-//! two at a time on connections of their own (the spatial index alone takes as long as all the
-//! others), and in a last short transaction it takes the old table's place. Readers see the
+//! two at a time on connections of their own when the pool has two to spare (the spatial index
+//! alone takes as long as all the others), and in a last short transaction it takes the old table's place. Readers see the
 //! old table until that commit. A failure drops the new table; a killed process may leave it
 //! behind, unused, and the next import drops it. Imports take turns (an advisory lock, which a
 //! dead process's session releases).
@@ -97,9 +97,28 @@ async fn import_locked(
     tx.commit().await?;
 
     let indexes = index_builds(pool).await?;
-    let (spatial, others): (Vec<&IndexBuild>, Vec<&IndexBuild>) =
-        indexes.iter().partition(|i| i.spatial);
-    futures::future::try_join(build(pool, &spatial), build(pool, &others)).await?;
+    // Two connections if the pool has two to spare (it may be as small as two, and the advisory
+    // lock holds one); else the indexes are built one after the other.
+    let in_use = pool
+        .size()
+        .saturating_sub(u32::try_from(pool.num_idle()).unwrap_or(0));
+    let spare = pool.options().get_max_connections().saturating_sub(in_use);
+    let mut first = pool.acquire().await?;
+    let second = if spare >= 2 {
+        Some(pool.acquire().await?)
+    } else {
+        None
+    };
+    match second {
+        Some(mut second) => {
+            let (spatial, others): (Vec<&IndexBuild>, Vec<&IndexBuild>) =
+                indexes.iter().partition(|i| i.spatial);
+            futures::future::try_join(build(&mut first, &spatial), build(&mut second, &others))
+                .await?;
+        }
+        None => build(&mut first, &indexes.iter().collect::<Vec<_>>()).await?,
+    }
+    drop(first);
 
     let mut tx = pool.begin().await?;
     sqlx::query(&format!("ANALYZE {STAGING}"))
@@ -134,12 +153,11 @@ async fn import_locked(
     })
 }
 
-/// Builds `indexes` one after the other on a connection of its own.
-async fn build(pool: &PgPool, indexes: &[&IndexBuild]) -> StoreResult<()> {
+/// Builds `indexes` one after the other on `conn`.
+async fn build(conn: &mut PgConnection, indexes: &[&IndexBuild]) -> StoreResult<()> {
     if indexes.is_empty() {
         return Ok(());
     }
-    let mut conn = pool.acquire().await?;
     // Index builds sort in this much server memory (this session's only).
     sqlx::query("SET maintenance_work_mem = '256MB'")
         .execute(&mut *conn)
