@@ -184,6 +184,7 @@ for backend in $BACKENDS; do
     "$backend" "${SIZES##* }" "$(awk -v a="$large" -v b="$small" 'BEGIN {printf "%.2f", a/b}')" "${SIZES%% *}" | tee -a "$report"
 done
 echo "Written to $report"
+[ "${BENCH_STREETS_IMPORT:-1}" = 0 ] || bash scripts/bench-streets-import.sh # the import against ogr2ogr (BENCH_STREETS_IMPORT=0 skips it)
 
 # platform-messages: write-to-notice latency against the broker's own publish-to-receive time, and
 # the public read endpoint against a trivial handler (crates/platform-messages/benches/notices.rs).

@@ -6,8 +6,10 @@
 
 pub mod cli;
 pub mod demo;
+pub mod import;
 pub mod model;
 pub mod ogc;
+pub mod progress;
 pub mod routes;
 pub mod settings;
 pub mod startup;

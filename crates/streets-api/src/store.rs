@@ -3,9 +3,11 @@
 pub mod bbox;
 mod coords;
 mod postgres;
+mod postgres_import;
 pub mod read_model;
 mod shared;
 mod sqlite;
+mod sqlite_import;
 pub mod wkb;
 
 use actix_web::web::Bytes;
@@ -46,6 +48,24 @@ pub struct ImportSummary {
     pub removed: u64,
 }
 
+/// The streets of an import, batch by batch, as a file is read.
+#[async_trait]
+pub trait StreetBatches: Send {
+    /// The next streets (in file order); `Ok(None)` once every street has been given and the
+    /// source is complete and valid; an error when it is not, which rolls the import back.
+    async fn next_batch(&mut self) -> StoreResult<Option<Vec<ImportedStreet>>>;
+}
+
+/// The streets of a slice, a few thousand at a time.
+struct SliceBatches<'a>(std::slice::Chunks<'a, ImportedStreet>);
+
+#[async_trait]
+impl StreetBatches for SliceBatches<'_> {
+    async fn next_batch(&mut self) -> StoreResult<Option<Vec<ImportedStreet>>> {
+        Ok(self.0.next().map(<[ImportedStreet]>::to_vec))
+    }
+}
+
 /// Every street of one import, read in one snapshot: what a read model is built from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DatasetSnapshot {
@@ -76,7 +96,18 @@ pub trait StreetStore: Send + Sync {
     }
     /// Replaces the whole data set in one transaction, keeping each street's id for the same
     /// number. Either everything is replaced or nothing changes.
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary>;
+    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
+        self.import_streets(&mut SliceBatches(
+            streets.chunks(streets_import::DEFAULT_BATCH_SIZE),
+        ))
+        .await
+    }
+    /// Replaces the whole data set with the streets `batches` gives, written as they come into
+    /// a table that takes the old one's place when the last has been written, in one
+    /// transaction: readers see the old streets or the new ones, never a mix, and an error
+    /// (of the batches or of the database), or the process dying, changes nothing. Each
+    /// street keeps its id for the same number. Memory is a batch or two, whatever the total.
+    async fn import_streets(&self, batches: &mut dyn StreetBatches) -> StoreResult<ImportSummary>;
     /// A page of the features API's items: the streets passing the query's filters, by
     /// number.
     async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage>;

@@ -1,14 +1,15 @@
 //! A geozero processor that keeps, for each feature, its `I_GM_U` and `N_GM_U` values and the
-//! lines of a LineString or MultiLineString, whatever the file format. The checks are the same
-//! as GeoJSON's (see `validate`), run in [`into_streets`] once the file has been read.
+//! lines of a LineString or MultiLineString, whatever the file format, and hands each feature
+//! as it ends to the [`Pipeline`], which runs the same checks as for GeoJSON (see `validate`).
 
-use geozero::error::Result as GzResult;
+use geozero::error::{GeozeroError, Result as GzResult};
 use geozero::{ColumnValue, FeatureProcessor, GeomProcessor, PropertyProcessor};
 use serde_json::Value;
 
 use crate::crs::Reprojector;
-use crate::validate::{check_lines, read_name, read_number, Streets};
-use crate::{Crs, FeatureProblem, ImportError, ImportedStreet, NAME_PROPERTY, NUMBER_PROPERTY};
+use crate::pipeline::Pipeline;
+use crate::validate::{check_lines, read_name, read_number, FeatureResult};
+use crate::{FeatureProblem, ImportError, ImportedStreet, NAME_PROPERTY, NUMBER_PROPERTY};
 
 /// One feature as read, not yet checked.
 #[derive(Debug, Default)]
@@ -28,23 +29,40 @@ pub(crate) enum RawGeometry {
 }
 
 /// Collects features from a geozero reader (FlatGeobuf, Shapefile) or, driven by hand through
-/// [`Collector::begin`] and [`Collector::end`], from GeoPackage rows.
-#[derive(Default)]
-pub(crate) struct Collector {
-    pub(crate) features: Vec<RawFeature>,
+/// [`Collector::begin`] and [`Collector::end`], from GeoPackage rows; each ended feature goes
+/// to the pipeline at once.
+pub(crate) struct Collector<'p, 's> {
+    pipeline: &'p mut Pipeline<'s>,
     current: RawFeature,
     open: bool,
 }
 
-impl Collector {
+/// What a geozero callback returns when the pipeline refused a feature: the reader stops, and
+/// the refusal is kept in the pipeline ([`Pipeline::take_failure`]).
+fn stopped() -> GeozeroError {
+    GeozeroError::Feature("the import stopped".to_owned())
+}
+
+impl<'p, 's> Collector<'p, 's> {
+    pub(crate) fn new(pipeline: &'p mut Pipeline<'s>) -> Self {
+        Self {
+            pipeline,
+            current: RawFeature::default(),
+            open: false,
+        }
+    }
+
     pub(crate) fn begin(&mut self) {
         self.current = RawFeature::default();
         self.open = true;
     }
 
-    pub(crate) fn end(&mut self) {
-        self.features.push(std::mem::take(&mut self.current));
+    /// The feature read is checked and handed on; an error refuses the file.
+    pub(crate) fn end(&mut self) -> Result<(), ImportError> {
+        let feature = std::mem::take(&mut self.current);
         self.open = false;
+        let street = check_feature(feature, self.pipeline.reprojector()?);
+        self.pipeline.push(street)
     }
 
     pub(crate) fn set_property(&mut self, name: &str, value: Option<Value>) {
@@ -55,14 +73,18 @@ impl Collector {
         }
     }
 
-    /// A reader failed inside the feature being read (or right after the last one): that
-    /// feature is reported as malformed, after any problem of the features before it.
-    pub(crate) fn fail(&mut self, reason: String) {
+    /// A reader failed: a refusal the pipeline made is returned as is; else the feature being
+    /// read (or the one after the last) is reported as malformed, after any problem of the
+    /// features before it.
+    pub(crate) fn fail(&mut self, reason: String) -> Result<(), ImportError> {
+        if let Some(failure) = self.pipeline.take_failure() {
+            return Err(failure);
+        }
         if !self.open {
             self.current = RawFeature::default();
         }
         self.current.geometry = RawGeometry::Malformed(reason);
-        self.end();
+        self.end()
     }
 
     fn unsupported(&mut self, kind: &'static str) {
@@ -96,22 +118,24 @@ pub(crate) fn float_value(v: f64) -> Value {
     serde_json::Number::from_f64(v).map_or_else(|| Value::from(v.to_string()), Value::Number)
 }
 
-impl PropertyProcessor for Collector {
+impl PropertyProcessor for Collector<'_, '_> {
     fn property(&mut self, _idx: usize, name: &str, value: &ColumnValue) -> GzResult<bool> {
         self.set_property(name, Some(json_value(value)));
         Ok(false)
     }
 }
 
-impl FeatureProcessor for Collector {
+impl FeatureProcessor for Collector<'_, '_> {
     fn feature_begin(&mut self, _idx: u64) -> GzResult<()> {
         self.begin();
         Ok(())
     }
 
     fn feature_end(&mut self, _idx: u64) -> GzResult<()> {
-        self.end();
-        Ok(())
+        self.end().map_err(|e| {
+            self.pipeline.stop(e);
+            stopped()
+        })
     }
 }
 
@@ -125,7 +149,7 @@ macro_rules! unsupported {
     )*};
 }
 
-impl GeomProcessor for Collector {
+impl GeomProcessor for Collector<'_, '_> {
     fn xy(&mut self, x: f64, y: f64, _idx: usize) -> GzResult<()> {
         if let RawGeometry::Lines(lines) = &mut self.current.geometry {
             if let Some(line) = lines.last_mut() {
@@ -182,42 +206,21 @@ impl GeomProcessor for Collector {
     );
 }
 
-/// Checks the collected features in file order (number, name, geometry, then uniqueness, as
-/// for GeoJSON) and reprojects them; the first problem refuses the whole file.
-pub(crate) fn into_streets(
-    features: Vec<RawFeature>,
-    crs: Crs,
-) -> Result<Vec<ImportedStreet>, ImportError> {
-    if features.is_empty() {
-        return Ok(Vec::new());
+/// Checks a feature as read (number, name, geometry, as for GeoJSON) and reprojects it.
+fn check_feature(feature: RawFeature, reprojector: &Reprojector) -> FeatureResult<ImportedStreet> {
+    let number = read_number(feature.number.as_ref()).map_err(|p| (None, p))?;
+    let fail = |problem| (Some(number), problem);
+    let name = read_name(feature.name.as_ref()).map_err(fail)?;
+    let lines = match feature.geometry {
+        RawGeometry::Missing => Err(FeatureProblem::MissingGeometry),
+        RawGeometry::Unsupported(kind) => Err(FeatureProblem::UnsupportedGeometry(kind.to_owned())),
+        RawGeometry::Malformed(reason) => Err(FeatureProblem::MalformedGeometry(reason)),
+        RawGeometry::Lines(raw) => check_lines(&raw, reprojector),
     }
-    let reprojector = Reprojector::new(&crs)?;
-    let mut streets = Streets::with_capacity(features.len());
-    for (index, feature) in features.into_iter().enumerate() {
-        let fail = |number, problem| ImportError::Feature {
-            index,
-            number,
-            problem,
-        };
-        let number = read_number(feature.number.as_ref()).map_err(|p| fail(None, p))?;
-        let name = read_name(feature.name.as_ref()).map_err(|p| fail(Some(number), p))?;
-        let lines = match feature.geometry {
-            RawGeometry::Missing => Err(FeatureProblem::MissingGeometry),
-            RawGeometry::Unsupported(kind) => {
-                Err(FeatureProblem::UnsupportedGeometry(kind.to_owned()))
-            }
-            RawGeometry::Malformed(reason) => Err(FeatureProblem::MalformedGeometry(reason)),
-            RawGeometry::Lines(raw) => check_lines(&raw, &reprojector),
-        }
-        .map_err(|p| fail(Some(number), p))?;
-        streets.push(
-            index,
-            ImportedStreet {
-                number,
-                name,
-                lines,
-            },
-        )?;
-    }
-    Ok(streets.into_vec())
+    .map_err(fail)?;
+    Ok(ImportedStreet {
+        number,
+        name,
+        lines,
+    })
 }

@@ -41,6 +41,9 @@ pub enum ImportError {
     InvalidCrsMember(String),
     #[error("cannot reproject from {crs}: {reason}")]
     Projection { crs: Crs, reason: String },
+    /// The [`crate::StreetSink`] stopped the read (its writer failed, or it was cancelled).
+    #[error("the import stopped: {0}")]
+    Stopped(String),
     #[error("{}: {problem}", FeatureRef { index: *index, number: *number })]
     Feature {
         /// Position of the feature in the collection's `features` array, from 0.

@@ -5,21 +5,28 @@ use std::path::Path;
 
 use flatgeobuf::FgbReader;
 
-use crate::collect::{Collector, RawFeature};
+use crate::collect::Collector;
+use crate::pipeline::{Pipeline, StreetSink};
 use crate::prj::crs_from_wkt;
-use crate::{parse_crs, Crs, ImportError};
+use crate::{choose_crs, parse_crs, Crs, ImportError};
 
 const FORMAT: &str = "FlatGeobuf";
 
-/// The features of the FlatGeobuf file and the CRS its header declares.
+/// Reads the FlatGeobuf file's features into `sink`, in the CRS its header declares unless
+/// `source_crs` is given; returns how many streets it held.
 pub(crate) fn read(
     path: &Path,
-) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
     let format_error = |reason| ImportError::format(FORMAT, reason);
     let file = std::fs::File::open(path).map_err(ImportError::io(path))?;
     let reader =
         FgbReader::open(std::io::BufReader::new(file)).map_err(|e| format_error(e.to_string()))?;
     let header = reader.header();
+    // 0 when the writer did not know it.
+    let count = Some(header.features_count()).filter(|&n| n > 0);
     let crs = match header.crs() {
         Some(crs)
             if crs.code() > 0
@@ -45,12 +52,14 @@ pub(crate) fn read(
             detail: "the header has no crs".to_owned(),
         }),
     };
+    let mut pipeline = Pipeline::new(choose_crs(source_crs, crs)?, batch_size, sink);
     let mut features = reader
         .select_all()
         .map_err(|e| format_error(e.to_string()))?;
-    let mut collector = Collector::default();
+    pipeline.start(count);
+    let mut collector = Collector::new(&mut pipeline);
     if let Err(e) = features.process_features(&mut collector) {
-        collector.fail(e.to_string());
+        collector.fail(e.to_string())?;
     }
-    Ok((collector.features, crs))
+    pipeline.finish()
 }

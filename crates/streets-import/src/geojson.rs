@@ -1,13 +1,26 @@
-//! GeoJSON: a FeatureCollection read with serde_json, so that every malformed member is named.
+//! GeoJSON: a FeatureCollection parsed as it is read (serde_json over a buffered reader), one
+//! feature at a time, so that memory does not grow with the file and every malformed member is
+//! still named. A quick pass before the parse (`scan`) counts the features and finds the legacy
+//! `crs` member wherever it is in the file.
 
-use serde_json::{Map, Value};
+use std::fmt;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
 
 use crate::crs::Reprojector;
-use crate::validate::{read_name, read_number, reproject_lines, FeatureResult, Streets};
+use crate::pipeline::{Pipeline, StreetSink};
+use crate::scan::{scan, TopLevel};
+use crate::validate::{read_name, read_number, reproject_lines, FeatureResult};
 use crate::{parse_crs, Crs, FeatureProblem, ImportError, ImportedStreet};
 use crate::{NAME_PROPERTY, NUMBER_PROPERTY};
 
-/// Reads a GeoJSON FeatureCollection of streets.
+/// The read buffer: large enough that reading costs little, small beside a batch.
+const BUFFER: usize = 256 * 1024;
+
+/// Reads a GeoJSON FeatureCollection of streets held in memory.
 ///
 /// The source CRS is `source_crs` when given (it overrides the file), else the file's
 /// legacy `crs` member, else EPSG:4326. An empty collection gives an empty `Vec`.
@@ -15,70 +28,255 @@ pub fn read_geojson(
     bytes: &[u8],
     source_crs: Option<&str>,
 ) -> Result<Vec<ImportedStreet>, ImportError> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Some(format) = sniff_other_format(bytes) {
+    let mut streets = crate::Collect::default();
+    let top = scan(bytes).map_err(|e| ImportError::Json(e.to_string()))?;
+    read_from(bytes, top, source_crs, usize::MAX, &mut streets)?;
+    Ok(streets.0)
+}
+
+/// Reads the GeoJSON file at `path` into `sink`; returns how many streets it held.
+pub(crate) fn read(
+    path: &Path,
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
+    let open = || {
+        std::fs::File::open(path)
+            .map(|f| BufReader::with_capacity(BUFFER, f))
+            .map_err(ImportError::io(path))
+    };
+    let top = scan(open()?).map_err(ImportError::io(path))?;
+    read_from(open()?, top, source_crs, batch_size, sink)
+}
+
+fn read_from(
+    mut reader: impl BufRead,
+    top: TopLevel,
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
+    let io_error = |e: std::io::Error| ImportError::Json(e.to_string());
+    let head = reader.fill_buf().map_err(io_error)?;
+    if head.starts_with(b"\xEF\xBB\xBF") {
+        reader.consume(3);
+    }
+    let head = reader.fill_buf().map_err(io_error)?;
+    if let Some(format) = sniff_other_format(head) {
         return Err(ImportError::UnsupportedFormat(format.to_owned()));
     }
-    let root: Value =
-        serde_json::from_slice(bytes).map_err(|e| ImportError::Json(e.to_string()))?;
-    let Value::Object(root) = root else {
-        return Err(ImportError::NotFeatureCollection(format!(
-            "the top level is {}, not an object",
-            json_kind(&root)
-        )));
-    };
-    match root.get("type") {
-        Some(Value::String(t)) if t == "FeatureCollection" => {}
-        Some(Value::String(t)) => {
-            return Err(ImportError::NotFeatureCollection(format!(
-                "its type is {t:?}"
-            )))
-        }
-        _ => {
-            return Err(ImportError::NotFeatureCollection(
-                "it has no \"type\"".to_owned(),
-            ))
-        }
-    }
-    let features = match root.get("features") {
-        Some(Value::Array(features)) => features,
-        Some(other) => {
-            return Err(ImportError::NotFeatureCollection(format!(
-                "\"features\" is {}, not an array",
-                json_kind(other)
-            )))
-        }
-        None => {
-            return Err(ImportError::NotFeatureCollection(
-                "it has no \"features\"".to_owned(),
-            ))
-        }
-    };
-
     let crs = match source_crs {
-        Some(s) => parse_crs(s)?,
-        None => match crs_member(&root)? {
-            Some(crs) => crs,
-            None => Crs::Wgs84,
+        Some(s) => parse_crs(s),
+        // A crs member that is not even JSON: the parse below refuses the file.
+        None => match top.crs.as_deref().map(serde_json::from_slice::<Value>) {
+            Some(Ok(member)) => crs_member(&member).map(|crs| crs.unwrap_or(Crs::Wgs84)),
+            Some(Err(_)) | None => Ok(Crs::Wgs84),
         },
     };
-    if features.is_empty() {
-        return Ok(Vec::new());
+    sink.start(top.features);
+    let mut state = State {
+        crs: Some(crs),
+        sink: Some(sink),
+        batch_size,
+        pipeline: None,
+        failure: None,
+        type_seen: false,
+        features_seen: false,
+    };
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let parsed = Root(&mut state)
+        .deserialize(&mut de)
+        .and_then(|()| de.end());
+    if let Some(failure) = state.failure.take() {
+        return Err(failure);
     }
-    let reprojector = Reprojector::new(&crs)?;
+    parsed.map_err(|e| ImportError::Json(e.to_string()))?;
+    if !state.type_seen {
+        return Err(ImportError::NotFeatureCollection(
+            "it has no \"type\"".to_owned(),
+        ));
+    }
+    if !state.features_seen {
+        return Err(ImportError::NotFeatureCollection(
+            "it has no \"features\"".to_owned(),
+        ));
+    }
+    match (state.pipeline, state.crs) {
+        (Some(pipeline), _) => pipeline.finish(),
+        (None, Some(Err(e))) => Err(e),
+        (None, _) => Ok(0),
+    }
+}
 
-    let mut streets = Streets::with_capacity(features.len());
-    for (index, feature) in features.iter().enumerate() {
-        let street = read_feature(feature, &reprojector).map_err(|(number, problem)| {
-            ImportError::Feature {
-                index,
-                number,
-                problem,
-            }
-        })?;
-        streets.push(index, street)?;
+/// The parse's state, shared by the visitors.
+struct State<'s> {
+    /// The source CRS (or why it is unusable), until the first feature needs it.
+    crs: Option<Result<Crs, ImportError>>,
+    /// Until the first feature, which makes the pipeline.
+    sink: Option<&'s mut dyn StreetSink>,
+    batch_size: usize,
+    pipeline: Option<Pipeline<'s>>,
+    /// Why the parse was stopped, when a visitor stopped it (not a JSON error).
+    failure: Option<ImportError>,
+    type_seen: bool,
+    features_seen: bool,
+}
+
+impl State<'_> {
+    /// Stops the parse with `error`.
+    fn fail<E: serde::de::Error>(&mut self, error: ImportError) -> E {
+        self.failure = Some(error);
+        E::custom("the import stopped")
     }
-    Ok(streets.into_vec())
+
+    fn feature(&mut self, feature: &Value) -> Result<(), ImportError> {
+        if self.pipeline.is_none() {
+            let crs = self.crs.take().unwrap_or(Ok(Crs::Wgs84))?;
+            let sink = self
+                .sink
+                .take()
+                .ok_or_else(|| ImportError::Json("the features array appears twice".to_owned()))?;
+            self.pipeline = Some(Pipeline::new(crs, self.batch_size, sink));
+        }
+        let Some(pipeline) = self.pipeline.as_mut() else {
+            return Ok(());
+        };
+        let street = read_feature(feature, pipeline.reprojector()?);
+        pipeline.push(street)
+    }
+}
+
+/// The top-level object.
+struct Root<'a, 's>(&'a mut State<'s>);
+
+impl<'de> DeserializeSeed<'de> for Root<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// The value's kind for the messages, from a visitor's callback.
+macro_rules! refuse_kinds {
+    ($refuse:ident) => {
+        fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
+            self.$refuse("a boolean")
+        }
+        fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
+            self.$refuse("a number")
+        }
+        fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
+            self.$refuse("a number")
+        }
+        fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
+            self.$refuse("a number")
+        }
+        fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
+            self.$refuse("a string")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+            self.$refuse("null")
+        }
+    };
+}
+
+impl Root<'_, '_> {
+    fn refuse<E: serde::de::Error>(self, kind: &str) -> Result<(), E> {
+        Err(self.0.fail(ImportError::NotFeatureCollection(format!(
+            "the top level is {kind}, not an object"
+        ))))
+    }
+}
+
+impl<'de> Visitor<'de> for Root<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a GeoJSON FeatureCollection")
+    }
+
+    refuse_kinds!(refuse);
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        self.refuse("an array")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let state = self.0;
+        while let Some(key) = map.next_key::<String>()? {
+            match key.as_str() {
+                "type" => {
+                    let value: Value = map.next_value()?;
+                    state.type_seen = true;
+                    match value {
+                        Value::String(t) if t == "FeatureCollection" => {}
+                        Value::String(t) => {
+                            return Err(state.fail(ImportError::NotFeatureCollection(format!(
+                                "its type is {t:?}"
+                            ))))
+                        }
+                        _ => {
+                            return Err(state.fail(ImportError::NotFeatureCollection(
+                                "it has no \"type\"".to_owned(),
+                            )))
+                        }
+                    }
+                }
+                "features" => {
+                    state.features_seen = true;
+                    map.next_value_seed(Features(&mut *state))?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `features` array, each element handed to the pipeline as soon as it is parsed.
+struct Features<'a, 's>(&'a mut State<'s>);
+
+impl<'de> DeserializeSeed<'de> for Features<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl Features<'_, '_> {
+    fn refuse<E: serde::de::Error>(self, kind: &str) -> Result<(), E> {
+        Err(self.0.fail(ImportError::NotFeatureCollection(format!(
+            "\"features\" is {kind}, not an array"
+        ))))
+    }
+}
+
+impl<'de> Visitor<'de> for Features<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array of features")
+    }
+
+    refuse_kinds!(refuse);
+
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<(), A::Error> {
+        self.refuse("an object")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(feature) = seq.next_element::<Value>()? {
+            if let Err(e) = self.0.feature(&feature) {
+                return Err(self.0.fail(e));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Names a known non-GeoJSON format by its first bytes.
@@ -107,8 +305,8 @@ pub(crate) fn json_kind(v: &Value) -> &'static str {
 
 /// The legacy (GeoJSON 2008) `crs` member: `{"type":"name","properties":{"name":...}}`
 /// or `{"type":"EPSG","properties":{"code":5514}}`.
-fn crs_member(root: &Map<String, Value>) -> Result<Option<Crs>, ImportError> {
-    let member = match root.get("crs") {
+fn crs_member(member: &Value) -> Result<Option<Crs>, ImportError> {
+    let member = match Some(member) {
         None | Some(Value::Null) => return Ok(None),
         Some(Value::Object(member)) => member,
         Some(other) => {

@@ -10,63 +10,126 @@ use serde_json::Value;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection, SqliteRow};
 use sqlx::{ConnectOptions, Connection, Row};
 
-use crate::collect::{float_value, Collector, RawFeature};
+use crate::collect::{float_value, Collector};
 use crate::crs::readable;
+use crate::pipeline::{Pipeline, StreetSink};
 use crate::prj::crs_from_wkt;
-use crate::{parse_crs, Crs, ImportError, NAME_PROPERTY, NUMBER_PROPERTY};
+use crate::{choose_crs, parse_crs, Crs, ImportError, NAME_PROPERTY, NUMBER_PROPERTY};
 
 const FORMAT: &str = "GeoPackage";
 
-/// The features of the GeoPackage and the CRS its feature table declares.
+/// Rows fetched at a time (by rowid, so each fetch is an index range).
+const ROWS_PER_FETCH: i64 = 4096;
+
+/// One feature row: the geometry blob and the two properties.
+struct FeatureRow {
+    geometry: Option<Vec<u8>>,
+    number: Option<Value>,
+    name: Option<Value>,
+}
+
+/// What the fetching thread sends, in this order: `Start`, any number of `Rows`, `End`.
+enum Message {
+    Start {
+        crs: Result<Crs, ImportError>,
+        count: u64,
+    },
+    Rows(Vec<FeatureRow>),
+    End,
+}
+
+type Sender = std::sync::mpsc::SyncSender<Result<Message, ImportError>>;
+
+/// Reads the GeoPackage's features into `sink`, in the CRS its feature table declares unless
+/// `source_crs` is given; returns how many streets it held.
+///
+/// sqlx is async: a thread of our own with a runtime of its own fetches the rows (which works
+/// from any caller, inside a tokio runtime or not), a few thousand at a time, and this thread
+/// checks them, so memory does not grow with the file.
 pub(crate) fn read(
     path: &Path,
-) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
-    // sqlx is async; a runtime of our own on a thread of our own works from any caller,
-    // inside a tokio runtime (the CLI) or not (tests, tools).
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
+    // SQLite would report a missing file vaguely; name it as for GeoJSON.
+    std::fs::metadata(path).map_err(ImportError::io(path))?;
+    let (tx, rx) = std::sync::mpsc::sync_channel(2);
     std::thread::scope(|scope| {
-        scope
-            .spawn(|| {
-                tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .map_err(|e| format_error(format!("cannot start the reader: {e}")))?
-                    .block_on(read_async(path))
-            })
-            .join()
-            .unwrap_or_else(|_| Err(format_error("the reader stopped unexpectedly".to_owned())))
+        scope.spawn(move || fetch(path, &tx));
+        // Returning drops the receiver, which stops the fetching thread.
+        consume(&rx, source_crs, batch_size, sink)
     })
 }
 
-fn format_error(reason: String) -> ImportError {
-    ImportError::format(FORMAT, reason)
+fn consume(
+    rx: &std::sync::mpsc::Receiver<Result<Message, ImportError>>,
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
+    let stopped = || format_error("the reader stopped unexpectedly".to_owned());
+    let Message::Start { crs, count } = rx.recv().map_err(|_| stopped())?? else {
+        return Err(stopped());
+    };
+    let mut pipeline = Pipeline::new(choose_crs(source_crs, crs)?, batch_size, sink);
+    pipeline.start(Some(count));
+    let mut collector = Collector::new(&mut pipeline);
+    loop {
+        match rx.recv().map_err(|_| stopped())?? {
+            Message::Rows(rows) => {
+                for row in rows {
+                    collector.begin();
+                    collector.set_property(NUMBER_PROPERTY, row.number);
+                    collector.set_property(NAME_PROPERTY, row.name);
+                    match row.geometry {
+                        Some(blob) => match GpkgWkb(blob).process_geom(&mut collector) {
+                            Ok(()) => collector.end()?,
+                            Err(e) => collector.fail(e.to_string())?,
+                        },
+                        None => collector.end()?,
+                    }
+                }
+            }
+            Message::End => break,
+            Message::Start { .. } => return Err(stopped()),
+        }
+    }
+    pipeline.finish()
 }
 
-fn sql_error(e: sqlx::Error) -> ImportError {
-    format_error(e.to_string())
+/// The fetching thread: sends the rows, or the error that stopped it; stops early when the
+/// receiver is gone.
+fn fetch(path: &Path, tx: &Sender) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            let _ = tx.send(Err(format_error(format!("cannot start the reader: {e}"))));
+            return;
+        }
+    };
+    let result = runtime.block_on(async {
+        let mut conn = SqliteConnectOptions::new()
+            .filename(path)
+            .read_only(true)
+            .connect()
+            .await
+            .map_err(sql_error)?;
+        let result = fetch_rows(&mut conn, tx).await;
+        // Closing a read-only connection cannot lose anything; its error is of no interest.
+        let _ = conn.close().await;
+        result
+    });
+    if let Err(e) = result {
+        let _ = tx.send(Err(e));
+    }
 }
 
-fn quote(identifier: &str) -> String {
-    format!("\"{}\"", identifier.replace('"', "\"\""))
-}
-
-async fn read_async(
-    path: &Path,
-) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
-    let mut conn = SqliteConnectOptions::new()
-        .filename(path)
-        .read_only(true)
-        .connect()
-        .await
-        .map_err(sql_error)?;
-    let result = read_features(&mut conn).await;
-    // Closing a read-only connection cannot lose anything; its error is of no interest.
-    let _ = conn.close().await;
-    result
-}
-
-async fn read_features(
-    conn: &mut SqliteConnection,
-) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
+/// Blocking sends from the fetching thread's runtime are fine: it runs nothing else.
+async fn fetch_rows(conn: &mut SqliteConnection, tx: &Sender) -> Result<(), ImportError> {
     let tables: Vec<(String, String, i64)> = sqlx::query_as(
         "SELECT c.table_name, g.column_name, c.srs_id
          FROM gpkg_contents c JOIN gpkg_geometry_columns g ON g.table_name = c.table_name
@@ -101,30 +164,62 @@ async fn read_features(
             .map_or_else(|| "NULL".to_owned(), |c| quote(c))
     };
     let (number, name) = (column(NUMBER_PROPERTY), column(NAME_PROPERTY));
-    let sql = format!(
-        "SELECT {geom}, {number}, typeof({number}), {name}, typeof({name}) FROM {table} ORDER BY rowid",
-        geom = quote(&geometry_column),
-        table = quote(&table),
-    );
-    let rows = sqlx::query(&sql)
-        .fetch_all(&mut *conn)
+    let table = quote(&table);
+    let count: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM {table}"))
+        .fetch_one(&mut *conn)
         .await
         .map_err(sql_error)?;
-    let mut collector = Collector::default();
-    for row in &rows {
-        collector.begin();
-        collector.set_property(NUMBER_PROPERTY, value(row, 1)?);
-        collector.set_property(NAME_PROPERTY, value(row, 3)?);
-        let blob: Option<GpkgWkb<Vec<u8>>> = row.try_get(0).map_err(sql_error)?;
-        match blob {
-            Some(blob) => match blob.process_geom(&mut collector) {
-                Ok(()) => collector.end(),
-                Err(e) => collector.fail(e.to_string()),
-            },
-            None => collector.end(),
+    let start = Message::Start {
+        crs,
+        count: u64::try_from(count).unwrap_or(0),
+    };
+    if tx.send(Ok(start)).is_err() {
+        return Ok(());
+    }
+    let sql = format!(
+        "SELECT rowid, {geom}, {number}, typeof({number}), {name}, typeof({name}) FROM {table}
+         WHERE rowid > ?1 ORDER BY rowid LIMIT ?2",
+        geom = quote(&geometry_column),
+    );
+    let mut after = i64::MIN;
+    loop {
+        let rows = sqlx::query(&sql)
+            .bind(after)
+            .bind(ROWS_PER_FETCH)
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(sql_error)?;
+        let Some(last) = rows.last() else {
+            let _ = tx.send(Ok(Message::End));
+            return Ok(());
+        };
+        after = last.try_get(0).map_err(sql_error)?;
+        let rows = rows
+            .iter()
+            .map(|row| {
+                Ok(FeatureRow {
+                    geometry: row.try_get(1).map_err(sql_error)?,
+                    number: value(row, 2)?,
+                    name: value(row, 4)?,
+                })
+            })
+            .collect::<Result<Vec<_>, ImportError>>()?;
+        if tx.send(Ok(Message::Rows(rows))).is_err() {
+            return Ok(());
         }
     }
-    Ok((collector.features, crs))
+}
+
+fn format_error(reason: String) -> ImportError {
+    ImportError::format(FORMAT, reason)
+}
+
+fn sql_error(e: sqlx::Error) -> ImportError {
+    format_error(e.to_string())
+}
+
+fn quote(identifier: &str) -> String {
+    format!("\"{}\"", identifier.replace('"', "\"\""))
 }
 
 /// A column's value as the JSON value GeoJSON would have held; `None` for NULL.

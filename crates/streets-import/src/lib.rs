@@ -9,9 +9,13 @@
 //! definition (see [`Crs`]). The whole file is refused on the first invalid feature,
 //! with an error naming that feature.
 //!
-//! Every format goes through the same checks (`validate`); GeoJSON is read with serde_json,
-//! the others through geozero. No database, no HTTP; [`read_file`] reading its file (a
-//! GeoPackage through SQLite, read-only) is the only I/O.
+//! [`read_streets`] streams: it hands the streets to a [`StreetSink`] in batches as it reads,
+//! in memory bounded by the batch size and independent of the file's size (plus 8 bytes a
+//! street for the uniqueness check); [`read_file`] collects them all.
+//!
+//! Every format goes through the same checks (`validate`, `pipeline`); GeoJSON is parsed
+//! with serde_json as it is read, the others through geozero. No database, no HTTP; reading
+//! the file (a GeoPackage through SQLite, read-only) is the only I/O.
 
 mod collect;
 mod crs;
@@ -19,7 +23,9 @@ mod error;
 mod fgb;
 mod geojson;
 mod gpkg;
+mod pipeline;
 mod prj;
+mod scan;
 mod shp;
 mod validate;
 
@@ -28,6 +34,10 @@ use std::path::Path;
 pub use crate::crs::{parse_crs, Crs, WktCrs, SUPPORTED_CRS};
 pub use crate::error::{FeatureProblem, ImportError};
 pub use crate::geojson::read_geojson;
+pub use crate::pipeline::StreetSink;
+
+/// The batch size [`read_streets`] callers use unless told otherwise: a few MB of streets.
+pub const DEFAULT_BATCH_SIZE: usize = 5_000;
 
 /// The property holding the street number.
 pub const NUMBER_PROPERTY: &str = "I_GM_U";
@@ -81,7 +91,8 @@ impl FileFormat {
     }
 }
 
-/// Reads a street file in the format its extension names.
+/// Reads a street file in the format its extension names, all streets at once (see
+/// [`read_streets`], which streams).
 ///
 /// The source CRS is `source_crs` when given (it overrides the file), else what the file
 /// declares (see [`FileFormat`]); a GeoPackage, Shapefile or FlatGeobuf that declares none
@@ -90,23 +101,52 @@ pub fn read_file(
     path: &Path,
     source_crs: Option<&str>,
 ) -> Result<Vec<ImportedStreet>, ImportError> {
-    let format = FileFormat::of(path)?;
-    let (features, file_crs) = match format {
-        FileFormat::GeoJson => {
-            let bytes = std::fs::read(path).map_err(ImportError::io(path))?;
-            return read_geojson(&bytes, source_crs);
+    let mut streets = Collect::default();
+    read_streets(path, source_crs, usize::MAX, &mut streets)?;
+    Ok(streets.0)
+}
+
+/// Reads a street file in the format its extension names into `sink`, `batch_size` streets at
+/// a time, and returns how many streets it held; CRS as for [`read_file`].
+///
+/// The sink gets batches before the whole file has been checked: only an `Ok` result means the
+/// file is valid (its first invalid feature refuses it, named as by [`read_file`]).
+pub fn read_streets(
+    path: &Path,
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
+    match FileFormat::of(path)? {
+        FileFormat::GeoJson => geojson::read(path, source_crs, batch_size, sink),
+        FileFormat::GeoPackage => gpkg::read(path, source_crs, batch_size, sink),
+        FileFormat::Shapefile => shp::read(path, source_crs, batch_size, sink),
+        FileFormat::FlatGeobuf => fgb::read(path, source_crs, batch_size, sink),
+    }
+}
+
+/// `source_crs` when given, else the file's own (or why it has none).
+pub(crate) fn choose_crs(
+    source_crs: Option<&str>,
+    file_crs: Result<Crs, ImportError>,
+) -> Result<Crs, ImportError> {
+    match source_crs {
+        Some(s) => parse_crs(s),
+        None => file_crs,
+    }
+}
+
+/// A sink that keeps every street.
+#[derive(Default)]
+pub(crate) struct Collect(pub(crate) Vec<ImportedStreet>);
+
+impl StreetSink for Collect {
+    fn batch(&mut self, mut streets: Vec<ImportedStreet>) -> Result<(), ImportError> {
+        if self.0.is_empty() {
+            self.0 = streets;
+        } else {
+            self.0.append(&mut streets);
         }
-        FileFormat::GeoPackage => {
-            // SQLite would report a missing file vaguely; name it as for GeoJSON.
-            std::fs::metadata(path).map_err(ImportError::io(path))?;
-            gpkg::read(path)?
-        }
-        FileFormat::Shapefile => shp::read(path)?,
-        FileFormat::FlatGeobuf => fgb::read(path)?,
-    };
-    let crs = match source_crs {
-        Some(s) => parse_crs(s)?,
-        None => file_crs?,
-    };
-    collect::into_streets(features, crs)
+        Ok(())
+    }
 }

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use geozero::shp::ShpReader;
 
-use crate::collect::{Collector, RawFeature};
+use crate::collect::Collector;
+use crate::pipeline::{Pipeline, StreetSink};
 use crate::prj::crs_from_wkt;
-use crate::{Crs, ImportError};
+use crate::{choose_crs, ImportError};
 
 const FORMAT: &str = "Shapefile";
 
@@ -19,10 +20,14 @@ fn sidecar(path: &Path, extension: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The features of the Shapefile and the CRS its `.prj` names.
+/// Reads the Shapefile's features into `sink`, in the CRS its `.prj` names unless `source_crs`
+/// is given; returns how many streets it held.
 pub(crate) fn read(
     path: &Path,
-) -> Result<(Vec<RawFeature>, Result<Crs, ImportError>), ImportError> {
+    source_crs: Option<&str>,
+    batch_size: usize,
+    sink: &mut dyn StreetSink,
+) -> Result<u64, ImportError> {
     let format_error = |reason| ImportError::format(FORMAT, reason);
     let dbf = sidecar(path, "dbf").ok_or_else(|| {
         format_error("the .dbf beside it (holding I_GM_U and N_GM_U) is missing".to_owned())
@@ -46,7 +51,13 @@ pub(crate) fn read(
     reader
         .add_dbf_source(open(&dbf)?)
         .map_err(|e| format_error(format!("{}: {e}", dbf.display())))?;
-    let mut collector = Collector::default();
+    let mut pipeline = Pipeline::new(choose_crs(source_crs, crs)?, batch_size, sink);
+    // The index holds a 100-byte header and 8 bytes a record.
+    let count = sidecar(path, "shx")
+        .and_then(|shx| std::fs::metadata(shx).ok())
+        .map(|m| m.len().saturating_sub(100) / 8);
+    pipeline.start(count);
+    let mut collector = Collector::new(&mut pipeline);
     let mut failure = None;
     for record in reader
         .iter_features(&mut collector)
@@ -58,7 +69,7 @@ pub(crate) fn read(
         }
     }
     if let Some(reason) = failure {
-        collector.fail(reason);
+        collector.fail(reason)?;
     }
-    Ok((collector.features, crs))
+    pipeline.finish()
 }

@@ -1,50 +1,12 @@
 //! The checks every format shares: number, name, lines, the source CRS's area, reprojection
-//! and unique numbers.
-
-use std::collections::HashMap;
+//! (the uniqueness of numbers is the pipeline's).
 
 use serde_json::Value;
 
 use crate::crs::Reprojector;
-use crate::{FeatureProblem, ImportError, ImportedStreet};
+use crate::FeatureProblem;
 
 pub(crate) type FeatureResult<T> = Result<T, (Option<i64>, FeatureProblem)>;
-
-/// Streets read so far, refusing a number used twice.
-pub(crate) struct Streets {
-    first_index_of: HashMap<i64, usize>,
-    streets: Vec<ImportedStreet>,
-}
-
-impl Streets {
-    pub(crate) fn with_capacity(n: usize) -> Self {
-        Self {
-            first_index_of: HashMap::with_capacity(n),
-            streets: Vec::with_capacity(n),
-        }
-    }
-
-    /// Adds the street of the feature at `index`, unless its number is taken.
-    pub(crate) fn push(&mut self, index: usize, street: ImportedStreet) -> Result<(), ImportError> {
-        if let Some(&first_index) = self.first_index_of.get(&street.number) {
-            return Err(ImportError::Feature {
-                index,
-                number: Some(street.number),
-                problem: FeatureProblem::DuplicateNumber {
-                    number: street.number,
-                    first_index,
-                },
-            });
-        }
-        self.first_index_of.insert(street.number, index);
-        self.streets.push(street);
-        Ok(())
-    }
-
-    pub(crate) fn into_vec(self) -> Vec<ImportedStreet> {
-        self.streets
-    }
-}
 
 /// Checks lines already read from a binary geometry and reprojects them.
 pub(crate) fn check_lines(
@@ -193,7 +155,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
     use super::*;
-    use crate::{Crs, FeatureProblem};
+    use crate::{Crs, FeatureProblem, ImportError};
 
     #[test]
     fn non_finite_coordinates_are_refused() {

@@ -8,19 +8,18 @@ use async_trait::async_trait;
 use futures::TryStreamExt;
 use sqlx::{FromRow, PgPool, Postgres, Transaction};
 use std::collections::HashMap;
-use streets_import::ImportedStreet;
 
-use super::wkb::{lines_from_wkb, multilinestring_wkb};
+use super::wkb::lines_from_wkb;
 use super::{
-    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, FeatureRow,
-    ImportSummary, StoreResult, StreetStore,
+    feature_error, filtered_page, page_of, DatasetSnapshot, FeatureRow, ImportSummary, StoreResult,
+    StreetBatches, StreetStore,
 };
 use crate::model::{Feature, ItemsPage, ItemsQuery, StoredStreet, StreetQuery};
 use domain::geo::BBox;
 
 /// Streets in PostgreSQL (schema `streets`).
 pub struct PostgresStreets {
-    pool: PgPool,
+    pub(super) pool: PgPool,
 }
 
 impl PostgresStreets {
@@ -147,62 +146,8 @@ impl StreetStore for PostgresStreets {
         rows.iter().map(StreetRow::feature).collect()
     }
 
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
-        let mut tx = self.pool.begin().await?;
-        // One import at a time; readers keep seeing the old data until commit.
-        sqlx::query("LOCK TABLE streets IN EXCLUSIVE MODE")
-            .execute(&mut *tx)
-            .await?;
-        let existing: HashMap<i64, String> =
-            sqlx::query_as::<_, (i64, String)>("SELECT number, id FROM streets")
-                .fetch_all(&mut *tx)
-                .await?
-                .into_iter()
-                .collect();
-        sqlx::query("DELETE FROM streets").execute(&mut *tx).await?;
-        let mut added = 0;
-        for chunk in streets.chunks(500) {
-            let mut ids = Vec::with_capacity(chunk.len());
-            let mut numbers = Vec::with_capacity(chunk.len());
-            let mut names = Vec::with_capacity(chunk.len());
-            let mut folded = Vec::with_capacity(chunk.len());
-            let mut wkb = Vec::with_capacity(chunk.len());
-            for s in chunk {
-                let id = existing.get(&s.number).cloned().unwrap_or_else(|| {
-                    added += 1;
-                    new_street_id()
-                });
-                ids.push(id);
-                numbers.push(s.number);
-                names.push(s.name.clone());
-                folded.push(domain::text::fold(&s.name));
-                wkb.push(multilinestring_wkb(&s.lines).context("encoding a street as WKB")?);
-            }
-            sqlx::query(
-                "INSERT INTO streets (id, number, name, name_folded, geog)
-                 SELECT id, number, name, folded, ST_GeomFromWKB(wkb, 4326)::geography
-                 FROM UNNEST($1::text[], $2::int8[], $3::text[], $4::text[], $5::bytea[])
-                      AS t(id, number, name, folded, wkb)",
-            )
-            .bind(&ids)
-            .bind(&numbers)
-            .bind(&names)
-            .bind(&folded)
-            .bind(&wkb)
-            .execute(&mut *tx)
-            .await
-            .context("inserting streets")?;
-        }
-        let kept = streets.len() as u64 - added;
-        sqlx::query("UPDATE dataset SET generation = generation + 1")
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(ImportSummary {
-            total: streets.len() as u64,
-            added,
-            removed: existing.len() as u64 - kept,
-        })
+    async fn import_streets(&self, batches: &mut dyn StreetBatches) -> StoreResult<ImportSummary> {
+        self.import(batches).await
     }
 
     async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage> {
@@ -273,6 +218,12 @@ impl StreetStore for PostgresStreets {
         // exactly those of the generation read.
         let mut tx = self.pool.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        // An import swaps in a new table (`postgres_import`), which a snapshot taken before
+        // its commit would see empty: the lock, taken before the snapshot (LOCK needs none),
+        // waits for a swap in progress, so the snapshot is of the table as it then is.
+        sqlx::query("LOCK TABLE streets IN ACCESS SHARE MODE")
             .execute(&mut *tx)
             .await?;
         Self::snapshot(tx, at_most).await

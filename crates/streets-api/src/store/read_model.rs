@@ -32,9 +32,8 @@ use service_kit::metrics::Metrics;
 use service_kit::read_model::{ModelSource, ReadModel};
 use std::sync::Arc;
 use std::time::Duration;
-use streets_import::ImportedStreet;
 
-use super::{DatasetSnapshot, ImportSummary, StoreError, StoreResult, StreetStore};
+use super::{DatasetSnapshot, ImportSummary, StoreError, StoreResult, StreetBatches, StreetStore};
 use crate::model::{Feature, ItemsPage, ItemsQuery, StreetQuery};
 use domain::geo::BBox;
 use model::Model;
@@ -214,8 +213,8 @@ impl StreetStore for ReadModelStreets {
         }
     }
 
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
-        let summary = self.inner.replace_all_streets(streets).await?;
+    async fn import_streets(&self, batches: &mut dyn StreetBatches) -> StoreResult<ImportSummary> {
+        let summary = self.inner.import_streets(batches).await?;
         if let Some(model) = &self.model {
             // The model is dropped (a build of an older snapshot still in flight is discarded
             // rather than installed) and rebuilt before the import answers, so it is seen at

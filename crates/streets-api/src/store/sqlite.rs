@@ -3,24 +3,21 @@
 
 use anyhow::Context;
 use async_trait::async_trait;
-use domain::geo::{bbox_around, bbox_of_lines, distance_to_lines_m};
+use domain::geo::{bbox_around, distance_to_lines_m};
 use sqlx::{FromRow, Row, Sqlite, SqlitePool, Transaction};
 use std::collections::HashMap;
-use streets_import::ImportedStreet;
 
-use super::coords::{pack, unpack};
+use super::coords::unpack;
 use super::{
-    feature_error, filtered_page, new_street_id, page_of, DatasetSnapshot, FeatureRow,
-    ImportSummary, StoreError, StoreResult, StreetStore,
+    feature_error, filtered_page, page_of, DatasetSnapshot, FeatureRow, ImportSummary, StoreResult,
+    StreetBatches, StreetStore,
 };
-use crate::model::{
-    multilinestring_json, Feature, ItemsPage, ItemsQuery, Near, StoredStreet, StreetQuery,
-};
+use crate::model::{Feature, ItemsPage, ItemsQuery, Near, StoredStreet, StreetQuery};
 use domain::geo::BBox;
 
 /// Streets in a SQLite file.
 pub struct SqliteStreets {
-    pool: SqlitePool,
+    pub(super) pool: SqlitePool,
 }
 
 impl SqliteStreets {
@@ -159,63 +156,8 @@ impl StreetStore for SqliteStreets {
         rows.iter().map(StreetRow::feature).collect()
     }
 
-    async fn replace_all_streets(&self, streets: &[ImportedStreet]) -> StoreResult<ImportSummary> {
-        let mut conn = self.pool.acquire().await?;
-        // IMMEDIATE takes the write lock up front: one import at a time, readers unaffected (WAL).
-        sqlx::query("BEGIN IMMEDIATE").execute(&mut *conn).await?;
-        let result = async {
-            let existing: HashMap<i64, String> = sqlx::query_as::<_, (i64, String)>("SELECT number, id FROM streets")
-                .fetch_all(&mut *conn)
-                .await?
-                .into_iter()
-                .collect();
-            sqlx::query("DELETE FROM streets_rtree").execute(&mut *conn).await?;
-            sqlx::query("DELETE FROM streets").execute(&mut *conn).await?;
-            let mut added = 0u64;
-            for (pk, s) in (1_i64..).zip(streets) {
-                let id = existing.get(&s.number).cloned().unwrap_or_else(|| {
-                    added += 1;
-                    new_street_id()
-                });
-                let bbox = bbox_of_lines(&s.lines)
-                    .with_context(|| format!("street {} has no coordinates", s.number))?;
-                sqlx::query(
-                    "INSERT INTO streets (pk, id, number, name, name_folded, geojson, coords)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                )
-                .bind(pk)
-                .bind(id)
-                .bind(s.number)
-                .bind(&s.name)
-                .bind(domain::text::fold(&s.name))
-                .bind(multilinestring_json(&s.lines))
-                .bind(pack(&s.lines))
-                .execute(&mut *conn)
-                .await?;
-                sqlx::query("INSERT INTO streets_rtree (pk, min_lon, max_lon, min_lat, max_lat) VALUES (?1, ?2, ?3, ?4, ?5)")
-                    .bind(pk)
-                    .bind(bbox[0])
-                    .bind(bbox[2])
-                    .bind(bbox[1])
-                    .bind(bbox[3])
-                    .execute(&mut *conn)
-                    .await?;
-            }
-            let kept = streets.len() as u64 - added;
-            sqlx::query("UPDATE dataset SET generation = generation + 1").execute(&mut *conn).await?;
-            Ok::<_, StoreError>(ImportSummary { total: streets.len() as u64, added, removed: existing.len() as u64 - kept })
-        }
-        .await;
-        match result {
-            Ok(summary) => {
-                sqlx::query("COMMIT").execute(&mut *conn).await?;
-                Ok(summary)
-            }
-            Err(err) => {
-                sqlx::query("ROLLBACK").execute(&mut *conn).await?;
-                Err(err)
-            }
-        }
+    async fn import_streets(&self, batches: &mut dyn StreetBatches) -> StoreResult<ImportSummary> {
+        self.import(batches).await
     }
 
     async fn collection_items(&self, query: &ItemsQuery) -> StoreResult<ItemsPage> {

@@ -7,6 +7,7 @@ mod features;
 mod helpers;
 mod http_cache;
 mod import;
+mod import_at_scale;
 mod links;
 mod model_answers;
 mod openapi_snapshot;
