@@ -45,7 +45,7 @@ async fn ukrainian_when_accept_language_prefers_it() {
     let body = error(r, 400, "VALIDATION_ERROR").await;
     let userinfo = body["userinfo"].as_str().unwrap();
     assert!(
-        userinfo.starts_with("Параметр limit має бути цілим числом"),
+        userinfo.starts_with("Параметр запиту limit недійсний: "),
         "{body}"
     );
 }
