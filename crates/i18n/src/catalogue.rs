@@ -15,6 +15,7 @@ use crate::Locale;
 const SOURCES: [&str; Locale::ALL.len()] = [
     include_str!("../locales/en.ftl"),
     include_str!("../locales/cs.ftl"),
+    include_str!("../locales/uk.ftl"),
 ];
 
 /// The catalogues built at first use.

@@ -1,9 +1,9 @@
 //! Localized texts of the citizen-services platform.
 //!
 //! The domain and the services describe a user-facing text as a [`domain::i18n::Message`]
-//! (a catalogue key with arguments); this crate renders it in English or Czech from the
-//! [Project Fluent](https://projectfluent.org) catalogues in `locales/*.ftl`, which are embedded
-//! in the binary: nothing here performs I/O.
+//! (a catalogue key with arguments); this crate renders it in English, Czech or Ukrainian from
+//! the [Project Fluent](https://projectfluent.org) catalogues in `locales/*.ftl`, which are
+//! embedded in the binary: nothing here performs I/O.
 //!
 //! * [`negotiate`] picks the [`Locale`] from an `Accept-Language` header;
 //! * [`render`] gives the text of a message, [`error_title`] the generic text of an

@@ -11,17 +11,20 @@ pub enum Locale {
     En,
     /// Czech.
     Cs,
+    /// Ukrainian.
+    Uk,
 }
 
 impl Locale {
     /// Every supported locale; English first.
-    pub const ALL: [Locale; 2] = [Locale::En, Locale::Cs];
+    pub const ALL: [Locale; 3] = [Locale::En, Locale::Cs, Locale::Uk];
 
-    /// The language tag, as sent in the `Content-Language` header: `"en"` or `"cs"`.
+    /// The language tag, as sent in the `Content-Language` header: `"en"`, `"cs"` or `"uk"`.
     pub const fn as_str(self) -> &'static str {
         match self {
             Locale::En => "en",
             Locale::Cs => "cs",
+            Locale::Uk => "uk",
         }
     }
 
@@ -30,6 +33,7 @@ impl Locale {
         match self {
             Locale::En => 0,
             Locale::Cs => 1,
+            Locale::Uk => 2,
         }
     }
 }
@@ -46,7 +50,11 @@ pub struct UnsupportedLocale(pub String);
 
 impl fmt::Display for UnsupportedLocale {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unsupported language {:?}: expected en or cs", self.0)
+        write!(
+            f,
+            "unsupported language {:?}: expected en, cs or uk",
+            self.0
+        )
     }
 }
 
@@ -55,7 +63,7 @@ impl std::error::Error for UnsupportedLocale {}
 impl FromStr for Locale {
     type Err = UnsupportedLocale;
 
-    /// Reads the primary language subtag, case-insensitively: `en`, `EN-gb`, `cs-CZ`, `cs_CZ`.
+    /// Reads the primary language subtag, case-insensitively: `en`, `EN-gb`, `cs-CZ`, `cs_CZ`, `uk-UA`.
     fn from_str(tag: &str) -> Result<Self, Self::Err> {
         let primary = tag.trim().split(['-', '_']).next().unwrap_or_default();
         Locale::ALL
@@ -82,6 +90,11 @@ mod tests {
             ("en-Latn-US", Some(Locale::En)),
             ("cs_CZ", Some(Locale::Cs)),
             (" cs ", Some(Locale::Cs)),
+            ("uk", Some(Locale::Uk)),
+            ("uk-UA", Some(Locale::Uk)),
+            ("UK_ua", Some(Locale::Uk)),
+            ("ua", None),
+            ("ukr", None),
             ("cz", None),
             ("ces", None),
             ("de", None),

@@ -31,7 +31,7 @@ static AVAILABLE: LazyLock<Vec<LanguageIdentifier>> = LazyLock::new(|| {
 /// `accept_language` is the header value, e.g. `cs-CZ, cs;q=0.9, en;q=0.8, *;q=0.1`:
 ///
 /// * A language range matches a locale by fluent-langneg's lookup: `cs-CZ`, `CS`, `cs_CZ` are
-///   Czech. Ranges of unsupported languages are skipped.
+///   Czech, `uk`, `uk-UA` Ukrainian. Ranges of unsupported languages are skipped.
 /// * The locale with the highest weight wins; on equal weights the range written first wins.
 ///   A locale named several times takes its highest weight.
 /// * `q=0` means "not acceptable": such a locale is never chosen because of that range.
@@ -135,7 +135,7 @@ fn parse_qvalue(value: &str) -> Option<Weight> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use Locale::{Cs, En};
+    use Locale::{Cs, En, Uk};
 
     #[test]
     fn table() {
@@ -198,6 +198,18 @@ mod tests {
             // unic-langid reads `_` as `-`, as `Locale::from_str` does.
             (Some("cs_CZ"), En, Cs),
             (Some("čs, en"), Cs, En),
+            // Ukrainian.
+            (Some("uk"), Cs, Uk),
+            (Some("uk-UA"), En, Uk),
+            (Some("UK-ua"), Cs, Uk),
+            (Some("uk_UA"), Cs, Uk),
+            (Some("uk-UA,uk;q=0.9,en-US;q=0.8,en;q=0.7"), Cs, Uk),
+            (Some("de, uk;q=0.5, cs;q=0.4"), En, Uk),
+            (Some("cs;q=0.9, uk;q=0.5"), En, Cs),
+            (Some("uk;q=0, en"), Cs, En),
+            (Some("uk;q=0"), Cs, Cs),
+            (Some("en;q=0, cs;q=0, *"), En, Uk),
+            (Some("ua, ru"), Cs, Cs),
         ];
         assert!(cases.len() >= 15);
         for (header, default, expected) in cases {

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use domain::error_code::ErrorCode;
+use domain::i18n::Message;
 use i18n::{Catalogues, Locale};
 
 #[test]
@@ -49,10 +50,13 @@ fn the_id_comparison_fails_when_a_catalogue_lacks_an_entry() {
         .into_iter()
         .map(|locale| (locale, Catalogues::message_ids(locale)))
         .collect();
-    ids.get_mut(&Locale::Cs).unwrap().remove("token-expired");
+    ids.get_mut(&Locale::Uk).unwrap().remove("token-expired");
     assert_eq!(
         id_differences(&ids),
-        ["token-expired is in en.ftl but not in cs.ftl"]
+        [
+            "token-expired is in en.ftl but not in uk.ftl",
+            "token-expired is in cs.ftl but not in uk.ftl"
+        ]
     );
 }
 
@@ -91,6 +95,48 @@ fn every_message_uses_the_same_variables_in_every_locale() {
         "text-too-long"
     );
     assert_eq!(reference["body-too-large"], BTreeSet::from(["limit"]));
+}
+
+#[test]
+fn every_message_renders_cleanly_in_its_own_catalogue() {
+    for locale in Locale::ALL {
+        for (id, variables) in Catalogues::variables(locale) {
+            let mut message = Message::new(id);
+            for variable in variables {
+                message = message.arg(variable, 7);
+            }
+            let rendered = Catalogues::global().render_checked(locale, &message);
+            assert_eq!(rendered.locale, Some(locale), "{id}: {rendered:?}");
+            assert!(rendered.problems.is_empty(), "{id}: {rendered:?}");
+        }
+    }
+}
+
+/// Messages of `locale` whose text has no letter of `script`: untranslated ones, unless the
+/// text is only placeables and punctuation.
+fn without_script(locale: Locale, script: impl Fn(char) -> bool, allowed: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for (id, variables) in Catalogues::variables(locale) {
+        let mut message = Message::new(id);
+        for variable in variables {
+            message = message.arg(variable, 7);
+        }
+        let text = Catalogues::global().render(locale, &message);
+        if !allowed.contains(&id) && !text.chars().any(&script) {
+            found.push(format!("{locale}.ftl: {id} = {text}"));
+        }
+    }
+    found
+}
+
+#[test]
+fn every_ukrainian_text_is_in_ukrainian() {
+    let cyrillic = |c: char| ('\u{0400}'..='\u{04FF}').contains(&c);
+    let untranslated = without_script(Locale::Uk, cyrillic, &["notification-news-body"]);
+    assert!(untranslated.is_empty(), "{}", untranslated.join("\n"));
+    // The check sees an English text.
+    let english = without_script(Locale::En, cyrillic, &[]);
+    assert_eq!(english.len(), Catalogues::message_ids(Locale::En).len());
 }
 
 /// The workspace root, two levels above this crate.

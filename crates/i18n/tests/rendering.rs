@@ -1,4 +1,4 @@
-//! Rendering in both languages, the fallbacks, and every domain error's message.
+//! Rendering in every language, the fallbacks, and every domain error's message.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -103,6 +103,107 @@ fn examples_in_both_languages() {
 }
 
 #[test]
+fn examples_in_ukrainian() {
+    let tags_not_own = "не належить до Ваших сповіщень; нічого не позначено як прочитане.";
+    let cases: Vec<(Message, String)> = vec![
+        (
+            Message::new("token-expired"),
+            "Термін дії токена минув.".into(),
+        ),
+        (
+            Message::new("street-not-found").arg("id", "abc"),
+            "Вулиці «abc» не існує.".into(),
+        ),
+        (
+            Message::new("report-outside-city"),
+            "Зазначене місце розташоване за межами території міста.".into(),
+        ),
+        (
+            Message::new("scope-required").arg("scope", "platform:messages:manage"),
+            "Ця операція потребує дозволу (scope) `platform:messages:manage`.".into(),
+        ),
+        (
+            Message::new("limit-out-of-range")
+                .arg("parameter", "limit")
+                .arg("min", 1)
+                .arg("max", 100)
+                .arg("value", 0),
+            "Параметр limit має бути в межах від 1 до 100, отримано 0.".into(),
+        ),
+        // Plural forms: one (1, 21), few (2–4, 22–24), many (0, 5–20, 25…), other (fractions).
+        (
+            Message::new("body-too-large").arg("limit", 1),
+            "Тіло запиту завелике (щонайбільше 1 байт).".into(),
+        ),
+        (
+            Message::new("body-too-large").arg("limit", 21),
+            "Тіло запиту завелике (щонайбільше 21 байт).".into(),
+        ),
+        (
+            Message::new("body-too-large").arg("limit", 3),
+            "Тіло запиту завелике (щонайбільше 3 байти).".into(),
+        ),
+        (
+            Message::new("body-too-large").arg("limit", 12),
+            "Тіло запиту завелике (щонайбільше 12 байтів).".into(),
+        ),
+        (
+            Message::new("body-too-large").arg("limit", 1_048_576),
+            "Тіло запиту завелике (щонайбільше 1048576 байтів).".into(),
+        ),
+        (
+            Message::new("q-too-short").arg("min", 1.5),
+            "Параметр q має містити щонайменше 1.5 символу.".into(),
+        ),
+        (
+            Message::new("rate-limit-reports").arg("seconds", 22),
+            "З Вашої адреси надійшло забагато звернень; спробуйте ще раз через 22 секунди.".into(),
+        ),
+        (
+            Message::new("rate-limit-reports").arg("seconds", 11),
+            "З Вашої адреси надійшло забагато звернень; спробуйте ще раз через 11 секунд.".into(),
+        ),
+        (
+            Message::new("notification-tags-not-own").arg("count", 1),
+            format!("Один тег {tags_not_own}"),
+        ),
+        (
+            Message::new("notification-tags-not-own").arg("count", 21),
+            format!("21 тег {tags_not_own}"),
+        ),
+        (
+            Message::new("notification-tags-not-own").arg("count", 3),
+            format!("3 теги {}", tags_not_own.replace("належить", "належать")),
+        ),
+        (
+            Message::new("notification-digest-title").arg("count", 1),
+            "Одне нове сповіщення".into(),
+        ),
+        (
+            Message::new("notification-digest-title").arg("count", 5),
+            "5 нових сповіщень".into(),
+        ),
+        (
+            Message::new("notification-report-status-body")
+                .arg("title", "Яма")
+                .arg("status", "accepted"),
+            "Звернення «Яма» прийнято.".into(),
+        ),
+        (
+            Message::new("notification-report-status-body")
+                .arg("title", "Яма")
+                .arg("status", "open"),
+            "Звернення «Яма» тепер має статус open.".into(),
+        ),
+    ];
+    for (message, uk) in cases {
+        let rendered = Catalogues::global().render_checked(Locale::Uk, &message);
+        assert_eq!(rendered.locale, Some(Locale::Uk), "{message}: {rendered:?}");
+        assert_eq!(rendered.text, uk, "{message}");
+    }
+}
+
+#[test]
 fn error_titles() {
     assert_eq!(
         error_title(Locale::Cs, ErrorCode::RequestTimeout),
@@ -112,12 +213,18 @@ fn error_titles() {
         error_title(Locale::En, ErrorCode::StreetNotFound),
         "The street does not exist."
     );
+    assert_eq!(
+        error_title(Locale::Uk, ErrorCode::ReportOutsideCity),
+        "Місце, зазначене у зверненні, розташоване за межами міста."
+    );
     for code in ErrorCode::ALL {
         let en = error_title(Locale::En, *code);
         let cs = error_title(Locale::Cs, *code);
+        let uk = error_title(Locale::Uk, *code);
         assert_ne!(en, cs, "{code} is not translated");
+        assert!(uk != en && uk != cs, "{code} is not translated to uk");
         assert!(
-            !en.starts_with("error-") && !cs.starts_with("error-"),
+            [&en, &cs, &uk].iter().all(|t| !t.starts_with("error-")),
             "{code}"
         );
     }
@@ -144,7 +251,8 @@ fn a_missing_argument_falls_back_to_english_then_to_the_key() {
     assert!(rendered.problems[0].contains("got"), "{rendered:?}");
 
     // A catalogue whose Czech text needs an argument the English one does not: English it is.
-    let catalogues = Catalogues::from_sources(["hello = Hello!\n", "hello = Ahoj, { $name }!\n"]);
+    let catalogues =
+        Catalogues::from_sources(["hello = Hello!\n", "hello = Ahoj, { $name }!\n", ""]);
     let rendered = catalogues.render_checked(Locale::Cs, &Message::new("hello"));
     assert_eq!(rendered.text, "Hello!");
     assert_eq!(rendered.locale, Some(Locale::En));
@@ -170,7 +278,7 @@ fn an_unknown_key_falls_back_to_english_then_to_the_key() {
         "no-such-key"
     );
 
-    let catalogues = Catalogues::from_sources(["only-english = Only English\n", ""]);
+    let catalogues = Catalogues::from_sources(["only-english = Only English\n", "", ""]);
     let rendered = catalogues.render_checked(Locale::Cs, &Message::new("only-english"));
     assert_eq!(
         (rendered.text.as_str(), rendered.locale),
@@ -180,7 +288,7 @@ fn an_unknown_key_falls_back_to_english_then_to_the_key() {
 
 #[test]
 fn broken_catalogues_report_problems_instead_of_panicking() {
-    let catalogues = Catalogues::from_sources(["a = A\na = again\n", "b = { \n"]);
+    let catalogues = Catalogues::from_sources(["a = A\na = again\n", "b = { \n", ""]);
     assert_eq!(
         catalogues.problems().len(),
         2,

@@ -328,7 +328,7 @@ impl HttpSettings {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct I18nSettings {
-    /// The language of error texts when `Accept-Language` names none we have: `en` or `cs`.
+    /// The language of error texts when `Accept-Language` names none we have: `en`, `cs` or `uk`.
     pub default_locale: String,
 }
 
@@ -345,7 +345,7 @@ impl I18nSettings {
     pub fn locale(&self) -> Result<i18n::Locale, String> {
         self.default_locale.parse().map_err(|_| {
             format!(
-                "i18n.default_locale must be one of en, cs; got {:?}",
+                "i18n.default_locale must be one of en, cs, uk; got {:?}",
                 self.default_locale
             )
         })

@@ -240,5 +240,8 @@ mod tests {
         let (plain, html) = footer(Locale::En, url);
         assert!(plain.contains("Unsubscribe: https://"), "{plain}");
         assert!(html.contains(">Unsubscribe</a>"), "{html}");
+        let (plain, html) = footer(Locale::Uk, url);
+        assert_eq!(plain, format!("\n\n--\nВідписатися: {url}\n"));
+        assert!(html.contains(">Відписатися</a>"), "{html}");
     }
 }

@@ -1,4 +1,5 @@
-//! `userinfo` in the language of `Accept-Language` (q-values honoured), else the default.
+//! `userinfo` in the language of `Accept-Language` (q-values honoured; en, cs, uk), else the
+//! default.
 
 use crate::helpers::{error, spawn};
 
@@ -27,6 +28,26 @@ async fn language_follows_accept_language() {
     assert_eq!(lang, "en", "q=0 means not acceptable");
     let (lang, text) = not_found(&app, Some("de-DE")).await;
     assert_eq!((lang.as_str(), text), ("en", english), "unknown → default");
+}
+
+#[tokio::test]
+async fn ukrainian_when_accept_language_prefers_it() {
+    let app = spawn(|_, parts| parts.default_locale = i18n::Locale::Cs);
+    for accept in ["uk", "uk-UA,uk;q=0.9,en;q=0.8", "cs;q=0.5, uk-UA"] {
+        let (lang, text) = not_found(&app, Some(accept)).await;
+        assert_eq!(lang, "uk", "{accept}");
+        assert_eq!(text, "Такого шляху не існує.", "{accept}");
+    }
+    let r = app
+        .get_with("/query?limit=ten", "accept-language", "uk")
+        .await;
+    assert_eq!(r.headers()["content-language"], "uk");
+    let body = error(r, 400, "VALIDATION_ERROR").await;
+    let userinfo = body["userinfo"].as_str().unwrap();
+    assert!(
+        userinfo.starts_with("Параметр запиту limit недійсний: "),
+        "{body}"
+    );
 }
 
 #[tokio::test]
