@@ -228,13 +228,18 @@ if chart == "streets-api" and scenario in ("all-on", "import-pvc"):
     if imp:
         a = imp[0]["metadata"]["annotations"]
         check(a.get("helm.sh/hook") == "post-install,post-upgrade", "import Job runs after install/upgrade (after migrations)")
-        args = imp[0]["spec"]["template"]["spec"]["containers"][0]["args"]
+        container = imp[0]["spec"]["template"]["spec"]["containers"][0]
+        args = container["args"]
+        batch = ["--batch-size", "5000"]
         if scenario == "all-on":
-            check(args == ["import", "/import/streets.geojson", "--source-crs", "EPSG:5514"], f"import args {args}")
+            check(args == ["import", "/import/streets.geojson", "--source-crs", "EPSG:5514", *batch], f"import args {args}")
         else:
-            check(args == ["import", "/import/exports/streets.geojson"], f"import args {args}")
+            check(args == ["import", "/import/exports/streets.geojson", *batch], f"import args {args}")
             vol = [v for v in imp[0]["spec"]["template"]["spec"]["volumes"] if v["name"] == "import-data"]
             check(vol and vol[0].get("persistentVolumeClaim", {}).get("claimName") == "streets-data", "import volume from the PVC")
+        # A million streets import within 256 MiB (docs/streets-api.md, measured under a cgroup).
+        limit = container.get("resources", {}).get("limits", {}).get("memory")
+        check(limit == "256Mi", f"import Job memory limit {limit}")
 
 print(f"    {chart}/{scenario}: {failures} failed")
 sys.exit(1 if failures else 0)
