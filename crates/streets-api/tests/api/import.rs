@@ -3,11 +3,14 @@
 use crate::helpers::{number, short_street, spawn_app, Backend, TestApp};
 use service_kit::startup::ServiceApp;
 use std::path::Path;
-use std::process::Command;
+use tokio::process::Command;
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/demo/prague-demo-5514.geojson");
 
-fn import(app: &TestApp, file: &Path, extra: &[&str]) -> std::process::Output {
+/// Runs the import and waits for it without blocking the test's runtime: the app serving the
+/// test runs on it, and its read model may hold `streets` locked in a snapshot the import's swap
+/// waits for (a blocking wait here would never let that snapshot finish).
+async fn import(app: &TestApp, file: &Path, extra: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_streets-api"))
         .arg("import")
         .arg(file)
@@ -16,6 +19,7 @@ fn import(app: &TestApp, file: &Path, extra: &[&str]) -> std::process::Output {
         .env("STREETS_API__DATABASE__MIGRATE_ON_START", "true")
         .env("STREETS_API__TELEMETRY__FORMAT", "pretty")
         .output()
+        .await
         .expect("run streets-api import")
 }
 
@@ -41,7 +45,7 @@ fn write_bad_copy(dir: &Path) -> std::path::PathBuf {
 }
 
 async fn import_is_atomic_and_keeps_ids(app: TestApp) {
-    let out = import(&app, Path::new(SAMPLE), &[]);
+    let out = import(&app, Path::new(SAMPLE), &[]).await;
     assert!(
         out.status.success(),
         "{}",
@@ -63,7 +67,7 @@ async fn import_is_atomic_and_keeps_ids(app: TestApp) {
 
     // A bad file is refused with the feature named, and nothing changes.
     let bad = write_bad_copy(app._dir.path());
-    let out = import(&app, &bad, &[]);
+    let out = import(&app, &bad, &[]).await;
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -77,12 +81,12 @@ async fn import_is_atomic_and_keeps_ids(app: TestApp) {
     );
 
     // A wrong source CRS is refused (coordinates outside UTM's area), nothing changes.
-    let out = import(&app, Path::new(SAMPLE), &["--source-crs", "EPSG:32633"]);
+    let out = import(&app, Path::new(SAMPLE), &["--source-crs", "EPSG:32633"]).await;
     assert!(!out.status.success());
     assert_eq!(ids(&app).await, before);
 
     // Re-importing keeps every street's _id.
-    let out = import(&app, Path::new(SAMPLE), &[]);
+    let out = import(&app, Path::new(SAMPLE), &[]).await;
     assert!(out.status.success());
     assert_eq!(ids(&app).await, before, "ids are stable per I_GM_U");
 }
@@ -162,7 +166,7 @@ async fn geometries(app: &TestApp) -> Vec<(i64, serde_json::Value)> {
 }
 
 async fn other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(app: &TestApp) {
-    let out = import(app, Path::new(SAMPLE), &[]);
+    let out = import(app, Path::new(SAMPLE), &[]).await;
     assert!(
         out.status.success(),
         "{}",
@@ -172,7 +176,7 @@ async fn other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(
     let before = ids(app).await;
 
     for file in ["streets.gpkg", "streets.shp", "streets.fgb"] {
-        let out = import(app, &import_fixture(file), &[]);
+        let out = import(app, &import_fixture(file), &[]).await;
         assert!(
             out.status.success(),
             "{file}: {}",
@@ -201,7 +205,7 @@ async fn other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(
 
     // A GeoPackage with a duplicate number is refused naming the feature; nothing changes.
     let served = geometries(app).await;
-    let out = import(app, &import_fixture("broken-duplicate.gpkg"), &[]);
+    let out = import(app, &import_fixture("broken-duplicate.gpkg"), &[]).await;
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -213,12 +217,12 @@ async fn other_formats_import_like_geojson_and_a_bad_geopackage_changes_nothing(
     assert_eq!(geometries(app).await, served);
 
     // So is one holding a Point, and a file of an unknown format.
-    let out = import(app, &import_fixture("broken-point.gpkg"), &[]);
+    let out = import(app, &import_fixture("broken-point.gpkg"), &[]).await;
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("index 3"));
     let unknown = app._dir.path().join("streets.kml");
     std::fs::write(&unknown, "<kml/>").unwrap();
-    let out = import(app, &unknown, &[]);
+    let out = import(app, &unknown, &[]).await;
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unsupported file format"));
     assert_eq!(ids(app).await, before);

@@ -2,10 +2,12 @@
 //! into the file, an import killed half way, and readers during an import (both backends).
 
 use crate::helpers::{short_street, spawn_app, Backend, TestApp};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
 
 /// A GeoJSON city of `n` streets (numbers 1..=n, one short line each, in Prague), the feature
 /// at index `bad_at` without a name.
@@ -41,7 +43,9 @@ fn write_city(dir: &Path, n: usize, bad_at: Option<usize>) -> PathBuf {
 }
 
 /// `streets-api import FILE` against the app's database, logging progress after every batch
-/// as JSON lines on stdout.
+/// as JSON lines on stdout. Waited for on the test's runtime, never by blocking it: the app
+/// serving the test runs there, and its read model may hold `streets` in a snapshot that the
+/// import's swap waits for.
 fn start_import(app: &TestApp, file: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_streets-api"))
         .arg("import")
@@ -90,7 +94,7 @@ async fn old_ids(app: &TestApp) -> Vec<(i64, String)> {
 async fn a_bad_feature_at_250_000_changes_nothing(app: TestApp) {
     let before = seed_old(&app).await;
     let file = write_city(app._dir.path(), 250_001, Some(250_000));
-    let out = start_import(&app, &file).wait_with_output().unwrap();
+    let out = start_import(&app, &file).wait_with_output().await.unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(
@@ -107,21 +111,14 @@ async fn an_import_killed_half_way_leaves_the_old_streets(app: TestApp) {
     let file = write_city(app._dir.path(), 200_000, None);
     let mut child = start_import(&app, &file);
     // Wait (with a deadline, on the progress lines) until streets are being written.
-    let stdout = child.stdout.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     let written = loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let line = rx
-            .recv_timeout(left)
-            .expect("a progress line before the deadline");
+        let line = tokio::time::timeout_at(deadline, lines.next_line())
+            .await
+            .expect("a progress line before the deadline")
+            .unwrap()
+            .expect("the import's output ended before a progress line");
         let Ok(json) = serde_json::from_str::<serde_json::Value>(&line) else {
             continue;
         };
@@ -132,8 +129,8 @@ async fn an_import_killed_half_way_leaves_the_old_streets(app: TestApp) {
             break written;
         }
     };
-    child.kill().unwrap(); // SIGKILL
-    let status = child.wait().unwrap();
+    child.kill().await.unwrap(); // SIGKILL
+    let status = child.wait().await.unwrap();
     assert!(!status.success(), "the import ended before it was killed");
     assert!(written < 200_000, "{written}");
 
@@ -145,7 +142,7 @@ async fn an_import_killed_half_way_leaves_the_old_streets(app: TestApp) {
     );
     // Nothing is left locked or half made: the next import goes through.
     let small = write_city(app._dir.path(), 10, None);
-    let out = start_import(&app, &small).wait_with_output().unwrap();
+    let out = start_import(&app, &small).wait_with_output().await.unwrap();
     assert!(
         out.status.success(),
         "{}",
@@ -183,7 +180,7 @@ async fn readers_during_an_import_see_the_old_or_the_new_streets(app: TestApp) {
             "the import hangs"
         );
     }
-    let out = child.wait_with_output().unwrap();
+    let out = child.wait_with_output().await.unwrap();
     assert!(
         out.status.success(),
         "{}",
