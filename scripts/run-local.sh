@@ -32,6 +32,8 @@ extra_env() { # name -> further NAME=value words, one per line
       echo "PLATFORM_MESSAGES__AUTH__DEV_SECRET=${PLATFORM_MESSAGES__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
     citizen-api)
       echo CITIZEN_API__DEMO__LOAD_WHEN_EMPTY=true
+      # The address notifications link to (the report's page, docs/notifications.md).
+      echo CITIZEN_API__HTTP__PUBLIC_URL=http://localhost:8080/api/v1
       echo "CITIZEN_API__AUTH__DEV_SECRET=${CITIZEN_API__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
   esac
 }

@@ -64,6 +64,8 @@ pub struct AppState {
     pub clock: Arc<dyn Clock>,
     /// `notifications.*`.
     pub notifications: Arc<crate::notify::NotificationSettings>,
+    /// The VAPID public key browsers subscribe with (`None`: no web push is sent).
+    pub vapid_public_key: Option<String>,
     /// `i18n.default_locale`: the language of answers when `Accept-Language` names none we have.
     pub default_locale: i18n::Locale,
     /// `privacy.*`.
@@ -86,6 +88,7 @@ pub const PUBLIC_GETS: &[&str] = &[
     "/news-categories",
     "/projects",
     "/projects/{project_id}",
+    "/notifications/webpush/public-key",
 ];
 
 /// What depends on who asks, whatever the request: never kept by a shared cache.

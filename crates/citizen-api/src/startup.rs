@@ -90,6 +90,7 @@ impl ServiceApp for Application {
             &settings.notifications.worker,
             stores.clone(),
             settings.i18n.locale().map_err(anyhow::Error::msg)?,
+            notification_links(settings),
             clock.clone(),
         );
         crate::notify::deliver::start(
@@ -131,6 +132,9 @@ impl ServiceApp for Application {
             duplicates: settings.duplicates.rule(),
             clock,
             notifications: Arc::new(settings.notifications.clone()),
+            vapid_public_key: crate::notify::push_send::vapid_public_key(
+                &settings.notifications.webpush,
+            )?,
             default_locale: settings.i18n.locale().map_err(anyhow::Error::msg)?,
             privacy: settings.privacy.clone(),
             base_path: settings.http.base_path.clone(),
@@ -182,5 +186,14 @@ impl Application {
     /// The stores (tests set up state the API cannot create yet through them).
     pub fn stores(&self) -> Stores {
         self.stores.clone()
+    }
+}
+
+/// Where feed entries lead: the web app's pages, when it is served and `http.public_url` says
+/// where (docs/notifications.md).
+pub fn notification_links(settings: &Settings) -> crate::app::notifications::Links {
+    match crate::routes::web_app::site_url(&settings.http) {
+        Some(site) if settings.web.enabled => crate::app::notifications::Links::to_site(site),
+        _ => crate::app::notifications::Links::none(),
     }
 }

@@ -80,6 +80,8 @@ error_codes! {
     IdempotencyKeyReused = (422, "IDEMPOTENCY_KEY_REUSED"),
     /// DELETE /me/notifications/webpush for an unknown endpoint.
     WebpushSubscriptionNotFound = (404, "WEBPUSH_SUBSCRIPTION_NOT_FOUND"),
+    /// GET /notifications/webpush/public-key while the service sends no web push (no VAPID key).
+    WebpushNotConfigured = (404, "WEBPUSH_NOT_CONFIGURED"),
     /// POST /notifications/email/unsubscribe with a token no e-mail subscription has.
     EmailSubscriptionNotFound = (404, "EMAIL_SUBSCRIPTION_NOT_FOUND"),
     /// GET /projects/{projectId} for an unknown project.

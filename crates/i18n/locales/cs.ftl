@@ -28,6 +28,7 @@ error-CAPTCHA_VERIFICATION_FAILED = Ověření CAPTCHA se nezdařilo.
 error-IDEMPOTENCY_KEY_IN_USE = Požadavek s tímto Idempotency-Key se ještě zpracovává; zkuste to později.
 error-IDEMPOTENCY_KEY_REUSED = Tento Idempotency-Key už byl použit pro jiný požadavek.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = Odběr webových oznámení neexistuje.
+error-WEBPUSH_NOT_CONFIGURED = Webová oznámení tato služba neposílá.
 error-EMAIL_SUBSCRIPTION_NOT_FOUND = Žádný odběr e-mailů nemá tento odkaz pro odhlášení.
 error-PROJECT_NOT_FOUND = Projekt neexistuje.
 error-NEWS_ITEM_NOT_FOUND = Aktualita neexistuje.

@@ -28,6 +28,7 @@ error-CAPTCHA_VERIFICATION_FAILED = The CAPTCHA verification failed.
 error-IDEMPOTENCY_KEY_IN_USE = A request with this Idempotency-Key is still being processed; retry later.
 error-IDEMPOTENCY_KEY_REUSED = This Idempotency-Key was already used for another request.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = The web push subscription does not exist.
+error-WEBPUSH_NOT_CONFIGURED = This service sends no web push notifications.
 error-EMAIL_SUBSCRIPTION_NOT_FOUND = No e-mail subscription has this unsubscribe link.
 error-PROJECT_NOT_FOUND = The project does not exist.
 error-NEWS_ITEM_NOT_FOUND = The news item does not exist.

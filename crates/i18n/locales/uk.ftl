@@ -30,6 +30,7 @@ error-CAPTCHA_VERIFICATION_FAILED = Перевірку CAPTCHA не пройде
 error-IDEMPOTENCY_KEY_IN_USE = Запит із цим Idempotency-Key ще обробляється; повторіть спробу пізніше.
 error-IDEMPOTENCY_KEY_REUSED = Цей Idempotency-Key уже використано для іншого запиту.
 error-WEBPUSH_SUBSCRIPTION_NOT_FOUND = Такої підписки на вебсповіщення не існує.
+error-WEBPUSH_NOT_CONFIGURED = Цей сервіс не надсилає вебсповіщень.
 error-EMAIL_SUBSCRIPTION_NOT_FOUND = Немає підписки на сповіщення електронною поштою з таким посиланням для відписки.
 error-PROJECT_NOT_FOUND = Такого проєкту не існує.
 error-NEWS_ITEM_NOT_FOUND = Такої новини не існує.

@@ -250,3 +250,15 @@ pub fn header(message: &str, name: &str) -> Option<String> {
             .then(|| value.trim().to_owned())
     })
 }
+
+/// The plain-text and HTML bodies of a message, decoded from their transfer encoding as a mail
+/// client would (mail-parser), so assertions read the text the recipient reads.
+pub fn text_parts(message: &str) -> (Option<String>, Option<String>) {
+    let Some(parsed) = mail_parser::MessageParser::default().parse(message.as_bytes()) else {
+        return (None, None);
+    };
+    (
+        parsed.body_text(0).map(|text| text.into_owned()),
+        parsed.body_html(0).map(|html| html.into_owned()),
+    )
+}

@@ -28,6 +28,26 @@ pub enum PushOutcome {
 /// signing one per message would cost a third of the sending CPU.
 pub const VAPID_REUSE_SECS: i64 = 3600;
 
+/// The VAPID public key of `settings` (base64url), `None` without a private key; a key that is
+/// not a P-256 private key in base64url is an error naming the setting.
+pub fn vapid_public_key(settings: &super::WebPushSettings) -> anyhow::Result<Option<String>> {
+    use secrecy::ExposeSecret as _;
+    let Some(private_key) = &settings.vapid_private_key else {
+        return Ok(None);
+    };
+    let bytes = decode_b64url(private_key.expose_secret())
+        .context("notifications.webpush.vapid_private_key is not base64url")?;
+    let key = SigningKey::from_slice(&bytes)
+        .context("notifications.webpush.vapid_private_key is not a P-256 private key")?;
+    Ok(Some(public_key_of(&key)))
+}
+
+fn public_key_of(key: &SigningKey) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .encode(key.verifying_key().to_encoded_point(false).as_bytes())
+}
+
 /// Sends pushes with the service's VAPID key.
 #[derive(Clone)]
 pub struct PushSender {
@@ -59,10 +79,9 @@ impl PushSender {
     }
 
     /// The VAPID public key browsers subscribe with (`applicationServerKey`), base64url.
+    /// (Served by `GET /notifications/webpush/public-key`, [`vapid_public_key`].)
     pub fn public_key(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode(self.key.verifying_key().to_encoded_point(false).as_bytes())
+        public_key_of(&self.key)
     }
 
     /// Sends `payload` to `sub`. `topic` (at most 32 base64url characters) is the message's

@@ -4,6 +4,7 @@
 use domain::i18n::Message;
 use i18n::Locale;
 
+use crate::app::notifications::Links;
 use crate::store::composition::Stores;
 use crate::store::notifications::{EventKind, OutboxEvent, Texts};
 use crate::store::{Instant, StoreResult};
@@ -16,13 +17,16 @@ pub const BATCH: u32 = 100;
 pub struct Worker {
     stores: Stores,
     default_locale: Locale,
+    links: Links,
 }
 
 impl Worker {
-    pub fn new(stores: Stores, default_locale: Locale) -> Self {
+    /// `links`: where the entries lead (the web app's pages, [`Links`]).
+    pub fn new(stores: Stores, default_locale: Locale, links: Links) -> Self {
         Self {
             stores,
             default_locale,
+            links,
         }
     }
 
@@ -41,6 +45,7 @@ impl Worker {
                 self.stores.notifications.as_ref(),
                 BATCH,
                 &render,
+                &self.links,
                 now,
             )
             .await?;
@@ -58,12 +63,13 @@ pub fn start(
     settings: &super::WorkerSettings,
     stores: Stores,
     default_locale: Locale,
+    links: Links,
     clock: std::sync::Arc<dyn service_kit::clock::Clock>,
 ) -> Option<tokio::task::JoinHandle<()>> {
     if !settings.enabled {
         return None;
     }
-    let worker = Worker::new(stores, default_locale);
+    let worker = Worker::new(stores, default_locale, links);
     let pause = std::time::Duration::from_millis(settings.poll_millis.max(10));
     Some(tokio::spawn(async move {
         loop {

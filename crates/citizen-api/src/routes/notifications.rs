@@ -64,6 +64,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::delete().to(email::unsubscribe)),
         )
         .service(
+            web::resource("/notifications/webpush/public-key")
+                .route(web::get().to(webpush::public_key)),
+        )
+        .service(
             web::resource("/notifications/email/unsubscribe")
                 .route(web::get().to(email_unsubscribe::show))
                 .route(web::post().to(email_unsubscribe::unsubscribe)),
@@ -77,12 +81,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         list::list, read::read, read::unread_count, settings::get, settings::put,
         webpush::status, webpush::subscribe, webpush::unsubscribe, email::status,
         email::subscribe, email::unsubscribe, email_unsubscribe::unsubscribe,
-        email_unsubscribe::show
+        email_unsubscribe::show, webpush::public_key
     ),
     components(schemas(
         dto::NotificationItem, dto::NotificationPage, read::ReadRequest, read::ReadAnswer,
         read::UnreadCount, settings::SettingsBody, settings::IntervalName, webpush::Subscription,
         webpush::SubscriptionKeys, webpush::Subscribed, webpush::Status, webpush::Unsubscribed,
+        webpush::PublicKey,
         email::EmailSubscribed, email::EmailUnsubscribed
     )),
     tags((name = "notifications", description = "The caller's notifications: feed, read marks, \

@@ -19,8 +19,8 @@ use uuid::Uuid;
 use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-use crate::helpers::{Filing, TestApp};
-use crate::notifications_helpers::{browser_keys, token_with};
+use crate::helpers::{Filed, Filing, TestApp};
+use crate::notifications_helpers::{browser_keys, links, token_with};
 use crate::notifications_push::VAPID_PRIVATE;
 
 /// The service with both workers off (the tests drive them) and http endpoints on 127.0.0.1
@@ -156,8 +156,8 @@ pub async fn set_settings(app: &TestApp, subject: &str, locale: &str, interval: 
 }
 
 /// Files a report by `author` (voted on by each of `voters`) and accepts it: one event; then
-/// drains the outbox (feed entries and delivery rows). The report's id.
-pub async fn accepted_report(app: &TestApp, author: &str, voters: &[&str], second: i64) -> Uuid {
+/// drains the outbox (feed entries and delivery rows). The report and its issue.
+pub async fn accepted_report(app: &TestApp, author: &str, voters: &[&str], second: i64) -> Filed {
     let filed = app
         .file(Filing::new("Broken lamp", second).by(author))
         .await;
@@ -169,12 +169,12 @@ pub async fn accepted_report(app: &TestApp, author: &str, voters: &[&str], secon
     }
     app.accept(filed.issue, app.clock.now()).await;
     drain(app).await;
-    filed.issue
+    filed
 }
 
 /// Runs the outbox worker once.
 pub async fn drain(app: &TestApp) -> usize {
-    Worker::new(app.stores.clone(), i18n::Locale::En)
+    Worker::new(app.stores.clone(), i18n::Locale::En, links())
         .run_once(app.clock.now())
         .await
         .unwrap()

@@ -184,6 +184,7 @@ async fn an_erasure_during_the_outbox_drain_leaves_nothing_of_the_subject(app: T
         app.stores.notifications.as_ref(),
         10,
         &render,
+        &citizen_api::app::notifications::Links::none(),
         app.clock.now(),
     )
     .await

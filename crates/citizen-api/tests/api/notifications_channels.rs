@@ -186,3 +186,34 @@ async fn email_uses_the_token_address_and_needs_one(app: TestApp) {
         "You will no longer receive notifications by e-mail."
     );
 }
+
+/// `GET /notifications/webpush/public-key`: the key of `notifications.webpush.vapid_private_key`
+/// for anyone (a browser subscribes with it), 404 `WEBPUSH_NOT_CONFIGURED` without one.
+#[tokio::test]
+async fn the_vapid_public_key_is_served_when_pushes_are_sent() {
+    use crate::notifications_push::VAPID_PRIVATE;
+    use citizen_api::notify::push_send::PushSender;
+    let db = std::sync::Arc::new(
+        test_support::database(test_support::Backend::Sqlite, "vapid")
+            .await
+            .unwrap(),
+    );
+    let path = "/notifications/webpush/public-key";
+    let without = crate::helpers::spawn_on(db.clone(), |_| {}).await;
+    let (status, body) = without.get(path).await;
+    assert_error(status, &body, 404, "WEBPUSH_NOT_CONFIGURED");
+    drop(without);
+
+    let with = crate::helpers::spawn_on(db, |s| {
+        s.notifications.webpush.vapid_private_key = Some(VAPID_PRIVATE.to_owned().into());
+    })
+    .await;
+    let (status, body) = with.get(path).await;
+    assert_eq!(status, 200, "{body}");
+    let expected = PushSender::new(VAPID_PRIVATE, "mailto:ops@example.org", 60)
+        .unwrap()
+        .public_key();
+    assert_eq!(body, json!({ "public_key": expected }));
+    // An uncompressed P-256 point: 65 bytes, 87 base64url characters.
+    assert_eq!(expected.len(), 87);
+}

@@ -96,7 +96,7 @@ async fn two_workers_never_send_a_row_twice(app: TestApp) {
     for _ in 0..browsers {
         subscribe_push(&app, "author-1", &server, None).await;
     }
-    let issue = accepted_report(&app, "author-1", &[], 1).await;
+    let issue = accepted_report(&app, "author-1", &[], 1).await.issue;
     let statements = 30;
     for i in 0..statements {
         app.add_statement(issue, &format!("Update {i}"), app.clock.now())

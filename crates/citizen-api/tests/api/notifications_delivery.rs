@@ -33,7 +33,7 @@ async fn a_push_reaches_each_browser_in_the_recipients_language(app: TestApp) {
     let voter_phone = subscribe_push(&app, "voter-1", &server, Some("cs")).await;
     let voter_laptop = subscribe_push(&app, "voter-1", &server, Some("cs")).await;
     set_settings(&app, "voter-1", "cs", serde_json::Value::Null).await;
-    accepted_report(&app, "author-1", &["voter-1"], 1).await;
+    let filed = accepted_report(&app, "author-1", &["voter-1"], 1).await;
 
     let round = deliver_now(&app, true, None).await;
     assert_eq!(
@@ -62,6 +62,10 @@ async fn a_push_reaches_each_browser_in_the_recipients_language(app: TestApp) {
         assert_eq!(payload["title"], title);
         assert_eq!(payload["tag"], json!(tag));
         assert!(payload["body"].as_str().unwrap().contains("Broken lamp"));
+        assert_eq!(
+            payload["url"],
+            format!("https://city.example/reports/{}", filed.report)
+        );
         assert_eq!(
             request.headers.get("topic").unwrap().to_str().unwrap(),
             topic(&tag)

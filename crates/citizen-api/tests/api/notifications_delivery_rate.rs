@@ -18,7 +18,7 @@ async fn delivery_rate() {
     for _ in 0..browsers {
         subscribe_push(&app, "author-1", &server, None).await;
     }
-    let issue = accepted_report(&app, "author-1", &[], 1).await;
+    let issue = accepted_report(&app, "author-1", &[], 1).await.issue;
     for i in 0..99 {
         app.add_statement(issue, &format!("Update {i}"), app.clock.now())
             .await;

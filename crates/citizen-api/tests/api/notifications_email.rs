@@ -12,7 +12,7 @@ use crate::delivery_helpers::{accepted_report, deliver_now, deliverer, feed_tags
 use crate::helpers::{assert_error, TestApp};
 use crate::notifications_helpers::token_with;
 use citizen_api::notify::deliver::Round;
-use test_support::smtp::{header, SmtpServer};
+use test_support::smtp::{header, text_parts, SmtpServer};
 
 on_both_backends!(crate::delivery_helpers::spawn_delivery;
     an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe,
@@ -53,7 +53,7 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
     let smtp = SmtpServer::start().await;
     subscribe_email(&app, "voter-1", "voter@example.org", Some("cs")).await;
     set_settings(&app, "voter-1", "cs", serde_json::Value::Null).await;
-    accepted_report(&app, "author-1", &["voter-1"], 1).await;
+    let filed = accepted_report(&app, "author-1", &["voter-1"], 1).await;
     let round = deliver_now(&app, false, Some(&smtp.url())).await;
     assert_eq!(round.delivered, 1, "{round:?}");
     let messages = smtp.messages();
@@ -83,6 +83,16 @@ async fn an_email_has_both_parts_a_stable_id_and_one_click_unsubscribe(app: Test
     assert!(
         mail.contains("Content-Type: text/html; charset=utf-8"),
         "{mail}"
+    );
+    // Both parts lead to the report's page.
+    let page = format!("https://city.example/reports/{}", filed.report);
+    let (plain, html) = text_parts(mail);
+    let plain = plain.unwrap_or_default().replace("\r\n", "\n");
+    let html = html.unwrap_or_default();
+    assert!(plain.contains(&format!("\n{page}\n")), "{plain}");
+    assert!(
+        html.contains(&format!("<a href=\"{page}\">{page}</a>")),
+        "{html}"
     );
     // The subject is the entry's Czech title (RFC 2047 encoded).
     assert!(

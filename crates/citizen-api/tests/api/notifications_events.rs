@@ -59,6 +59,9 @@ async fn status_changes_and_statements_reach_author_and_voters_once(app: TestApp
             "“Broken lamp” is now accepted."
         ]
     );
+    // Each entry leads to the report's page.
+    let page = format!("https://city.example/reports/{}", filed.report);
+    assert_eq!(fields(&author, "url"), vec![page.as_str(), page.as_str()]);
     assert_eq!(
         author["notifications"][1]["sent_at"],
         now.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
@@ -109,7 +112,11 @@ async fn a_refused_step_writes_no_event(app: TestApp) {
 async fn the_tokens_language_counts_from_the_first_action_until_the_settings_are_saved(
     app: TestApp,
 ) {
-    let czech_city = Worker::new(app.stores.clone(), i18n::Locale::Cs);
+    let czech_city = Worker::new(
+        app.stores.clone(),
+        i18n::Locale::Cs,
+        citizen_api::app::notifications::Links::none(),
+    );
     let (status, _, body) = app
         .post_report(
             form("Broken lamp", "By the school"),

@@ -1,6 +1,7 @@
 //! Helpers of the notification suites: feed entries written straight into the store.
 
 use chrono::{DateTime, Utc};
+use citizen_api::app::notifications::Links;
 use citizen_api::notify::worker::Worker;
 use citizen_api::store::notifications::NewNotification;
 use serde_json::Value;
@@ -55,9 +56,17 @@ impl TestApp {
     }
 }
 
+/// The site the tests' workers link entries to.
+pub const SITE: &str = "https://city.example";
+
+/// Entries link to the pages under [`SITE`].
+pub fn links() -> Links {
+    Links::to_site(SITE)
+}
+
 /// The outbox worker in English over the app's stores, for tests that drive it.
 pub fn worker(app: &TestApp) -> Worker {
-    Worker::new(app.stores.clone(), i18n::Locale::En)
+    Worker::new(app.stores.clone(), i18n::Locale::En, links())
 }
 
 /// `subject`'s feed (GET /me/notifications), which must answer 200.

@@ -71,6 +71,11 @@ async fn a_published_item_reaches_the_subscribers_of_its_categories_and_their_pa
             vec!["“Tram line closed until Monday”"],
             "{subject}: the item as the worker finds it"
         );
+        assert_eq!(
+            fields(&page, "url"),
+            vec![format!("https://city.example/news/{id}")],
+            "{subject}: the entry leads to the item's page"
+        );
     }
     assert_eq!(
         fields(&feed(&app, "parent-fan").await, "title"),

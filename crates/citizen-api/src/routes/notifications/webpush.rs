@@ -153,3 +153,31 @@ pub async fn unsubscribe(
     }
     Ok(HttpResponse::Created().json(Unsubscribed { endpoint }))
 }
+
+/// `{public_key}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PublicKey {
+    /// The service's VAPID public key (an uncompressed P-256 point, base64url): the
+    /// `applicationServerKey` a browser subscribes with.
+    pub public_key: String,
+}
+
+/// The key browsers subscribe to this service's pushes with.
+///
+/// Public and the same for everyone (cached like the other public reads); 404
+/// `WEBPUSH_NOT_CONFIGURED` while `notifications.webpush.vapid_private_key` is not set.
+#[utoipa::path(
+    get, path = "/notifications/webpush/public-key", tag = "notifications", operation_id = "getWebpushPublicKey",
+    responses(
+        (status = 200, description = "The VAPID public key", body = PublicKey),
+        (status = 404, description = "`WEBPUSH_NOT_CONFIGURED`: the service sends no web push", body = service_kit::ErrorBody),
+    )
+)]
+pub async fn public_key(state: web::Data<AppState>) -> Result<Json<PublicKey>, ApiError> {
+    match &state.vapid_public_key {
+        Some(key) => Ok(Json(PublicKey {
+            public_key: key.clone(),
+        })),
+        None => Err(ApiError::bare(ErrorCode::WebpushNotConfigured)),
+    }
+}
