@@ -17,7 +17,8 @@ use service_kit::http::ConfigureApi;
 use service_kit::ApiError;
 use sha2::{Digest, Sha256};
 
-use crate::settings::Settings;
+use crate::settings::web::WebSettings;
+use crate::settings::{self, Settings};
 
 mod dev_sign_in;
 
@@ -31,8 +32,22 @@ struct Files;
 /// The page's template: `{{asset:<path>}}` and `{{setting:<name>}}` are filled in at start-up.
 const TEMPLATE: &str = "index.html";
 
-/// The client-side routes answered with the page (the app's router draws them).
-const PAGES: [&str; 2] = ["/", "/reports/{report_id}"];
+/// The service worker (web push): served at `/sw.js` under its own name, since a worker's scope
+/// is the folder of its script and its URL must not change between versions.
+const SERVICE_WORKER: &str = "sw.js";
+
+/// The client-side routes answered with the page (the app's router, `ROUTES` in app.js, draws
+/// them): each page of the app can be shared and reloaded.
+const PAGES: [&str; 8] = [
+    "/",
+    "/reports/{report_id}",
+    "/news",
+    "/news/{news_id}",
+    "/projects",
+    "/projects/{project_id}",
+    "/notifications",
+    "/account",
+];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
@@ -76,6 +91,7 @@ pub struct WebApp {
     page_tag: String,
     csp: String,
     assets: HashMap<String, Asset>,
+    service_worker: web::Bytes,
     /// `POST /dev/sign-in`, when available ([`dev_sign_in_available`]).
     dev_sign_in: Option<DevSignIn>,
 }
@@ -91,7 +107,7 @@ impl WebApp {
         let mut assets = HashMap::new();
         let mut hashed = HashMap::new();
         for path in Files::iter() {
-            if path == TEMPLATE {
+            if path == TEMPLATE || path == SERVICE_WORKER {
                 continue;
             }
             let file = Files::get(&path).context("an embedded file vanished")?;
@@ -105,6 +121,9 @@ impl WebApp {
                 },
             );
         }
+        let service_worker = Files::get(SERVICE_WORKER).context("web/sw.js is not embedded")?;
+        let media_origin = settings::web::origin(&all.media.public_base_url)
+            .map_err(|e| anyhow::anyhow!("media.public_base_url: {e}"))?;
         let template = Files::get(TEMPLATE).context("web/index.html is not embedded")?;
         let template =
             std::str::from_utf8(&template.data).context("web/index.html is not UTF-8")?;
@@ -120,22 +139,25 @@ impl WebApp {
             Some(("setting", "oidc_issuer")) => Some(settings.oidc_issuer.clone()),
             Some(("setting", "oidc_client_id")) => Some(settings.oidc_client_id.clone()),
             Some(("setting", "captcha_site_key")) => Some(settings.captcha_site_key.clone()),
+            Some(("setting", "captcha_script_url")) => {
+                Some(if settings.captcha_site_key.is_empty() {
+                    String::new()
+                } else {
+                    settings.captcha_script_url.clone()
+                })
+            }
+            Some(("setting", "media_origin")) => Some(media_origin.clone()),
             Some(("setting", "dev_sign_in")) => Some(dev_sign_in_meta.to_owned()),
             Some(("setting", "public_url")) => Some(public_url.clone()),
             _ => None,
         })?;
-        let connect = settings.connect_origins().map_err(anyhow::Error::msg)?;
-        let csp = format!(
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
-             connect-src 'self' {}; object-src 'none'; base-uri 'none'; form-action 'self'; \
-             frame-ancestors 'none'",
-            connect.join(" ")
-        );
+        let csp = csp(settings, &media_origin).map_err(anyhow::Error::msg)?;
         Ok(Self {
             page_tag: etag(page.as_bytes()),
             page: web::Bytes::from(page),
             csp,
             assets,
+            service_worker: web::Bytes::from(service_worker.data.into_owned()),
             dev_sign_in: dev_sign_in.then(|| DevSignIn::new(&all.auth, &settings.client_id)),
         })
     }
@@ -150,11 +172,47 @@ impl WebApp {
                 cfg.route(page, web::get().to(serve_page));
             }
             cfg.route("/assets/{name:.+}", web::get().to(serve_asset));
+            cfg.route("/sw.js", web::get().to(serve_service_worker));
             if let Some(minter) = &dev_sign_in {
                 dev_sign_in::configure(cfg, minter.clone());
             }
         })
     }
+}
+
+/// The page's Content-Security-Policy: the platform's own origin for everything; besides it the
+/// media origin for images (photos may be stored elsewhere, `media.public_base_url`), the other
+/// services, the broker's WebSocket and the OIDC issuer for connections, and the CAPTCHA's
+/// origins (with a site key only) for its script, frame and calls.
+fn csp(settings: &WebSettings, media_origin: &str) -> Result<String, String> {
+    let with = |origins: &[String]| {
+        origins
+            .iter()
+            .fold(String::from("'self'"), |all, o| format!("{all} {o}"))
+    };
+    let mut connect = settings.connect_origins()?;
+    let captcha = settings.captcha_sources()?;
+    connect.extend(
+        captcha
+            .iter()
+            .filter(|o| !connect.contains(o))
+            .cloned()
+            .collect::<Vec<_>>(),
+    );
+    let images = vec![media_origin.to_owned()];
+    let frames = if captcha.is_empty() {
+        "'none'".to_owned()
+    } else {
+        captcha.join(" ")
+    };
+    Ok(format!(
+        "default-src 'self'; script-src {}; style-src 'self'; img-src {}; connect-src {}; \
+         frame-src {frames}; worker-src 'self'; object-src 'none'; base-uri 'none'; \
+         form-action 'self'; frame-ancestors 'none'",
+        with(&captcha),
+        with(&images),
+        with(&connect),
+    ))
 }
 
 /// `dir/name.ext` -> `dir/name.<first 10 hex digits of the SHA-256>.ext` (`LICENSE` ->
@@ -235,6 +293,15 @@ async fn serve_page(app: web::Data<WebApp>, request: HttpRequest) -> HttpRespons
         .body(app.page.clone())
 }
 
+async fn serve_service_worker(app: web::Data<WebApp>) -> HttpResponse {
+    HttpResponse::Ok()
+        .insert_header((header::CONTENT_TYPE, "text/javascript; charset=utf-8"))
+        // Browsers check a worker for updates anyway; no-cache keeps that check cheap and sure.
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .insert_header((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .body(app.service_worker.clone())
+}
+
 async fn serve_asset(
     app: web::Data<WebApp>,
     name: web::Path<String>,
@@ -252,7 +319,81 @@ async fn serve_asset(
 
 #[cfg(test)]
 mod tests {
-    use super::{hashed_name, render, site_url};
+    use super::{hashed_name, render, site_url, Files};
+
+    /// The text keys the app's files name: `t("key")` in the modules, `data-i18n="key"` (and
+    /// `-label`, `-placeholder`) in the page; keys built at run time (`${…}`) are left out.
+    fn keys_used() -> Vec<(String, String)> {
+        let mut used = Vec::new();
+        for path in Files::iter() {
+            if !(path.ends_with(".js") || path.ends_with(".html")) || path.starts_with("vendor/") {
+                continue;
+            }
+            let file = Files::get(&path).unwrap();
+            let text = std::str::from_utf8(&file.data).unwrap();
+            for opener in [
+                "t(\"",
+                "data-i18n=\"",
+                "data-i18n-label=\"",
+                "data-i18n-placeholder=\"",
+            ] {
+                for (at, _) in text.match_indices(opener) {
+                    let before = text[..at].chars().next_back().unwrap_or(' ');
+                    if opener.starts_with('t') && (before.is_alphanumeric() || before == '_') {
+                        continue; // `set("…")`, `get("…")`: not the text function
+                    }
+                    let rest = &text[at + opener.len()..];
+                    let key = &rest[..rest.find('"').unwrap()];
+                    if !key.contains("${") {
+                        used.push((path.to_string(), key.to_owned()));
+                    }
+                }
+            }
+        }
+        used
+    }
+
+    #[test]
+    fn every_text_the_app_names_is_there_in_every_language() {
+        let file = Files::get("texts.json").unwrap();
+        let texts: serde_json::Value = serde_json::from_slice(&file.data).unwrap();
+        let used = keys_used();
+        assert!(
+            used.len() > 100,
+            "the scan finds the app's keys: {}",
+            used.len()
+        );
+        for language in ["cs", "en", "uk"] {
+            for (path, key) in &used {
+                let found = key
+                    .split('.')
+                    .try_fold(&texts[language], |node, part| node.get(part));
+                assert!(
+                    found.is_some_and(serde_json::Value::is_string),
+                    "{path}: {key} is missing in {language}"
+                );
+            }
+        }
+        // And the languages have the same texts.
+        fn paths(value: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+            if let Some(object) = value.as_object() {
+                for (key, child) in object {
+                    paths(child, &format!("{prefix}{key}."), out);
+                }
+            } else {
+                out.push(prefix.trim_end_matches('.').to_owned());
+            }
+        }
+        let mut czech = Vec::new();
+        paths(&texts["cs"], "", &mut czech);
+        czech.sort();
+        for language in ["en", "uk"] {
+            let mut other = Vec::new();
+            paths(&texts[language], "", &mut other);
+            other.sort();
+            assert_eq!(other, czech, "{language} has the keys cs has");
+        }
+    }
 
     #[test]
     fn names_carry_the_hash_before_the_extension() {

@@ -27,6 +27,13 @@ pub struct WebSettings {
     /// The CAPTCHA site key the page's widget uses for anonymous filings (with
     /// `captcha.enabled`).
     pub captcha_site_key: String,
+    /// The CAPTCHA widget's script (reCAPTCHA v3's API, or one of a compatible service), loaded
+    /// with `?render=<site key>` by an anonymous citizen's filing form; with a site key only.
+    pub captcha_script_url: String,
+    /// Further origins the widget loads from or talks to (reCAPTCHA: `www.gstatic.com`): with a
+    /// site key, the CSP allows the script's origin and these as script, frame and connect
+    /// sources, and nothing of the CAPTCHA without one.
+    pub captcha_origins: Vec<String>,
     /// `POST /dev/sign-in` mints dev tokens for the page when `auth.dev_secret` is set too:
     /// for the embedded default only, the Helm chart refuses it.
     pub dev_sign_in: bool,
@@ -43,6 +50,8 @@ impl Default for WebSettings {
             oidc_issuer: String::new(),
             oidc_client_id: String::new(),
             captcha_site_key: String::new(),
+            captcha_script_url: "https://www.google.com/recaptcha/api.js".into(),
+            captcha_origins: vec!["https://www.gstatic.com".into()],
             dev_sign_in: true,
         }
     }
@@ -82,7 +91,26 @@ impl WebSettings {
                 "web.captcha_site_key: at most {SITE_KEY_MAX} bytes, no control characters"
             ));
         }
+        origin(&self.captcha_script_url).map_err(|e| format!("web.captcha_script_url: {e}"))?;
+        for value in &self.captcha_origins {
+            origin(value).map_err(|e| format!("web.captcha_origins: {value}: {e}"))?;
+        }
         Ok(())
+    }
+
+    /// The origins the CAPTCHA widget needs (its script's and `captcha_origins`), each once;
+    /// none without a site key.
+    pub(crate) fn captcha_sources(&self) -> Result<Vec<String>, String> {
+        if self.captcha_site_key.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut origins = vec![origin(&self.captcha_script_url)?];
+        for value in &self.captcha_origins {
+            origins.push(origin(value)?);
+        }
+        let mut seen = std::collections::HashSet::new();
+        origins.retain(|o| seen.insert(o.clone()));
+        Ok(origins)
     }
 
     /// The origins the page's `connect-src` allows beside `'self'`: the other services', the
@@ -167,6 +195,27 @@ mod tests {
     }
 
     #[test]
+    fn the_captcha_origins_count_with_a_site_key_only() {
+        let off = WebSettings::default();
+        assert!(off.captcha_sources().unwrap().is_empty());
+        let google = WebSettings {
+            captcha_site_key: "site-key".into(),
+            ..off.clone()
+        };
+        assert_eq!(
+            google.captcha_sources().unwrap(),
+            ["https://www.google.com", "https://www.gstatic.com"]
+        );
+        let own = WebSettings {
+            captcha_site_key: "site-key".into(),
+            captcha_script_url: "http://127.0.0.1:9000/captcha.js".into(),
+            captcha_origins: vec!["http://127.0.0.1:9000".into()],
+            ..off
+        };
+        assert_eq!(own.captcha_sources().unwrap(), ["http://127.0.0.1:9000"]);
+    }
+
+    #[test]
     fn values_are_checked() {
         let ok = WebSettings::default();
         assert_eq!(ok.validate(), Ok(()));
@@ -220,6 +269,20 @@ mod tests {
                     ..ok.clone()
                 },
                 "web.captcha_site_key",
+            ),
+            (
+                WebSettings {
+                    captcha_script_url: "javascript:alert(1)".into(),
+                    ..ok.clone()
+                },
+                "web.captcha_script_url",
+            ),
+            (
+                WebSettings {
+                    captcha_origins: vec!["gstatic.com".into()],
+                    ..ok.clone()
+                },
+                "web.captcha_origins",
             ),
         ] {
             let err = bad.validate().unwrap_err();

@@ -43,7 +43,16 @@ fn referenced_assets(html: &str) -> Vec<String> {
 #[tokio::test]
 async fn the_page_carries_its_policy_tag_and_short_cache() {
     let app = app().await;
-    for path in ["/", "/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11"] {
+    for path in [
+        "/",
+        "/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11",
+        "/news",
+        "/news/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11",
+        "/projects",
+        "/projects/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11",
+        "/notifications",
+        "/account",
+    ] {
         let (response, body) = page(&app, path).await;
         assert_eq!(response.status(), 200, "{path}");
         assert_eq!(
@@ -57,6 +66,13 @@ async fn the_page_carries_its_policy_tag_and_short_cache() {
         let csp = header(&response, CONTENT_SECURITY_POLICY).expect("a CSP");
         assert!(csp.contains("default-src 'self'"), "{csp}");
         assert!(csp.contains("script-src 'self';"), "{csp}");
+        // Photos may live at the media store's origin (`media.public_base_url`); no CAPTCHA
+        // without a site key, so no frame at all.
+        assert!(
+            csp.contains("img-src 'self' http://localhost:8080;"),
+            "{csp}"
+        );
+        assert!(csp.contains("frame-src 'none';"), "{csp}");
         assert!(
             !csp.contains("unsafe-inline") && !csp.contains('*'),
             "{csp}"
@@ -267,6 +283,7 @@ async fn configured_the_meta_elements_and_the_policy_follow_the_settings() {
         s.web.platform_messages_url = "https://city.example/api/v1".into();
         s.web.dev_sign_in = false;
         s.http.public_url = "https://city.example/api/v1".into();
+        s.media.public_base_url = "https://media.city.example/photos".into();
     })
     .await;
     let (response, body) = page(&app, "/").await;
@@ -278,6 +295,11 @@ async fn configured_the_meta_elements_and_the_policy_follow_the_settings() {
         ("app:captcha-site-key", "6Lc-site&quot;key"),
         ("app:dev-sign-in", ""),
         ("app:public-url", "https://city.example"),
+        (
+            "app:captcha-script",
+            "https://www.google.com/recaptcha/api.js",
+        ),
+        ("app:media-origin", "https://media.city.example"),
     ] {
         assert_eq!(meta(&body, name), value, "{name}");
     }
@@ -285,9 +307,20 @@ async fn configured_the_meta_elements_and_the_policy_follow_the_settings() {
     assert!(
         csp.contains(
             "connect-src 'self' https://city.example wss://city.example \
-             https://login.city.example;"
+             https://login.city.example https://www.google.com https://www.gstatic.com;"
         ),
         "each origin once, nothing else: {csp}"
+    );
+    // The CAPTCHA's script and frame, with a site key only.
+    let captcha = "https://www.google.com https://www.gstatic.com";
+    assert!(
+        csp.contains(&format!("script-src 'self' {captcha};")),
+        "{csp}"
+    );
+    assert!(csp.contains(&format!("frame-src {captcha};")), "{csp}");
+    assert!(
+        csp.contains("img-src 'self' https://media.city.example;"),
+        "{csp}"
     );
 }
 
@@ -392,4 +425,31 @@ async fn dev_sign_in_is_a_404_unless_on_with_a_dev_secret() {
         assert_eq!(error["statusCode"], 404);
         assert!(error["userinfo"].is_string(), "{error}");
     }
+}
+
+/// The service worker (web push) at `/sw.js`: its own unhashed name (a worker's scope is its
+/// script's folder and its URL must stay), `no-cache`, JavaScript; not among the assets.
+#[tokio::test]
+async fn the_service_worker_is_served_at_the_root() {
+    let app = app().await;
+    let response = app.get_url(&format!("{}/sw.js", app.root)).await;
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        header(&response, CONTENT_TYPE).as_deref(),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(
+        header(&response, CACHE_CONTROL).as_deref(),
+        Some("no-cache")
+    );
+    let body = response.text().await.unwrap();
+    assert!(
+        body.contains("addEventListener(\"push\"") && body.contains("notificationclick"),
+        "{body}"
+    );
+    let (_, page) = page(&app, "/").await;
+    assert!(
+        !referenced_assets(&page).iter().any(|a| a.contains("/sw.")),
+        "{page}"
+    );
 }
