@@ -17,6 +17,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 DEV_SECRET = "browser-suite-dev-secret"
 CLIENT_ID = "citizen-web"
+# A P-256 private key for the suite's VAPID (the same as tests/api's).
+VAPID_PRIVATE = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw"
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 START_TIMEOUT = float(os.environ.get("BROWSER_START_TIMEOUT", "90"))
 
@@ -131,6 +133,57 @@ def _start_mosquitto(work: Path, mqtt: int, ws: int) -> subprocess.Popen:
             time.sleep(0.1)  # polling a child's start-up, not waiting for work
 
 
+def _launch(platform: "Platform", service: Service):
+    """Starts `service` and waits for its /readyz (polling a child's start-up)."""
+    binary = bin_dir() / service.name
+    if not binary.exists():
+        raise RuntimeError(f"{binary} is not built (cargo build --bins)")
+    service.log = platform.work / f"{service.name}-{service.port}.log"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CITIZEN_API__", "PLATFORM_MESSAGES__", "STREETS_API__"))}
+    env.update(service.env)
+    service.process = subprocess.Popen(
+        [str(binary), "serve"], cwd=REPO, env=env,
+        stdout=service.log.open("w"), stderr=subprocess.STDOUT,
+    )
+    platform.services.append(service)
+    deadline = time.monotonic() + START_TIMEOUT
+    while not _answers(f"{service.base}/readyz"):
+        if service.process.poll() is not None or time.monotonic() > deadline:
+            tail = service.log.read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{service.name} did not start:\n{tail}")
+        time.sleep(0.1)  # polling a child's start-up, not waiting for work
+
+
+def _citizen(work: Path, port: int, st: int, pm: int, mqtt: int, ws: int, db: str, overrides: dict) -> Service:
+    origin = f"http://127.0.0.1:{port}"
+    return Service("citizen-api", port, {
+        "CITIZEN_API__HTTP__HOST": "127.0.0.1",
+        "CITIZEN_API__TELEMETRY__FORMAT": "json",
+        "CITIZEN_API__TELEMETRY__FILTER": "warn",
+        "CITIZEN_API__HTTP__PORT": str(port),
+        "CITIZEN_API__DATABASE__URL": f"sqlite://{work}/{db}.db",
+        "CITIZEN_API__DEMO__LOAD_WHEN_EMPTY": "true",
+        "CITIZEN_API__AUTH__DEV_SECRET": DEV_SECRET,
+        "CITIZEN_API__MQTT__URL": f"mqtt://127.0.0.1:{mqtt}",
+        "CITIZEN_API__MEDIA__DIR": str(work / "media"),
+        "CITIZEN_API__MEDIA__PUBLIC_BASE_URL": f"{origin}/api/v1/media",
+        "CITIZEN_API__RATE_LIMIT__ANONYMOUS_REPORTS_PER_HOUR": "1000",
+        "CITIZEN_API__RATE_LIMIT__BURST": "1000",
+        "CITIZEN_API__WEB__STREETS_API_URL": f"http://127.0.0.1:{st}/api/v1",
+        "CITIZEN_API__WEB__PLATFORM_MESSAGES_URL": f"http://127.0.0.1:{pm}/api/v1",
+        "CITIZEN_API__WEB__MQTT_WEBSOCKET_URL": f"ws://127.0.0.1:{ws}/mqtt",
+        "CITIZEN_API__WEB__CLIENT_ID": CLIENT_ID,
+        # Notifications link to the report's page on this site (docs/notifications.md).
+        "CITIZEN_API__HTTP__PUBLIC_URL": f"{origin}/api/v1",
+        # Web push: the key browsers subscribe with; nothing is sent to a push service from
+        # here (delivery is covered by tests/api against a stand-in).
+        "CITIZEN_API__NOTIFICATIONS__WEBPUSH__VAPID_PRIVATE_KEY": VAPID_PRIVATE,
+        "CITIZEN_API__NOTIFICATIONS__DELIVERY__ENABLED": "false",
+        "CITIZEN_API__NOTIFICATIONS__WORKER__POLL_MILLIS": "100",
+        **overrides,
+    })
+
+
 def start() -> Platform:
     work = Path(tempfile.mkdtemp(prefix="browser-suite-"))
     (work / "media").mkdir()
@@ -157,47 +210,30 @@ def start() -> Platform:
         "PLATFORM_MESSAGES__MQTT__URL": f"mqtt://127.0.0.1:{mqtt}",
         "PLATFORM_MESSAGES__AUTH__DEV_SECRET": DEV_SECRET,
     })
-    citizen = Service("citizen-api", ca, {
-        **common("CITIZEN_API"),
-        "CITIZEN_API__HTTP__PORT": str(ca),
-        "CITIZEN_API__DATABASE__URL": f"sqlite://{work}/citizen-api.db",
-        "CITIZEN_API__DEMO__LOAD_WHEN_EMPTY": "true",
-        "CITIZEN_API__AUTH__DEV_SECRET": DEV_SECRET,
-        "CITIZEN_API__MQTT__URL": f"mqtt://127.0.0.1:{mqtt}",
-        "CITIZEN_API__MEDIA__DIR": str(work / "media"),
-        "CITIZEN_API__MEDIA__PUBLIC_BASE_URL": f"{origin}/api/v1/media",
-        "CITIZEN_API__RATE_LIMIT__ANONYMOUS_REPORTS_PER_HOUR": "1000",
-        "CITIZEN_API__RATE_LIMIT__BURST": "1000",
-        "CITIZEN_API__WEB__STREETS_API_URL": f"http://127.0.0.1:{st}/api/v1",
-        "CITIZEN_API__WEB__PLATFORM_MESSAGES_URL": f"http://127.0.0.1:{pm}/api/v1",
-        "CITIZEN_API__WEB__MQTT_WEBSOCKET_URL": f"ws://127.0.0.1:{ws}/mqtt",
-        "CITIZEN_API__WEB__CLIENT_ID": CLIENT_ID,
-    })
+    citizen = _citizen(work, ca, st, pm, mqtt, ws, "citizen-api", {})
     platform = Platform(work, citizen, messages, streets, mqtt, ws)
     try:
         platform.broker = _start_mosquitto(work, mqtt, ws)
         for service in (streets, messages, citizen):
-            binary = bin_dir() / service.name
-            if not binary.exists():
-                raise RuntimeError(f"{binary} is not built (cargo build --bins)")
-            service.log = work / f"{service.name}.log"
-            env = {k: v for k, v in os.environ.items() if not k.startswith(("CITIZEN_API__", "PLATFORM_MESSAGES__", "STREETS_API__"))}
-            env.update(service.env)
-            service.process = subprocess.Popen(
-                [str(binary), "serve"], cwd=REPO, env=env,
-                stdout=service.log.open("w"), stderr=subprocess.STDOUT,
-            )
-            platform.services.append(service)
-            deadline = time.monotonic() + START_TIMEOUT
-            while not _answers(f"{service.base}/readyz"):
-                if service.process.poll() is not None or time.monotonic() > deadline:
-                    tail = service.log.read_text(errors="replace")[-3000:]
-                    raise RuntimeError(f"{service.name} did not start:\n{tail}")
-                time.sleep(0.1)  # polling a child's start-up, not waiting for work
+            _launch(platform, service)
     except BaseException:
         platform.stop()
         raise
     return platform
+
+
+def start_citizen(platform: Platform, name: str, overrides: dict) -> Service:
+    """Another citizen-api beside the platform's (its own SQLite database `name`, the same
+    streets-api, platform-messages and broker), with `overrides` of its settings; stopped with
+    the platform."""
+    port = free_port()
+    service = _citizen(
+        platform.work, port, platform.streets.port, platform.messages.port,
+        platform.mqtt_port, platform.ws_port, name,
+        {"CITIZEN_API__DEMO__LOAD_WHEN_EMPTY": "false", **overrides},
+    )
+    _launch(platform, service)
+    return service
 
 
 def cleanup(platform: Platform):

@@ -16,8 +16,10 @@ const config = {
   oidcIssuer: meta("oidc-issuer"),
   oidcClientId: meta("oidc-client-id"),
   captchaSiteKey: meta("captcha-site-key"),
+  captchaScript: meta("captcha-script"),
   devSignIn: meta("dev-sign-in"),
   publicUrl: meta("public-url").replace(/\/$/, ""),
+  mediaOrigin: meta("media-origin"),
 };
 
 const modules = Object.fromEntries(
@@ -42,9 +44,20 @@ const app = {
   t,
   auth,
   api,
+  el: modules.dom.el,
+  routeLink: modules.dom.routeLink,
+  reportItem: modules.dom.reportItem,
+  sitePath: modules.dom.sitePath,
+  imageAllowed: modules.dom.imageAllowed,
   statusText: (report) => t(`status.${report.status ?? "none"}`),
   formatDate: (value) => (value ? dateFormat().format(new Date(value)) : ""),
   renderMarkdown: modules.markdown.renderMarkdown,
+  /// A message at the top of the page that a screen reader reads out (after a change of page).
+  flash: (text) => {
+    const box = document.getElementById("flash");
+    box.textContent = text;
+    box.hidden = !text;
+  },
 };
 
 i18n.apply(document);
@@ -58,27 +71,45 @@ app.list = modules.list.createList(app);
 app.report = modules.report.createReportPage(app);
 app.filing = modules.filing.createFiling(app);
 app.announcements = modules.announcements.createAnnouncements(app);
+app.notifications = modules.notifications.createNotifications(app);
+app.news = modules.news.createNews(app);
+app.projects = modules.projects.createProjects(app);
+app.account = modules.account.createAccount(app);
 
-// The router: "/" is the map page, "/reports/<id>" a report's page; links marked data-route
-// change the page without a reload.
-const mapPage = document.getElementById("map-page");
-const reportPage = document.getElementById("report-page");
-
-function route() {
-  const match = /^\/reports\/([^/]+)$/.exec(window.location.pathname);
-  if (match) {
-    mapPage.hidden = true;
-    reportPage.hidden = false;
-    app.report.show(decodeURIComponent(match[1]));
-  } else {
-    reportPage.hidden = true;
-    mapPage.hidden = false;
+// The router: each path of the app is one page (a section of <main>), shown alone; links marked
+// data-route change the page without a reload. citizen-api answers the page at each of these
+// paths too (PAGES in routes/web_app.rs), so every one can be shared and reloaded.
+const ROUTES = [
+  { pattern: /^\/$/, page: "map-page", nav: "/", show: () => {
     document.title = t("appName");
     app.map.invalidate();
+  } },
+  { pattern: /^\/reports\/([^/]+)$/, page: "report-page", nav: "/", show: (id) => app.report.show(id) },
+  { pattern: /^\/news$/, page: "news-page", nav: "/news", show: () => app.news.showList() },
+  { pattern: /^\/news\/([^/]+)$/, page: "news-item-page", nav: "/news", show: (id) => app.news.showItem(id) },
+  { pattern: /^\/projects$/, page: "projects-page", nav: "/projects", show: () => app.projects.showList() },
+  { pattern: /^\/projects\/([^/]+)$/, page: "project-page", nav: "/projects", show: (id) => app.projects.showItem(id) },
+  { pattern: /^\/notifications$/, page: "notifications-page", nav: "/notifications", show: () => app.notifications.show() },
+  { pattern: /^\/account$/, page: "account-page", nav: "/account", show: () => app.account.show() },
+];
+const pages = [...new Set(ROUTES.map((r) => r.page))].map((id) => document.getElementById(id));
+
+function route() {
+  const path = window.location.pathname;
+  const found = ROUTES.map((r) => [r, r.pattern.exec(path)]).find(([, match]) => match) ?? [ROUTES[0], [path]];
+  const [current, match] = found;
+  for (const page of pages) page.hidden = page.id !== current.page;
+  for (const link of document.querySelectorAll("#main-nav a")) {
+    if (link.getAttribute("href") === current.nav) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
   }
+  const shown = current.show(match[1] === undefined ? undefined : decodeURIComponent(match[1]));
+  if (shown?.catch) shown.catch((error) => console.error(error));
+  app.notifications.refreshUnread();
 }
 
 app.navigate = (path) => {
+  app.flash("");
   window.history.pushState(null, "", path);
   route();
   window.scrollTo(0, 0);
@@ -124,18 +155,9 @@ async function loadMine() {
     const rows = page?.reports ?? [];
     status.textContent = rows.length ? "" : t("noMine");
     list.replaceChildren(
-      ...rows.map((report) => {
-        const item = document.createElement("li");
-        const link = document.createElement("a");
-        link.href = `/reports/${encodeURIComponent(report.id)}`;
-        link.dataset.route = "";
-        link.textContent = report.title;
-        const state = document.createElement("span");
-        state.className = `status status-${report.status ?? "open"}`;
-        state.textContent = app.statusText(report);
-        item.append(link, " ", state);
-        return item;
-      }),
+      ...rows.map((report) =>
+        app.reportItem(report, " ", app.el("span", { class: `status status-${report.status ?? "open"}` }, app.statusText(report))),
+      ),
     );
   } catch (error) {
     status.textContent = error.userinfo || t("loadFailed");
@@ -148,6 +170,7 @@ function showAccount() {
   signOut.hidden = !on;
   signIn.hidden = on || !(auth.devAvailable() || auth.oidcAvailable());
   mineOpen.hidden = !on;
+  for (const item of document.querySelectorAll("#main-nav .signed-in")) item.hidden = !on;
   if (!on) mine.hidden = true;
 }
 
@@ -183,7 +206,12 @@ auth.onChange(() => {
   showAccount();
   app.list.loadCategories();
   app.announcements.refresh();
+  app.notifications.refreshUnread();
+  const reportPage = document.getElementById("report-page");
   if (!reportPage.hidden && app.report.current()) app.report.show(app.report.current(), { keepFocus: true });
+  app.notifications.rerender();
+  app.account.rerender();
+  app.news.rerender();
 });
 
 i18n.onChange(() => {
@@ -192,6 +220,10 @@ i18n.onChange(() => {
   app.list.render();
   app.report.rerender();
   app.announcements.rerender();
+  app.notifications.rerender();
+  app.account.rerender();
+  app.news.rerender();
+  app.projects.rerender();
   if (!mine.hidden) loadMine();
 });
 

@@ -96,15 +96,7 @@ export function createFiling(app) {
       if (at !== location) return;
       const rows = page?.reports ?? [];
       nearbyList.replaceChildren(
-        ...rows.map((report) => {
-          const item = document.createElement("li");
-          const link = document.createElement("a");
-          link.href = `/reports/${encodeURIComponent(report.id)}`;
-          link.dataset.route = "";
-          link.textContent = report.title;
-          item.append(link, ` (${Math.round(report.distance ?? 0)} m)`);
-          return item;
-        }),
+        ...rows.map((report) => app.reportItem(report, ` (${Math.round(report.distance ?? 0)} m)`)),
       );
       nearby.hidden = rows.length === 0;
     } catch (failure) {
@@ -205,9 +197,33 @@ export function createFiling(app) {
     }
   });
 
+  // The CAPTCHA of anonymous filings (docs/web-app.md, "CAPTCHA"): the widget's script
+  // (`app:captcha-script`, reCAPTCHA v3's API or a compatible one) is loaded when an anonymous
+  // citizen opens the form, and its token goes with the filing as `captchaToken`.
+  let captchaLoading = null;
+  function loadCaptcha() {
+    const { captchaSiteKey: siteKey, captchaScript: src } = app.config;
+    if (!siteKey || !src || app.auth.signedIn() || window.grecaptcha || captchaLoading) return captchaLoading;
+    captchaLoading = new Promise((resolve) => {
+      const script = document.createElement("script");
+      const url = new URL(src, window.location.href);
+      url.searchParams.set("render", siteKey);
+      script.src = url.href;
+      script.onload = () => resolve(true);
+      script.onerror = () => {
+        captchaLoading = null;
+        resolve(false);
+      };
+      document.head.append(script);
+    });
+    return captchaLoading;
+  }
+
   async function captchaToken() {
     const siteKey = app.config.captchaSiteKey;
-    if (!siteKey || app.auth.signedIn() || !window.grecaptcha) return null;
+    if (!siteKey || app.auth.signedIn()) return null;
+    await loadCaptcha();
+    if (!window.grecaptcha) return null;
     return new Promise((resolve) => {
       window.grecaptcha.ready(() =>
         window.grecaptcha.execute(siteKey, { action: "report" }).then(resolve, () => resolve(null)),
@@ -237,9 +253,10 @@ export function createFiling(app) {
     data.append("title", form.elements.title.value.trim());
     data.append("description", form.elements.description.value.trim());
     if (location) data.append("location", `${location.lon},${location.lat}`);
-    for (const file of photos.files) data.append("media", file, file.name);
+    // The token before the photos: the API verifies it as it arrives, before storing a file.
     const token = await captchaToken();
     if (token) data.append("captchaToken", token);
+    for (const file of photos.files) data.append("media", file, file.name);
     key ??= newKey();
     const send = root.querySelector("#send");
     send.disabled = true;
@@ -278,11 +295,7 @@ export function createFiling(app) {
     root.hidden = false;
     startPicking();
     root.querySelector("#filing-title").focus();
-    if (app.config.captchaSiteKey && !app.auth.signedIn() && !window.grecaptcha) {
-      const script = document.createElement("script");
-      script.src = `https://www.google.com/recaptcha/api.js?render=${encodeURIComponent(app.config.captchaSiteKey)}`;
-      document.head.append(script);
-    }
+    loadCaptcha();
   }
 
   function close() {

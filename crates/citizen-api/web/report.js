@@ -2,19 +2,9 @@
 // photos, derived status, the public timeline newest first, the vote count; signed in, vote and
 // unvote with the pool shown.
 
-const el = (tag, props = {}, ...children) => {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === "class") element.className = value;
-    else if (key.startsWith("data-") || key.startsWith("aria-")) element.setAttribute(key, value);
-    else element[key] = value;
-  }
-  element.append(...children.filter((child) => child !== null && child !== undefined));
-  return element;
-};
-
-/// `app`: {api, t, auth, statusText, formatDate}.
+/// `app`: {api, t, auth, el, statusText, formatDate}.
 export function createReportPage(app) {
+  const { el } = app;
   const root = document.getElementById("report-page");
   let current = null; // {id, report, steps, votes}
 

@@ -1,0 +1,50 @@
+// Building the page's elements from data without HTML: every text goes in as a text node, so a
+// title or a notification can never become markup (docs/web-app.md, "Content-Security-Policy").
+
+/// `el("a", {href, class, "data-route": ""}, child, …)`: an element with its properties (`class`,
+/// `data-*` and `aria-*` as attributes, the rest as properties) and its children (strings become
+/// text; null and undefined are left out).
+export function el(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null) continue;
+    if (key === "class") element.className = value;
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") element.setAttribute(key, value);
+    else element[key] = value;
+  }
+  element.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  return element;
+}
+
+/// A link the app's router follows without a reload (`data-route`).
+export function routeLink(path, text, props = {}) {
+  return el("a", { href: path, "data-route": "", ...props }, text);
+}
+
+/// A report in a list: its title linking to its page, then what `after` adds.
+export function reportItem(report, ...after) {
+  return el("li", {}, routeLink(`/reports/${encodeURIComponent(report.id)}`, report.title), ...after);
+}
+
+/// The path of `url` when it is a page of this site (`origin` or the page's own origin), for the
+/// router; else null (a link elsewhere opens as a plain link).
+export function sitePath(url, origin) {
+  try {
+    const parsed = new URL(url, window.location.href);
+    const own = [window.location.origin, origin].filter(Boolean);
+    return own.includes(parsed.origin) ? `${parsed.pathname}${parsed.search}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/// Whether an image at `url` may be shown: the page's CSP allows images from the platform's own
+/// origin and the media origin only (a news item's picture may be anywhere).
+export function imageAllowed(url, mediaOrigin) {
+  try {
+    const origin = new URL(url, window.location.href).origin;
+    return origin === window.location.origin || (Boolean(mediaOrigin) && origin === mediaOrigin);
+  } catch {
+    return false;
+  }
+}
