@@ -28,12 +28,15 @@ extra_env() { # name -> further NAME=value words, one per line
       echo STREETS_API__DEMO__LOAD_WHEN_EMPTY=true ;;
     platform-messages)
       echo PLATFORM_MESSAGES__MQTT__EMBEDDED_BROKER=true
+      # MQTT over WebSocket for the web app's live announcements (docs/web-app.md).
+      echo PLATFORM_MESSAGES__MQTT__EMBEDDED_WEBSOCKET_LISTEN=127.0.0.1:1885
       echo "PLATFORM_MESSAGES__HTTP__CORS_ALLOWED_ORIGINS=$WEB_APP_ORIGINS"
       echo "PLATFORM_MESSAGES__AUTH__DEV_SECRET=${PLATFORM_MESSAGES__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
     citizen-api)
       echo CITIZEN_API__DEMO__LOAD_WHEN_EMPTY=true
       # The address notifications link to (the report's page, docs/notifications.md).
       echo CITIZEN_API__HTTP__PUBLIC_URL=http://localhost:8080/api/v1
+      echo CITIZEN_API__WEB__MQTT_WEBSOCKET_URL=ws://localhost:1885/mqtt
       echo "CITIZEN_API__AUTH__DEV_SECRET=${CITIZEN_API__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
   esac
 }
@@ -42,7 +45,7 @@ hint() { # name port -> the line printed once everything answers
   local base="http://127.0.0.1:$2"
   case "$1" in
     streets-api)       echo "$base/api/v1/streets?q=nam   docs: $base/api/v1/docs/" ;;
-    platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884 (in-process)" ;;
+    platform-messages) echo "$base/api/v1/docs/           MQTT: mqtt://127.0.0.1:1884, ws://127.0.0.1:1885/mqtt (in-process)" ;;
     citizen-api)       echo "http://localhost:$2/   API: $base/api/v1/reports   docs: $base/api/v1/docs/" ;;
     *)                 echo "$base/api/v1/docs/" ;;
   esac

@@ -60,6 +60,10 @@ pub struct MqttSettings {
     /// `127.0.0.1:3030`; unset or empty: no console.
     #[serde(default)]
     pub embedded_console_listen: Option<String>,
+    /// Address of the in-process broker's MQTT-over-WebSocket listener (any path, subprotocol
+    /// `mqtt`), e.g. `127.0.0.1:1885`, for browsers (the citizens' web app); unset or empty: none.
+    #[serde(default)]
+    pub embedded_websocket_listen: Option<String>,
     /// How long to wait for the broker's PUBACK before retrying a notice.
     pub publish_timeout_millis: u64,
     /// Pause between reconnect attempts and between retries of a failed notice.
@@ -78,6 +82,7 @@ impl std::fmt::Debug for MqttSettings {
             .field("embedded_broker", &self.embedded_broker)
             .field("embedded_listen", &self.embedded_listen)
             .field("embedded_console_listen", &self.embedded_console_listen)
+            .field("embedded_websocket_listen", &self.embedded_websocket_listen)
             .finish_non_exhaustive()
     }
 }
@@ -136,6 +141,14 @@ impl MqttSettings {
     /// The embedded broker's console address, when one is configured.
     pub fn console_listen(&self) -> Option<&str> {
         self.embedded_console_listen
+            .as_deref()
+            .map(str::trim)
+            .filter(|listen| !listen.is_empty())
+    }
+
+    /// The embedded broker's WebSocket address, when one is configured.
+    pub fn websocket_listen(&self) -> Option<&str> {
+        self.embedded_websocket_listen
             .as_deref()
             .map(str::trim)
             .filter(|listen| !listen.is_empty())

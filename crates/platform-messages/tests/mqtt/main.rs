@@ -11,3 +11,4 @@ mod broker;
 mod console;
 mod notices;
 mod tls;
+mod websocket;
