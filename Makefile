@@ -23,7 +23,7 @@ browser: toolchain ## The browser suite (tests/browser): Playwright with Debian'
 
 faults: toolchain ## The fault suite (docs/operations.md): citizen-api under a database restart, a killed broker, SIGTERM; needs PostgreSQL's server binaries and Mosquitto, not their services
 	@rm -f target/test-skips.txt
-	$(CARGO) test -p citizen-api --test faults --locked -- --nocapture
+	$(CARGO) test --workspace --test faults --locked -- --nocapture
 	@scripts/report-skips.sh
 
 soak: toolchain ## citizen-api for SOAK_MINUTES (30) at half its measured capacity on PostgreSQL: RSS, open files, pool, p99 flat (docs/benchmarks.md); not in CI
@@ -34,7 +34,7 @@ lint: toolchain ## rustfmt check (the macro bodies too) and clippy with warnings
 	@scripts/fmt-macro-bodies.py --self-test
 	@scripts/fmt-macro-bodies.py --check
 	$(CARGO) clippy --workspace --all-targets --locked -- -D warnings
-	$(CARGO) clippy -p citizen-api --test faults --locked -- -D warnings
+	$(CARGO) clippy --workspace --test faults --locked -- -D warnings
 
 fmt: ## Format the workspace, the bodies of the both_backends! calls included
 	$(CARGO) fmt --all

@@ -38,7 +38,10 @@ if [ "$major" != "$WANT_MAJOR" ]; then
   echo "browser suite: $CHROMIUM is Chromium $major, Playwright 1.64.1 is made for $WANT_MAJOR" >&2
 fi
 
-cargo build --bins --locked
+# The binaries as the api suites build them (`cargo test` unifies the dev-dependencies' features
+# in): after `make test` nothing is compiled again, where `cargo build --bins` would rebuild a
+# third of the tree with the other feature set.
+cargo test --workspace --test api --locked --no-run -q
 target_dir="$(cargo metadata --format-version 1 --no-deps \
   | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 export BROWSER_BIN_DIR="$target_dir/${CARGO_BUILD_TARGET:+$CARGO_BUILD_TARGET/}debug"
