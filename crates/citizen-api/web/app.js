@@ -49,6 +49,7 @@ const app = {
   reportItem: modules.dom.reportItem,
   sitePath: modules.dom.sitePath,
   imageAllowed: modules.dom.imageAllowed,
+  showDetail: (root, options) => modules.dom.showDetail(app, root, options),
   statusText: (report) => t(`status.${report.status ?? "none"}`),
   formatDate: (value) => (value ? dateFormat().format(new Date(value)) : ""),
   renderMarkdown: modules.markdown.renderMarkdown,

@@ -48,3 +48,24 @@ export function imageAllowed(url, mediaOrigin) {
     return false;
   }
 }
+
+/// A detail page (a news item's, a project's) into `root`: "loading", then the way back, the
+/// item's title as the heading and what `render(item)` gives; or, when `load()` is refused, a
+/// heading saying what is missing (`missing`, a text key) with the API's reason and the way back
+/// (`back`: {path, key}). The focus goes to the heading either way.
+export async function showDetail(app, root, { load, titleId, missing, back, render }) {
+  root.replaceChildren(el("p", { role: "status" }, app.t("loading")));
+  const backLink = () => el("p", {}, routeLink(back.path, app.t(back.key)));
+  try {
+    const item = await load();
+    document.title = `${item.title} – ${app.t("appName")}`;
+    root.replaceChildren(backLink(), el("h1", { id: titleId, tabIndex: -1 }, item.title), ...render(item));
+  } catch (error) {
+    root.replaceChildren(
+      el("h1", { id: titleId, tabIndex: -1 }, app.t(missing)),
+      el("p", {}, error.userinfo || app.t("pageFailed")),
+      backLink(),
+    );
+  }
+  root.querySelector("h1").focus();
+}

@@ -207,32 +207,25 @@ export function createNews(app) {
     await load();
   }
 
-  async function showItem(id) {
-    itemRoot.replaceChildren(el("p", { role: "status" }, app.t("loading")));
-    try {
-      const item = await app.api.citizen(`/news/${encodeURIComponent(id)}`, { signedIn: false });
-      document.title = `${item.title} – ${app.t("appName")}`;
-      const image = item.image && app.imageAllowed(item.image, app.config.mediaOrigin) ? item.image : null;
-      itemRoot.replaceChildren(
-        el("p", {}, app.routeLink("/news", app.t("backToNews"))),
-        el("h1", { id: "news-item-title", tabIndex: -1 }, item.title),
+  function showItem(id) {
+    return app.showDetail(itemRoot, {
+      load: () => app.api.citizen(`/news/${encodeURIComponent(id)}`, { signedIn: false }),
+      titleId: "news-item-title",
+      missing: "newsMissing",
+      back: { path: "/news", key: "backToNews" },
+      render: (item) => [
         el(
           "p",
           { class: "meta" },
           el("time", { dateTime: item.date }, app.formatDate(item.date)),
           (item.categories ?? []).length ? ` · ${item.categories.map((c) => c.name).join(", ")}` : null,
         ),
-        image ? el("img", { src: image, alt: "", class: "news-image" }) : null,
+        item.image && app.imageAllowed(item.image, app.config.mediaOrigin)
+          ? el("img", { src: item.image, alt: "", class: "news-image" })
+          : null,
         el("p", { class: "description" }, item.description),
-      );
-    } catch (error) {
-      itemRoot.replaceChildren(
-        el("h1", { id: "news-item-title", tabIndex: -1 }, app.t("newsMissing")),
-        el("p", {}, error.userinfo || app.t("pageFailed")),
-        el("p", {}, app.routeLink("/news", app.t("backToNews"))),
-      );
-    }
-    itemRoot.querySelector("h1").focus();
+      ],
+    });
   }
 
   return {

@@ -53,35 +53,29 @@ export function createProjects(app) {
     await load();
   }
 
-  async function showItem(id) {
-    itemRoot.replaceChildren(el("p", { role: "status" }, app.t("loading")));
-    try {
-      const project = await app.api.citizen(`/projects/${encodeURIComponent(id)}`, { signedIn: false });
-      document.title = `${project.title} – ${app.t("appName")}`;
-      const pictures = (project.media ?? []).filter((m) => app.imageAllowed(m.public_url, app.config.mediaOrigin));
-      itemRoot.replaceChildren(
-        el("p", {}, app.routeLink("/projects", app.t("backToProjects"))),
-        el("h1", { id: "project-title", tabIndex: -1 }, project.title),
-        el("p", { class: "meta" }, el("time", { dateTime: project.open_from }, app.formatDate(project.open_from))),
-        el("p", { class: "description" }, project.description),
-        pictures.length
-          ? el(
-              "ul",
-              { class: "photos", "aria-label": app.t("photos") },
-              pictures.map((media, index) =>
-                el("li", {}, el("img", { src: media.public_url, alt: app.t("pictureAlt", { n: index + 1 }), loading: "lazy" })),
-              ),
-            )
-          : null,
-      );
-    } catch (error) {
-      itemRoot.replaceChildren(
-        el("h1", { id: "project-title", tabIndex: -1 }, app.t("projectMissing")),
-        el("p", {}, error.userinfo || app.t("pageFailed")),
-        el("p", {}, app.routeLink("/projects", app.t("backToProjects"))),
-      );
-    }
-    itemRoot.querySelector("h1").focus();
+  function showItem(id) {
+    return app.showDetail(itemRoot, {
+      load: () => app.api.citizen(`/projects/${encodeURIComponent(id)}`, { signedIn: false }),
+      titleId: "project-title",
+      missing: "projectMissing",
+      back: { path: "/projects", key: "backToProjects" },
+      render: (project) => {
+        const pictures = (project.media ?? []).filter((m) => app.imageAllowed(m.public_url, app.config.mediaOrigin));
+        return [
+          el("p", { class: "meta" }, el("time", { dateTime: project.open_from }, app.formatDate(project.open_from))),
+          el("p", { class: "description" }, project.description),
+          pictures.length
+            ? el(
+                "ul",
+                { class: "photos", "aria-label": app.t("photos") },
+                pictures.map((media, index) =>
+                  el("li", {}, el("img", { src: media.public_url, alt: app.t("pictureAlt", { n: index + 1 }), loading: "lazy" })),
+                ),
+              )
+            : null,
+        ];
+      },
+    });
   }
 
   return {

@@ -1,25 +1,20 @@
 //! FlatGeobuf: features and properties read by the flatgeobuf crate into geozero; the source
 //! CRS from the header (its EPSG code, else its WKT).
 
-use std::path::Path;
-
 use flatgeobuf::FgbReader;
 
 use crate::collect::Collector;
 use crate::pipeline::{Pipeline, StreetSink};
 use crate::prj::crs_from_wkt;
+use crate::Source;
 use crate::{choose_crs, parse_crs, Crs, ImportError};
 
 const FORMAT: &str = "FlatGeobuf";
 
 /// Reads the FlatGeobuf file's features into `sink`, in the CRS its header declares unless
 /// `source_crs` is given; returns how many streets it held.
-pub(crate) fn read(
-    path: &Path,
-    source_crs: Option<&str>,
-    batch_size: usize,
-    sink: &mut dyn StreetSink,
-) -> Result<u64, ImportError> {
+pub(crate) fn read(source: Source<'_>, sink: &mut dyn StreetSink) -> Result<u64, ImportError> {
+    let (path, source_crs, batch_size) = (source.path, source.crs, source.batch_size);
     let format_error = |reason| ImportError::format(FORMAT, reason);
     let file = std::fs::File::open(path).map_err(ImportError::io(path))?;
     let reader =

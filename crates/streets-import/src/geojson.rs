@@ -5,7 +5,6 @@
 
 use std::fmt;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
@@ -14,6 +13,7 @@ use crate::crs::Reprojector;
 use crate::pipeline::{Pipeline, StreetSink};
 use crate::scan::{scan, TopLevel};
 use crate::validate::{read_name, read_number, reproject_lines, FeatureResult};
+use crate::Source;
 use crate::{parse_crs, Crs, FeatureProblem, ImportError, ImportedStreet};
 use crate::{NAME_PROPERTY, NUMBER_PROPERTY};
 
@@ -35,12 +35,8 @@ pub fn read_geojson(
 }
 
 /// Reads the GeoJSON file at `path` into `sink`; returns how many streets it held.
-pub(crate) fn read(
-    path: &Path,
-    source_crs: Option<&str>,
-    batch_size: usize,
-    sink: &mut dyn StreetSink,
-) -> Result<u64, ImportError> {
+pub(crate) fn read(source: Source<'_>, sink: &mut dyn StreetSink) -> Result<u64, ImportError> {
+    let (path, source_crs, batch_size) = (source.path, source.crs, source.batch_size);
     let open = || {
         std::fs::File::open(path)
             .map(|f| BufReader::with_capacity(BUFFER, f))

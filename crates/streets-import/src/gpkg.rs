@@ -14,6 +14,7 @@ use crate::collect::{float_value, Collector};
 use crate::crs::readable;
 use crate::pipeline::{Pipeline, StreetSink};
 use crate::prj::crs_from_wkt;
+use crate::Source;
 use crate::{choose_crs, parse_crs, Crs, ImportError, NAME_PROPERTY, NUMBER_PROPERTY};
 
 const FORMAT: &str = "GeoPackage";
@@ -46,12 +47,8 @@ type Sender = std::sync::mpsc::SyncSender<Result<Message, ImportError>>;
 /// sqlx is async: a thread of our own with a runtime of its own fetches the rows (which works
 /// from any caller, inside a tokio runtime or not), a few thousand at a time, and this thread
 /// checks them, so memory does not grow with the file.
-pub(crate) fn read(
-    path: &Path,
-    source_crs: Option<&str>,
-    batch_size: usize,
-    sink: &mut dyn StreetSink,
-) -> Result<u64, ImportError> {
+pub(crate) fn read(source: Source<'_>, sink: &mut dyn StreetSink) -> Result<u64, ImportError> {
+    let (path, source_crs, batch_size) = (source.path, source.crs, source.batch_size);
     // SQLite would report a missing file vaguely; name it as for GeoJSON.
     std::fs::metadata(path).map_err(ImportError::io(path))?;
     let (tx, rx) = std::sync::mpsc::sync_channel(2);

@@ -117,12 +117,26 @@ pub fn read_streets(
     batch_size: usize,
     sink: &mut dyn StreetSink,
 ) -> Result<u64, ImportError> {
+    let source = Source {
+        path,
+        crs: source_crs,
+        batch_size,
+    };
     match FileFormat::of(path)? {
-        FileFormat::GeoJson => geojson::read(path, source_crs, batch_size, sink),
-        FileFormat::GeoPackage => gpkg::read(path, source_crs, batch_size, sink),
-        FileFormat::Shapefile => shp::read(path, source_crs, batch_size, sink),
-        FileFormat::FlatGeobuf => fgb::read(path, source_crs, batch_size, sink),
+        FileFormat::GeoJson => geojson::read(source, sink),
+        FileFormat::GeoPackage => gpkg::read(source, sink),
+        FileFormat::Shapefile => shp::read(source, sink),
+        FileFormat::FlatGeobuf => fgb::read(source, sink),
     }
+}
+
+/// What each format's reader is asked to read: the file, the CRS that overrides the file's
+/// own (`None`: the file's), and how many streets go to the sink at a time.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Source<'a> {
+    pub path: &'a Path,
+    pub crs: Option<&'a str>,
+    pub batch_size: usize,
 }
 
 /// `source_crs` when given, else the file's own (or why it has none).

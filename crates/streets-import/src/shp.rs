@@ -8,6 +8,7 @@ use geozero::shp::ShpReader;
 use crate::collect::Collector;
 use crate::pipeline::{Pipeline, StreetSink};
 use crate::prj::crs_from_wkt;
+use crate::Source;
 use crate::{choose_crs, ImportError};
 
 const FORMAT: &str = "Shapefile";
@@ -22,12 +23,8 @@ fn sidecar(path: &Path, extension: &str) -> Option<PathBuf> {
 
 /// Reads the Shapefile's features into `sink`, in the CRS its `.prj` names unless `source_crs`
 /// is given; returns how many streets it held.
-pub(crate) fn read(
-    path: &Path,
-    source_crs: Option<&str>,
-    batch_size: usize,
-    sink: &mut dyn StreetSink,
-) -> Result<u64, ImportError> {
+pub(crate) fn read(source: Source<'_>, sink: &mut dyn StreetSink) -> Result<u64, ImportError> {
+    let (path, source_crs, batch_size) = (source.path, source.crs, source.batch_size);
     let format_error = |reason| ImportError::format(FORMAT, reason);
     let dbf = sidecar(path, "dbf").ok_or_else(|| {
         format_error("the .dbf beside it (holding I_GM_U and N_GM_U) is missing".to_owned())

@@ -321,8 +321,9 @@ async fn serve_asset(
 mod tests {
     use super::{hashed_name, render, site_url, Files};
 
-    /// The text keys the app's files name: `t("key")` in the modules, `data-i18n="key"` (and
-    /// `-label`, `-placeholder`) in the page; keys built at run time (`${…}`) are left out.
+    /// The text keys the app's files name: `t("key")` (and a detail page's `missing: "key"`,
+    /// `key: "key"`) in the modules, `data-i18n="key"` (and `-label`, `-placeholder`) in the
+    /// page; keys built at run time (`${…}`) are left out.
     fn keys_used() -> Vec<(String, String)> {
         let mut used = Vec::new();
         for path in Files::iter() {
@@ -336,6 +337,8 @@ mod tests {
                 "data-i18n=\"",
                 "data-i18n-label=\"",
                 "data-i18n-placeholder=\"",
+                "missing: \"",
+                "key: \"",
             ] {
                 for (at, _) in text.match_indices(opener) {
                     let before = text[..at].chars().next_back().unwrap_or(' ');

@@ -2,7 +2,8 @@
 
 use platform_messages::notify::EmbeddedBroker;
 
-fn free_address() -> String {
+/// A free `127.0.0.1:<port>` (bound, then let go).
+pub fn free_address() -> String {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()

@@ -5,15 +5,8 @@
 use paho_mqtt::{Message, MessageBuilder};
 use platform_messages::notify::EmbeddedBroker;
 
+use crate::console::free_address;
 use crate::helpers::WAIT;
-
-fn free_address() -> String {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .to_string()
-}
 
 #[tokio::test]
 async fn a_websocket_subscriber_gets_the_retained_notice() {
