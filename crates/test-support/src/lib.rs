@@ -43,7 +43,7 @@ pub use app_thread::{spawn_app_thread, AppThread, Stopped};
 pub use port::TestServer;
 pub use private_broker::PrivateBroker;
 pub use private_pg::PrivatePostgres;
-pub use service::{dev_token, spawn_service};
+pub use service::{dev_token, spawn_service, under_test};
 
 use sqlx::{Connection, Executor, PgConnection};
 use std::io::Write;

@@ -48,3 +48,19 @@ pub fn dev_token(auth: &AuthSettings, subject: &str, scopes: &[&str], ttl: Durat
     };
     mint_dev_token(auth, &request).expect("dev token")
 }
+
+/// What every service's tests set on its settings: a free port on 127.0.0.1 with two workers and a
+/// short shutdown grace, and `database_url`, migrated on start, with a pool of four.
+pub fn under_test(
+    http: &mut service_kit::settings::HttpSettings,
+    database: &mut service_kit::db::DatabaseSettings,
+    database_url: &str,
+) {
+    http.host = "127.0.0.1".into();
+    http.port = 0;
+    http.workers = 2;
+    http.shutdown_grace_seconds = 1;
+    database.url = database_url.to_owned().into();
+    database.migrate_on_start = true;
+    database.max_connections = 4;
+}

@@ -21,9 +21,7 @@ pub async fn change_status(
     actor: &str,
     now: Instant,
 ) -> Result<Issue, WorkflowError> {
-    let mut tx = issues.begin_step().await?;
-    let current = lock_issue(tx.as_mut(), issue_id).await?;
-    let before = public_status(tx.as_mut(), current.report_id).await?;
+    let (mut tx, current, before) = begin_on(issues, issue_id).await?;
     let next = next_status(current.status, transition)?;
     let updated = set_status(tx.as_mut(), &current, next, None, actor, now).await?;
     commit_told(tx, updated, before, now).await
@@ -38,9 +36,7 @@ pub async fn move_issue(
     actor: &str,
     now: Instant,
 ) -> Result<Issue, WorkflowError> {
-    let mut tx = issues.begin_step().await?;
-    let current = lock_issue(tx.as_mut(), issue_id).await?;
-    let before = public_status(tx.as_mut(), current.report_id).await?;
+    let (mut tx, current, before) = begin_on(issues, issue_id).await?;
     next_status(current.status, Transition::Move)?;
     if !tx.category_exists(category_id).await? {
         return Err(WorkflowError::CategoryNotFound);
@@ -144,6 +140,18 @@ pub async fn open_issue(
     let opened = open_in_category(tx.as_mut(), report_id, category_id, actor, now).await?;
     commit_step(tx, report_id, before, now).await?;
     Ok(Some(opened))
+}
+
+/// A step on one issue begun: its transaction, the issue locked, and the report's public status
+/// before the step (to tell whether the step changes it).
+async fn begin_on(
+    issues: &dyn IssueStore,
+    issue_id: Uuid,
+) -> Result<(Box<dyn IssueTx>, Issue, Option<IssueStatus>), WorkflowError> {
+    let mut tx = issues.begin_step().await?;
+    let current = lock_issue(tx.as_mut(), issue_id).await?;
+    let before = public_status(tx.as_mut(), current.report_id).await?;
+    Ok((tx, current, before))
 }
 
 async fn lock_issue(tx: &mut dyn IssueTx, issue_id: Uuid) -> Result<Issue, WorkflowError> {

@@ -112,16 +112,13 @@ impl TestApp {
         form: reqwest::multipart::Form,
         token: &str,
     ) -> (u16, Value) {
-        let response = self
-            .http
-            .post(format!("{}/admin/issues/{issue}/statements", self.base))
-            .bearer_auth(token)
-            .multipart(form)
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        crate::helpers::answer(
+            self.http
+                .post(format!("{}/admin/issues/{issue}/statements", self.base))
+                .bearer_auth(token)
+                .multipart(form),
+        )
+        .await
     }
 
     /// GET /admin/reports?{query} as `token`, answering 200.

@@ -96,17 +96,14 @@ async fn post_with_key(
     token: &str,
     key: &str,
 ) -> (u16, Value) {
-    let response = app
-        .http
-        .post(format!("{}/reports", app.base))
-        .bearer_auth(token)
-        .header("Idempotency-Key", key)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    crate::helpers::answer(
+        app.http
+            .post(format!("{}/reports", app.base))
+            .bearer_auth(token)
+            .header("Idempotency-Key", key)
+            .multipart(form),
+    )
+    .await
 }
 
 /// Rows of `idempotency_keys`, read on a connection of the test's own.

@@ -47,12 +47,7 @@ pub struct TestApp {
 /// Production settings with the test database, port 0 and the dev secret.
 pub fn settings(db: &TestDatabase) -> Settings {
     let mut s: Settings = service_kit::settings::load_from_pairs(&[]).expect("default settings");
-    s.http.port = 0;
-    s.http.workers = 2;
-    s.http.shutdown_grace_seconds = 1;
-    s.database.url = SecretString::from(db.url.clone());
-    s.database.migrate_on_start = true;
-    s.database.max_connections = 4;
+    test_support::under_test(&mut s.http, &mut s.database, &db.url);
     s.auth.dev_secret = Some(SecretString::from(DEV_SECRET));
     s.i18n.default_locale = "en".into();
     s.media.dir = db.dir.path().join("media");
@@ -141,6 +136,13 @@ impl TestApp {
             response.json().await.unwrap_or(Value::Null),
         )
     }
+}
+
+/// Sends `request`: its status and its JSON body (null when it has none).
+pub async fn answer(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
 }
 
 /// A filing form with a title and a description.

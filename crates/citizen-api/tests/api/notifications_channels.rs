@@ -38,9 +38,7 @@ async fn send(
     if let Some(body) = body {
         request = request.json(&body);
     }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    (status, response.json().await.unwrap_or(Value::Null))
+    crate::helpers::answer(request).await
 }
 
 async fn webpush_subscribe_status_and_unsubscribe(app: TestApp) {

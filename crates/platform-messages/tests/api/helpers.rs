@@ -65,13 +65,7 @@ pub async fn fresh_database(backend: Backend) -> Option<Arc<TestDatabase>> {
 /// Production settings with the test database, port 0, the dev secret and `broker`.
 pub fn settings(db: &TestDatabase, broker: &Broker) -> Settings {
     let mut s: Settings = service_kit::settings::load_from_pairs(&[]).expect("default settings");
-    s.http.host = "127.0.0.1".into();
-    s.http.port = 0;
-    s.http.workers = 2;
-    s.http.shutdown_grace_seconds = 1;
-    s.database.url = SecretString::from(db.url.clone());
-    s.database.migrate_on_start = true;
-    s.database.max_connections = 4;
+    test_support::under_test(&mut s.http, &mut s.database, &db.url);
     s.auth.dev_secret = Some(SecretString::from(DEV_SECRET));
     s.mqtt.retry_millis = 100;
     s.mqtt.client_id = "pm-test".into();

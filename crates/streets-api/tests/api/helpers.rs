@@ -26,12 +26,7 @@ pub struct TestApp {
 /// Settings as in production, with a fresh database and port 0.
 pub fn test_settings(database_url: &str) -> Settings {
     let mut settings = Settings::load(None).expect("default settings load");
-    settings.http.host = "127.0.0.1".into();
-    settings.http.port = 0;
-    settings.http.workers = 2;
-    settings.database.url = database_url.to_string().into();
-    settings.database.migrate_on_start = true;
-    settings.database.max_connections = 4;
+    test_support::under_test(&mut settings.http, &mut settings.database, database_url);
     settings.demo.load_when_empty = false;
     // Tests import through other processes (the CLI) and read right after: confirm the import
     // generation on every read, so the read model is never behind (tests/api/read_model.rs
