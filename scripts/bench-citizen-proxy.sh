@@ -18,6 +18,7 @@ curl -fs "http://127.0.0.1:$port/api/v1/reports" > "$work/default.json"
 sed -e "s#server citizen-api:8080;#server 127.0.0.1:$port;#" \
     -e "s#server platform-messages:8081;#server 127.0.0.1:9;#" \
     -e "s#server streets-api:8082;#server 127.0.0.1:9;#" \
+    -e "s#server mosquitto:9001;#server 127.0.0.1:9;#" \
     -e "s#listen 8000;#listen 127.0.0.1:$proxy_port;#" -e '/listen \[::\]:8000;/d' \
     -e "s#/tmp/nginx#$work/nginx#g" -e "s#access_log /dev/stdout json;#access_log off;#" \
     -e "s#error_log /dev/stderr warn;#error_log $work/error.log warn;#" \
