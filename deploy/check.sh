@@ -364,6 +364,11 @@ expect("/docs/citizen/openapi.json", "citizen-api", "/api/v1/docs/openapi.json")
 expect("/", "citizen-api")
 expect("/reports/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11", "citizen-api")
 expect("/assets/app.0123456789.js", "citizen-api")
+for page in ("/news", "/news/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11", "/projects",
+             "/projects/0b7a3c8e-8d5b-4a43-9e5c-3a3c2f0e4b11", "/notifications", "/account", "/sw.js"):
+    expect(page, "citizen-api")
+# The Open311 facade is part of citizen-api's API.
+expect("/api/v1/open311/v2/services.xml", "citizen-api")
 expect_status("/dev/sign-in", 404, contains="NOT_FOUND")
 # MQTT over WebSocket: /mqtt reaches the broker's WebSocket listener with the Upgrade handshake.
 status, headers, body = get("/mqtt", headers={"Upgrade": "websocket", "Connection": "Upgrade"})
