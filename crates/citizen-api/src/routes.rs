@@ -10,6 +10,7 @@ pub mod news;
 pub mod news_categories;
 mod not_found;
 mod notifications;
+pub mod open311;
 mod paging;
 pub mod params;
 pub mod projects;
@@ -72,6 +73,8 @@ pub struct AppState {
     pub privacy: crate::app::retention::PrivacySettings,
     /// `http.base_path`: where the links the service hands out start.
     pub base_path: String,
+    /// The Open311 facade's settings and endpoint (`open311.*`).
+    pub open311: Arc<open311::Open311>,
     /// `reports.idempotency_key_hours`: how long an `Idempotency-Key` is kept.
     pub idempotency_ttl: chrono::TimeDelta,
 }
@@ -89,6 +92,9 @@ pub const PUBLIC_GETS: &[&str] = &[
     "/projects",
     "/projects/{project_id}",
     "/notifications/webpush/public-key",
+    "/open311/v2/discovery.{format}",
+    "/open311/v2/services.{format}",
+    "/open311/v2/services/{service_code}.{format}",
 ];
 
 /// What depends on who asks, whatever the request: never kept by a shared cache.
@@ -151,7 +157,8 @@ fn routes(
         .configure(news_categories::configure)
         .configure(projects::configure)
         .configure(notifications::configure)
-        .configure(data_export::configure);
+        .configure(data_export::configure)
+        .configure(|cfg| open311::configure(cfg, &state.open311));
     admin::configure(cfg);
 }
 
@@ -237,5 +244,6 @@ pub fn openapi(base_path: &str) -> utoipa::openapi::OpenApi {
     api.merge(admin::AdminDoc::openapi());
     api.merge(notifications::NotificationsDoc::openapi());
     api.merge(data_export::DataExportApi::openapi());
+    api.merge(open311::Open311Doc::openapi());
     service_kit::docs::finalize(api, base_path, ERROR_CODES)
 }

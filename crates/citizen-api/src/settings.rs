@@ -1,5 +1,6 @@
 //! citizen-api settings: `config/citizen-api.toml`, then `--config FILE`, then `CITIZEN_API__*`.
 
+pub mod open311;
 pub mod votes;
 pub mod web;
 
@@ -51,6 +52,9 @@ pub struct Settings {
     /// The citizens' web app at `/` (docs/web-app.md).
     #[serde(default)]
     pub web: web::WebSettings,
+    /// The Open311 GeoReport v2 facade (docs/open311.md).
+    #[serde(default)]
+    pub open311: open311::Open311Settings,
 }
 
 /// `reports.*`.
@@ -135,6 +139,7 @@ impl ServiceSettings for Settings {
         }
         self.media.validate()?;
         self.web.validate()?;
+        self.open311.validate()?;
         self.votes.validate()?;
         self.notifications.delivery.validate()?;
         self.duplicates.validate()?;

@@ -139,6 +139,10 @@ impl ServiceApp for Application {
             privacy: settings.privacy.clone(),
             base_path: settings.http.base_path.clone(),
             idempotency_ttl: settings.reports.idempotency_ttl(),
+            open311: Arc::new(routes::open311::Open311::new(
+                settings.open311.clone(),
+                &settings.http,
+            )),
         };
         let parts = AppParts {
             service: SPEC.name,

@@ -25,7 +25,7 @@ use crate::metrics::{self, Metrics};
 use crate::schema::SchemaGate;
 use crate::settings::HttpSettings;
 
-pub use stack::REQUEST_ID;
+pub use stack::{OwnErrorBody, REQUEST_ID};
 
 /// A service's API routes, registered under the base path.
 pub type ConfigureApi = Arc<dyn Fn(&mut web::ServiceConfig) + Send + Sync>;

@@ -52,6 +52,7 @@ mod notifications_helpers;
 mod notifications_news;
 mod notifications_push;
 mod notifications_settings;
+mod open311;
 mod openapi_snapshot;
 mod pending_uploads;
 mod privacy_helpers;

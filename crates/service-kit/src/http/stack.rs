@@ -156,7 +156,8 @@ where
             );
             let result: Result<Self::Response, actix_web::Error> = match outcome {
                 Outcome::Response(mut res) => {
-                    if res.status().as_u16() >= 400 {
+                    let own = res.response().extensions().get::<OwnErrorBody>().is_some();
+                    if res.status().as_u16() >= 400 && !own {
                         res = localize(res, locale);
                         if sent_body {
                             close_after(res.response_mut().head_mut());
@@ -188,6 +189,13 @@ where
         Box::pin(work.instrument(span))
     }
 }
+
+/// Marks an error answer (status 400 or more) whose body is its own and must reach the client as
+/// it is, instead of being re-rendered as the error body: a facade that speaks another
+/// standard's errors (citizen-api's Open311 answers `[{code, description}]`). Insert it into the
+/// response's extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct OwnErrorBody;
 
 /// Calls the inner service under the time-out, catching a panic.
 async fn run<S, B>(

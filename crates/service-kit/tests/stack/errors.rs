@@ -131,3 +131,18 @@ async fn time_out_and_panic() {
     let r = app.get("/items/1").await;
     assert_eq!(r.status(), 200);
 }
+
+/// An error answer marked `OwnErrorBody` (a facade speaking another standard's errors) reaches
+/// the client as it was made; one without the mark is the error body.
+#[tokio::test]
+async fn an_error_with_its_own_body_keeps_it() {
+    let app = default_app();
+    let r = app.get("/own-error").await;
+    assert_eq!(r.status(), 404);
+    assert_eq!(r.headers()["content-type"], "text/xml; charset=utf-8");
+    assert!(r.headers().contains_key("x-request-id"));
+    assert_eq!(
+        r.text().await.unwrap(),
+        "<errors><error><code>404</code></error></errors>"
+    );
+}

@@ -41,6 +41,16 @@ async fn never() -> HttpResponse {
     HttpResponse::Ok().finish()
 }
 
+async fn own_error() -> HttpResponse {
+    let mut response = HttpResponse::NotFound()
+        .content_type("text/xml; charset=utf-8")
+        .body("<errors><error><code>404</code></error></errors>");
+    response
+        .extensions_mut()
+        .insert(service_kit::http::OwnErrorBody);
+    response
+}
+
 async fn boom() -> HttpResponse {
     panic!("secret internals: password=hunter2");
 }
@@ -68,7 +78,8 @@ pub fn spawn(configure: impl FnOnce(&mut HttpSettings, &mut AppParts)) -> TestAp
             .service(web::resource("/query").route(web::get().to(query)))
             .service(web::resource("/items/{id}").route(web::get().to(item)))
             .service(web::resource("/never").route(web::get().to(never)))
-            .service(web::resource("/boom").route(web::get().to(boom)));
+            .service(web::resource("/boom").route(web::get().to(boom)))
+            .service(web::resource("/own-error").route(web::get().to(own_error)));
     });
     let openapi = service_kit::docs::finalize(ApiDoc::openapi(), "/api/v1", &[]);
     let mut parts = AppParts::new("stack-test", api, openapi).unwrap();
