@@ -31,8 +31,13 @@ self.addEventListener("notificationclick", (event) => {
   event.waitUntil(
     self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
       const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
-      if (open) return open.navigate(target.href).then((client) => (client ?? open).focus());
-      return self.clients.openWindow(target.href);
+      if (!open) return self.clients.openWindow(target.href);
+      // A window this worker does not control (open since before it was registered) cannot be
+      // navigated by it: a new window then.
+      return open
+        .navigate(target.href)
+        .then((client) => (client ?? open).focus())
+        .catch(() => self.clients.openWindow(target.href));
     }),
   );
 });

@@ -24,6 +24,54 @@ pub enum FormatName {
     xml,
 }
 
+/// The refusals every read of the facade documents: 400, 404 and 503, each the standard's error
+/// array in JSON or its `<errors>` in XML.
+pub struct Refusals;
+
+impl utoipa::IntoResponses for Refusals {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        use utoipa::openapi::schema::{ArrayBuilder, Object, Type};
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let refusal = |description: &str| {
+            let errors = ArrayBuilder::new().items(Ref::from_schema_name("Open311Error"));
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new().schema(Some(errors)).build(),
+                )
+                .content(
+                    "text/xml",
+                    ContentBuilder::new()
+                        .schema(Some(Object::with_type(Type::String)))
+                        .build(),
+                )
+                .build()
+                .into()
+        };
+        [
+            (
+                "400",
+                refusal("An unreadable query (a parameter named twice)"),
+            ),
+            (
+                "404",
+                refusal(
+                    "Another jurisdiction, a format other than json and xml, or no such \
+                     service_code",
+                ),
+            ),
+            ("503", refusal("The database does not answer")),
+        ]
+        .into_iter()
+        .map(|(status, response)| (status.to_owned(), response))
+        .collect()
+    }
+}
+
 /// What the facade's handlers share beside the service's state.
 pub struct Open311 {
     pub settings: Open311Settings,
@@ -87,10 +135,20 @@ fn asked_format(extension: &str) -> Result<Format, Refusal> {
     })
 }
 
+/// The request's format (the path's extension), when the request is the city's to answer
+/// ([`ours`]); else its refusal.
+fn admitted(open311: &Open311, extension: &str, request: &HttpRequest) -> Result<Format, Refusal> {
+    let format = asked_format(extension)?;
+    ours(open311, format, request)?;
+    Ok(format)
+}
+
 /// `?jurisdiction_id=`; every other parameter is left to the route (clients send their
 /// `api_key` everywhere).
-#[derive(Deserialize)]
-struct Jurisdiction {
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct Jurisdiction {
+    /// The city's id, empty or absent; another is a 404.
     jurisdiction_id: Option<String>,
 }
 

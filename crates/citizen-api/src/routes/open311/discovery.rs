@@ -5,7 +5,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::{asked_format, ours, Open311};
+use super::{admitted, Open311};
 
 /// The GeoReport v2 specification this endpoint implements.
 const SPECIFICATION: &str = "http://wiki.open311.org/GeoReport_v2";
@@ -67,13 +67,10 @@ struct FormatsXml<'a> {
 /// extension chooses JSON or XML.
 #[utoipa::path(
     get, path = "/open311/v2/discovery.{format}", tag = "open311", operation_id = "open311Discovery",
-    params(("format" = super::FormatName, Path, description = "The answer's format"),
-           ("jurisdiction_id" = Option<String>, Query, description = "The city's id, empty or absent; another is a 404")),
+    params(("format" = super::FormatName, Path, description = "The answer's format"), super::Jurisdiction),
     responses(
         (status = 200, description = "The endpoints", content((Discovery = "application/json"), (String = "text/xml"))),
-        (status = 400, description = "An unreadable query (a parameter named twice)", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
-        (status = 404, description = "Another jurisdiction, or a format other than json and xml: `[{code, description}]`", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
-        (status = 503, description = "The database does not answer", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
+        super::Refusals,
     )
 )]
 pub async fn discovery(
@@ -81,13 +78,10 @@ pub async fn discovery(
     path: web::Path<String>,
     request: HttpRequest,
 ) -> HttpResponse {
-    let format = match asked_format(&path) {
+    let format = match admitted(&open311, &path, &request) {
         Ok(format) => format,
         Err(refused) => return refused.answer(),
     };
-    if let Err(refused) = ours(&open311, format, &request) {
-        return refused.answer();
-    }
     let settings = &open311.settings;
     let formats = ["text/xml", "application/json"];
     let json = Discovery {

@@ -7,7 +7,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::{asked_format, ours, Open311};
+use super::{admitted, Open311};
 use crate::routes::AppState;
 use crate::store::Category;
 
@@ -66,13 +66,10 @@ struct DefinitionXml<'a> {
 /// The services (Open311): one per report category.
 #[utoipa::path(
     get, path = "/open311/v2/services.{format}", tag = "open311", operation_id = "open311Services",
-    params(("format" = super::FormatName, Path, description = "The answer's format"),
-           ("jurisdiction_id" = Option<String>, Query, description = "The city's id, empty or absent; another is a 404")),
+    params(("format" = super::FormatName, Path, description = "The answer's format"), super::Jurisdiction),
     responses(
         (status = 200, description = "Every category as a service, by name, the default last", content(([Service] = "application/json"), (String = "text/xml"))),
-        (status = 400, description = "An unreadable query (a parameter named twice)", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
-        (status = 404, description = "Another jurisdiction, or a format other than json and xml: `[{code, description}]`", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
-        (status = 503, description = "The database does not answer", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
+        super::Refusals,
     )
 )]
 pub async fn services(
@@ -81,13 +78,10 @@ pub async fn services(
     path: web::Path<String>,
     request: HttpRequest,
 ) -> HttpResponse {
-    let format = match asked_format(&path) {
+    let format = match admitted(&open311, &path, &request) {
         Ok(format) => format,
         Err(refused) => return refused.answer(),
     };
-    if let Err(refused) = ours(&open311, format, &request) {
-        return refused.answer();
-    }
     match state.stores.categories.categories().await {
         Ok(categories) => {
             let services: Vec<Service> = categories.into_iter().map(Service::from).collect();
@@ -107,13 +101,10 @@ pub async fn services(
 #[utoipa::path(
     get, path = "/open311/v2/services/{service_code}.{format}", tag = "open311", operation_id = "open311ServiceDefinition",
     params(("service_code" = String, Path, description = "A service's code"),
-           ("format" = super::FormatName, Path, description = "The answer's format"),
-           ("jurisdiction_id" = Option<String>, Query, description = "The city's id, empty or absent; another is a 404")),
+           ("format" = super::FormatName, Path, description = "The answer's format"), super::Jurisdiction),
     responses(
         (status = 200, description = "The definition: no attributes", content((ServiceDefinition = "application/json"), (String = "text/xml"))),
-        (status = 400, description = "An unreadable query (a parameter named twice)", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
-        (status = 404, description = "No such service, another jurisdiction, or a format other than json and xml: `[{code, description}]`", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
-        (status = 503, description = "The database does not answer", content((Vec<super::format::Open311Error> = "application/json"), (String = "text/xml"))),
+        super::Refusals,
     )
 )]
 pub async fn definition(
@@ -123,13 +114,10 @@ pub async fn definition(
     request: HttpRequest,
 ) -> HttpResponse {
     let (code, extension) = path.into_inner();
-    let format = match asked_format(&extension) {
+    let format = match admitted(&open311, &extension, &request) {
         Ok(format) => format,
         Err(refused) => return refused.answer(),
     };
-    if let Err(refused) = ours(&open311, format, &request) {
-        return refused.answer();
-    }
     let categories = match state.stores.categories.categories().await {
         Ok(categories) => categories,
         Err(err) => return super::unavailable(format, &err),
