@@ -15,6 +15,7 @@ pub mod markdown;
 pub mod messages;
 pub mod news;
 pub mod notifications;
+pub mod open311;
 pub mod reports;
 pub mod territory;
 pub mod text;

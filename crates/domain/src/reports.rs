@@ -50,7 +50,11 @@ impl ReportTextError {
 
 /// Checks a required text: not blank, at most `max` characters. Returns it unchanged (what the
 /// citizen wrote is stored as written, surrounding spaces included).
-fn check_text(field: &'static str, text: &str, max: usize) -> Result<(), ReportTextError> {
+pub(crate) fn check_text(
+    field: &'static str,
+    text: &str,
+    max: usize,
+) -> Result<(), ReportTextError> {
     if text.trim().is_empty() {
         return Err(ReportTextError::Empty { field });
     }
