@@ -15,6 +15,7 @@ pub mod idempotency;
 pub mod news;
 pub mod news_categories;
 pub mod notifications;
+pub mod open311;
 pub mod pending_uploads;
 pub mod retention;
 pub mod workflow;

@@ -82,6 +82,8 @@ enum ClientKey {
     V4(u32),
     /// The upper 64 bits.
     V6(u64),
+    /// A named client (an Open311 integrator's key), by its name's hash.
+    Named(u64),
 }
 
 impl ClientKey {
@@ -103,6 +105,7 @@ pub fn client_key(client: Option<IpAddr>) -> String {
     match client.map(ClientKey::of) {
         Some(ClientKey::V4(v4)) => format!("v4:{}", std::net::Ipv4Addr::from(v4)),
         Some(ClientKey::V6(prefix)) => format!("v6:{prefix:016x}"),
+        Some(ClientKey::Named(hash)) => format!("named:{hash:016x}"),
         None => "unknown".to_owned(),
     }
 }
@@ -144,28 +147,41 @@ impl RateLimiter {
     /// Counts one filing of `client` at `now`; 429 with `Retry-After` when over the limit (the
     /// refused filing is not counted).
     pub fn check(&self, client: IpAddr, now: Instant) -> Result<(), ApiError> {
-        let Some(interval) = self.interval else {
-            return Ok(());
-        };
-        let key = ClientKey::of(client);
+        match self.wait(ClientKey::of(client), now) {
+            None => Ok(()),
+            Some(seconds) => Err(ApiError::new(
+                ErrorCode::TooManyRequests,
+                Message::new("rate-limit-reports").arg("seconds", seconds),
+            )
+            .with_header(RETRY_AFTER, HeaderValue::from(seconds))),
+        }
+    }
+
+    /// Counts one filing of the client known as `name` (an Open311 integrator) at `now`;
+    /// `Some(seconds)` to wait when over the limit (the refused filing is not counted).
+    pub fn check_named(&self, name: &str, now: Instant) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        name.hash(&mut hasher);
+        self.wait(ClientKey::Named(hasher.finish()), now)
+    }
+
+    /// Counts one filing of `key` at `now`, or the whole seconds to wait (at least 1).
+    fn wait(&self, key: ClientKey, now: Instant) -> Option<u64> {
+        let interval = self.interval?;
         let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
         let tat = clients.get(&key).copied().unwrap_or(now).max(now);
         let next = tat + interval;
         let allowed_from = next.checked_sub(self.window).unwrap_or(now);
         if allowed_from > now {
             let wait = allowed_from - now;
-            let seconds = (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1);
-            return Err(ApiError::new(
-                ErrorCode::TooManyRequests,
-                Message::new("rate-limit-reports").arg("seconds", seconds),
-            )
-            .with_header(RETRY_AFTER, HeaderValue::from(seconds)));
+            return Some((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1));
         }
         if !clients.contains_key(&key) && clients.len() >= self.max_clients {
             make_room(&mut clients, now, self.max_clients);
         }
         clients.insert(key, next);
-        Ok(())
+        None
     }
 
     /// [`Self::check`] for the client of `req` (see [`client_address`]); a request whose

@@ -11,6 +11,7 @@ pub mod digests;
 pub mod idempotency;
 pub mod news;
 pub mod notifications;
+pub mod open311;
 pub(crate) mod postgres;
 pub mod privacy;
 pub mod projects;

@@ -8,6 +8,8 @@
 //! then (the database gone between the two) would refuse a filing that is stored, and the
 //! refusal would delete its photos (the fault suite's database restart).
 
+use uuid::Uuid;
+
 use super::workflow::record_status_if_changed;
 use crate::store::idempotency::StoredAnswer;
 use crate::store::{Instant, IssueChange, IssueStore, NewIssue, NewReport, Report, StoreResult};
@@ -18,6 +20,16 @@ pub struct Answering<'a> {
     pub scope: &'a str,
     pub key: &'a str,
     pub answer: &'a StoredAnswer,
+}
+
+/// Where a report is filed and who files it: the category of its first issue (`None`: the
+/// default one) and the actor its opening is recorded under (`None`: the report's author).
+/// `POST /reports` files in the default category as the citizen; an Open311 integrator files in
+/// the service's category under its own name (`open311:<integrator>`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Placement<'a> {
+    pub category: Option<Uuid>,
+    pub actor: Option<&'a str>,
 }
 
 /// Files `new` (its media already stored): the report as committed; `None` when there is no
@@ -37,15 +49,32 @@ pub async fn file_report_answering(
     now: Instant,
     answering: Option<Answering<'_>>,
 ) -> StoreResult<Option<Report>> {
+    file_report_placed(issues, new, Placement::default(), now, answering).await
+}
+
+/// [`file_report_answering`] as `placement` says: `None` when its category (or, without one,
+/// the default category) does not exist.
+pub async fn file_report_placed(
+    issues: &dyn IssueStore,
+    new: &NewReport,
+    placement: Placement<'_>,
+    now: Instant,
+    answering: Option<Answering<'_>>,
+) -> StoreResult<Option<Report>> {
     let mut tx = issues.begin_step().await?;
-    let Some(category_id) = tx.default_category().await? else {
+    let category_id = match placement.category {
+        Some(id) => tx.category_exists(id).await?.then_some(id),
+        None => tx.default_category().await?,
+    };
+    let Some(category_id) = category_id else {
         return Ok(None);
     };
     tx.insert_report(new, now).await?;
     let issue = tx
         .open_issue(NewIssue::of(new.id, category_id), now)
         .await?;
-    tx.record_change(&IssueChange::opened(issue.id, now), new.author.as_deref())
+    let actor = placement.actor.or(new.author.as_deref());
+    tx.record_change(&IssueChange::opened(issue.id, now), actor)
         .await?;
     record_status_if_changed(tx.as_mut(), new.id, None, now).await?;
     if let Some(a) = answering {

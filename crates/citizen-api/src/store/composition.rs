@@ -25,6 +25,7 @@ pub struct Stores {
     pub privacy: Arc<dyn store::privacy::PrivacyStore>,
     pub uploads: Arc<dyn store::uploads::UploadStore>,
     pub idempotency: Arc<dyn store::idempotency::IdempotencyStore>,
+    pub requests: Arc<dyn store::open311::RequestStore>,
 }
 
 /// The stores for an opened database, with the default [`StoreOptions`].
@@ -62,7 +63,8 @@ where
         + store::digests::DigestStore
         + store::privacy::PrivacyStore
         + store::uploads::UploadStore
-        + store::idempotency::IdempotencyStore,
+        + store::idempotency::IdempotencyStore
+        + store::open311::RequestStore,
 {
     Stores {
         categories: backend.clone(),
@@ -79,6 +81,7 @@ where
         privacy: backend.clone(),
         uploads: backend.clone(),
         idempotency: backend.clone(),
+        requests: backend.clone(),
         status_events: backend,
     }
 }

@@ -75,6 +75,7 @@ pub(in crate::store) mod list_filter;
 pub(in crate::store) mod news;
 mod news_categories;
 mod notifications;
+mod open311;
 pub(in crate::store) mod outbox;
 mod privacy;
 mod projects;

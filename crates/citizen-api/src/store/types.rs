@@ -59,6 +59,8 @@ pub struct NewReport {
     /// The place in words, as the citizen gave it.
     pub address: Option<String>,
     pub media: Vec<Media>,
+    /// A photo's link an Open311 integrator sent (`media_url`), kept as text, never fetched.
+    pub media_link: Option<String>,
 }
 
 /// A stored report.

@@ -106,8 +106,8 @@ async fn media_carry_their_public_url(app: TestApp) {
             },
             radius_m: Some(25.0),
         }),
-        address: None,
         media: media.clone(),
+        ..NewReport::default()
     };
     app.file_new(&new, 1).await;
     let body = app.get_ok(&format!("/reports/{id}")).await;
@@ -141,6 +141,7 @@ async fn explicit_media_are_hidden_from_the_public_but_not_from_the_author(app: 
             media_type: "image/jpeg".into(),
             size_bytes: 10,
         }],
+        ..NewReport::default()
     };
     app.file_new(&new, 1).await;
     assert!(app.stores.reports.set_explicit(id, true).await.unwrap());

@@ -226,8 +226,7 @@ impl TestApp {
                 point: LonLat { lon, lat },
                 radius_m: None,
             }),
-            address: None,
-            media: Vec::new(),
+            ..NewReport::default()
         };
         self.file_new(&new, filing.second).await;
         let found = self.stores.reports.report(id).await.unwrap().unwrap();

@@ -115,6 +115,7 @@ async fn a_filing_whose_file_the_sweep_took_fails_and_stores_nothing(app: TestAp
             media_type: "image/jpeg".into(),
             size_bytes: 10,
         }],
+        ..NewReport::default()
     };
     let filed = citizen_api::app::filing::file_report(app.stores.issues.as_ref(), &new, now).await;
     assert!(

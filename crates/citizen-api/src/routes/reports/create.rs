@@ -307,6 +307,7 @@ async fn file(
         location: form.location,
         address: form.address.take(),
         media: form.files.media.clone(),
+        media_link: None,
     };
     let now = state.clock.now();
     let report = crate::store::Report::filed(&new, now);

@@ -19,7 +19,7 @@ use crate::store::{
 /// the backend's `REPORT_LOCATION` reads the longitude as `$5` and the latitude as `$6`).
 const NEW_REPORT_COLUMNS: &str =
     "id, author, title, description, longitude, latitude, location_radius_m, search, inserted_at, \
-     address";
+     address, media_link";
 
 both_backends! {
     impl Backend {
@@ -84,6 +84,7 @@ both_backends! {
                 .bind(search_text(new.id, &new.title, &new.description))
                 .bind(DbInstant(now))
                 .bind(&new.address)
+                .bind(&new.media_link)
                 .execute(&mut **tx)
                 .await?;
             Ok(())
