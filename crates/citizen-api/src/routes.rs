@@ -95,6 +95,8 @@ pub const PUBLIC_GETS: &[&str] = &[
     "/open311/v2/discovery.{format}",
     "/open311/v2/services.{format}",
     "/open311/v2/services/{service_code}.{format}",
+    "/open311/v2/requests.{format}",
+    "/open311/v2/requests/{service_request_id}.{format}",
 ];
 
 /// What depends on who asks, whatever the request: never kept by a shared cache.

@@ -142,7 +142,7 @@ impl ServiceApp for Application {
             open311: Arc::new(routes::open311::Open311::new(
                 settings.open311.clone(),
                 &settings.http,
-            )),
+            )?),
         };
         let parts = AppParts {
             service: SPEC.name,

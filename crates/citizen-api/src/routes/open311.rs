@@ -3,8 +3,11 @@
 //! (`open311.enabled`). Its answers and errors are the standard's, not the API's error body.
 
 mod discovery;
+mod filing;
 mod format;
+mod requests;
 mod services;
+mod updates;
 
 use std::sync::Arc;
 
@@ -13,6 +16,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use serde::Deserialize;
 use utoipa::OpenApi;
 
+use crate::rate_limit::{RateLimitSettings, RateLimiter};
 use crate::settings::open311::Open311Settings;
 use format::Format;
 
@@ -33,12 +37,63 @@ impl utoipa::IntoResponses for Refusals {
         String,
         utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
     > {
-        use utoipa::openapi::schema::{ArrayBuilder, Object, Type};
-        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
-        let refusal = |description: &str| {
+        refusals(&[
+            (
+                "400",
+                "A malformed or out-of-range parameter (a date without its zone, a span over 90 \
+                 days, a page size over 1 000), or a parameter named twice",
+            ),
+            (
+                "404",
+                "Another jurisdiction, a format other than json and xml, no such service_code \
+                 or no such request",
+            ),
+            ("503", "The database does not answer"),
+        ])
+    }
+}
+
+/// The refusals of what needs an integrator's `api_key` (filing, the updates): those of
+/// [`Refusals`], 403 and 429.
+pub struct KeyedRefusals;
+
+impl utoipa::IntoResponses for KeyedRefusals {
+    fn responses() -> std::collections::BTreeMap<
+        String,
+        utoipa::openapi::RefOr<utoipa::openapi::response::Response>,
+    > {
+        refusals(&[
+            (
+                "400",
+                "A field missing, malformed or out of range (`REPORT_OUTSIDE_CITY`: the point is \
+                 outside the city), or a window over 90 days",
+            ),
+            ("403", "`api_key` missing or not known"),
+            (
+                "404",
+                "Another jurisdiction, or a format other than json and xml",
+            ),
+            (
+                "429",
+                "The key's filings are over `open311.filings_per_hour`",
+            ),
+            ("503", "The database does not answer"),
+        ])
+    }
+}
+
+/// Each status of `list` answered with the error array, in JSON or XML.
+fn refusals(
+    list: &[(&str, &str)],
+) -> std::collections::BTreeMap<String, utoipa::openapi::RefOr<utoipa::openapi::response::Response>>
+{
+    use utoipa::openapi::schema::{ArrayBuilder, Object, Type};
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    list.iter()
+        .map(|(status, description)| {
             let errors = ArrayBuilder::new().items(Ref::from_schema_name("Open311Error"));
-            ResponseBuilder::new()
-                .description(description)
+            let response = ResponseBuilder::new()
+                .description(*description)
                 .content(
                     "application/json",
                     ContentBuilder::new().schema(Some(errors)).build(),
@@ -49,27 +104,10 @@ impl utoipa::IntoResponses for Refusals {
                         .schema(Some(Object::with_type(Type::String)))
                         .build(),
                 )
-                .build()
-                .into()
-        };
-        [
-            (
-                "400",
-                refusal("An unreadable query (a parameter named twice)"),
-            ),
-            (
-                "404",
-                refusal(
-                    "Another jurisdiction, a format other than json and xml, or no such \
-                     service_code",
-                ),
-            ),
-            ("503", refusal("The database does not answer")),
-        ]
-        .into_iter()
-        .map(|(status, response)| (status.to_owned(), response))
+                .build();
+            ((*status).to_owned(), response.into())
+        })
         .collect()
-    }
 }
 
 /// What the facade's handlers share beside the service's state.
@@ -78,19 +116,32 @@ pub struct Open311 {
     /// The endpoint's base URL as `discovery` names it: `<http.public_url>/open311/v2`, or
     /// `<base path>/open311/v2` without a public URL.
     pub endpoint: String,
+    /// The filings per integrator (`open311.filings_per_hour`, `open311.filings_burst`).
+    filings: RateLimiter,
 }
 
 impl Open311 {
-    pub fn new(settings: Open311Settings, http: &service_kit::settings::HttpSettings) -> Self {
+    pub fn new(
+        settings: Open311Settings,
+        http: &service_kit::settings::HttpSettings,
+    ) -> anyhow::Result<Self> {
         let base = if http.public_url.is_empty() {
             http.base_path.trim_end_matches('/')
         } else {
             http.public_url.trim_end_matches('/')
         };
-        Self {
+        let filings = RateLimiter::new(&RateLimitSettings {
+            anonymous_reports_per_hour: settings.filings_per_hour,
+            burst: settings.filings_burst,
+            trusted_proxy_hops: 0,
+            // One per integrator: a handful.
+            max_tracked_clients: settings.api_keys.len().max(1),
+        })?;
+        Ok(Self {
             endpoint: format!("{base}/open311/v2"),
             settings,
-        }
+            filings,
+        })
     }
 }
 
@@ -110,19 +161,52 @@ pub fn configure(cfg: &mut web::ServiceConfig, open311: &Arc<Open311>) {
         .service(
             web::resource("/open311/v2/services/{service_code}.{format}")
                 .route(web::get().to(services::definition)),
+        )
+        .service(
+            web::resource("/open311/v2/requests.{format}")
+                .route(web::get().to(requests::list))
+                .route(web::post().to(filing::file)),
+        )
+        .service(
+            web::resource("/open311/v2/requests/{service_request_id}.{format}")
+                .route(web::get().to(requests::one)),
+        )
+        .service(
+            web::resource("/open311/v2/servicerequestupdates.{format}")
+                .route(web::get().to(updates::list))
+                .route(web::post().to(updates::comment)),
         );
 }
 
-/// A request refused before any work, answered in the standard's form ([`format::error`]).
+/// A request refused, answered in the standard's form ([`format::error`]).
 struct Refusal {
     format: Format,
     status: StatusCode,
-    description: &'static str,
+    description: std::borrow::Cow<'static, str>,
 }
 
 impl Refusal {
     fn answer(&self) -> HttpResponse {
-        format::error(self.format, self.status, self.description)
+        format::error(self.format, self.status, &self.description)
+    }
+
+    /// A 400 in `format`.
+    fn bad(format: Format, description: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+        Self {
+            format,
+            status: StatusCode::BAD_REQUEST,
+            description: description.into(),
+        }
+    }
+
+    /// The store did not answer: 503.
+    fn store(format: Format, err: &crate::store::StoreError) -> Self {
+        tracing::warn!(error = %err, "an Open311 request failed in the store");
+        Self {
+            format,
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            description: "the service is unavailable; try again later".into(),
+        }
     }
 }
 
@@ -131,7 +215,7 @@ fn asked_format(extension: &str) -> Result<Format, Refusal> {
     Format::of(extension).ok_or(Refusal {
         format: Format::Json,
         status: StatusCode::NOT_FOUND,
-        description: "unknown format: use .json or .xml",
+        description: "unknown format: use .json or .xml".into(),
     })
 }
 
@@ -159,7 +243,7 @@ fn ours(open311: &Open311, format: Format, request: &HttpRequest) -> Result<(), 
         .map_err(|_| Refusal {
             format,
             status: StatusCode::BAD_REQUEST,
-            description: "unreadable query string",
+            description: "unreadable query string".into(),
         })?
         .into_inner();
     if open311.settings.is_ours(asked.jurisdiction_id.as_deref()) {
@@ -168,28 +252,48 @@ fn ours(open311: &Open311, format: Format, request: &HttpRequest) -> Result<(), 
         Err(Refusal {
             format,
             status: StatusCode::NOT_FOUND,
-            description: "unknown jurisdiction_id",
+            description: "unknown jurisdiction_id".into(),
         })
     }
 }
 
+/// A parameter's value, trimmed, when it is given and not blank.
+fn given(value: &Option<String>) -> Option<&str> {
+    value.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The integrator whose `api_key` the request (its query, or a filing's form) carries, else a
+/// 403.
+fn integrator<'a>(
+    open311: &'a Open311,
+    format: Format,
+    api_key: Option<&str>,
+) -> Result<&'a str, Refusal> {
+    api_key
+        .and_then(|key| open311.settings.integrator(key))
+        .ok_or(Refusal {
+            format,
+            status: StatusCode::FORBIDDEN,
+            description: "api_key missing or not known: ask the city for one".into(),
+        })
+}
+
 /// The store did not answer: 503 in the request's format.
 fn unavailable(format: Format, err: &crate::store::StoreError) -> HttpResponse {
-    tracing::warn!(error = %err, "an Open311 read failed");
-    format::error(
-        format,
-        StatusCode::SERVICE_UNAVAILABLE,
-        "the service is unavailable; try again later",
-    )
+    Refusal::store(format, err).answer()
 }
 
 /// The OpenAPI part of the facade, merged into the service's description.
 #[derive(OpenApi)]
 #[openapi(
-    paths(discovery::discovery, services::services, services::definition),
+    paths(
+        discovery::discovery, services::services, services::definition, requests::list,
+        requests::one, filing::file, updates::list, updates::comment
+    ),
     components(schemas(
         discovery::Discovery, discovery::Endpoint, services::Service, services::ServiceDefinition,
-        FormatName, format::Open311Error
+        FormatName, format::Open311Error, requests::ServiceRequest, filing::Filed,
+        filing::FilingForm, updates::RequestUpdate
     )),
     tags((name = "open311", description = "Open311 GeoReport v2 (docs/open311.md): the report \
         categories as services, in JSON or XML by the path's extension; errors as \

@@ -3,13 +3,16 @@
 //! jurisdiction rule; the standard's error array in the format asked for; public caching and any
 //! origin; `open311.enabled = false`.
 
-use reqwest::header::{ACCESS_CONTROL_ALLOW_ORIGIN, CONTENT_TYPE, ETAG};
+use reqwest::header::{ACCESS_CONTROL_ALLOW_ORIGIN, ETAG};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 use test_support::http::{header, send_if_none_match};
 use test_support::on_both_backends;
 
 use crate::helpers::TestApp;
+use crate::open311_helpers::{
+    assert_open311_error, assert_schema, assert_xml_error, get_json, get_xml,
+};
 
 on_both_backends!(crate::helpers::spawn_app;
     discovery_names_the_endpoint_in_both_formats,
@@ -18,62 +21,6 @@ on_both_backends!(crate::helpers::spawn_app;
     the_jurisdiction_is_ours_absent_or_empty_and_anything_else_is_404,
     an_unknown_format_is_404_and_answers_are_cached_for_anyone,
 );
-
-/// GET `path` under the base path: status, `Content-Type` and body text.
-async fn get(app: &TestApp, path: &str) -> (u16, String, String) {
-    let response = app.get_response(path).await;
-    let status = response.status().as_u16();
-    let content_type = header(&response, CONTENT_TYPE).unwrap_or_default();
-    (status, content_type, response.text().await.unwrap())
-}
-
-async fn get_json(app: &TestApp, path: &str) -> (u16, Value) {
-    let (status, content_type, body) = get(app, path).await;
-    assert_eq!(content_type, "application/json; charset=utf-8", "{path}");
-    (status, serde_json::from_str(&body).unwrap())
-}
-
-async fn get_xml(app: &TestApp, path: &str) -> (u16, String) {
-    let (status, content_type, body) = get(app, path).await;
-    assert_eq!(content_type, "text/xml; charset=utf-8", "{path}");
-    assert!(
-        body.starts_with("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"),
-        "{body}"
-    );
-    (status, body)
-}
-
-/// The error array of an answer: `[{code, description}]` with the status as code.
-fn assert_open311_error(status: u16, body: &Value, expected: u16) {
-    assert_eq!(status, expected, "{body}");
-    let errors = body.as_array().expect("an array of errors");
-    assert_eq!(errors.len(), 1, "{body}");
-    assert_eq!(errors[0]["code"], expected, "{body}");
-    assert!(
-        errors[0]["description"]
-            .as_str()
-            .is_some_and(|d| !d.is_empty()),
-        "{body}"
-    );
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-struct XmlErrors {
-    error: Vec<XmlError>,
-}
-
-#[derive(Debug, Deserialize, PartialEq)]
-struct XmlError {
-    code: u16,
-    description: String,
-}
-
-fn assert_xml_error(status: u16, body: &str, expected: u16) {
-    assert_eq!(status, expected, "{body}");
-    let errors: XmlErrors = quick_xml::de::from_str(body).unwrap();
-    assert_eq!(errors.error.len(), 1, "{body}");
-    assert_eq!(errors.error[0].code, expected, "{body}");
-}
 
 #[derive(Debug, Deserialize)]
 struct XmlDiscovery {
@@ -103,6 +50,7 @@ struct XmlFormats {
 async fn discovery_names_the_endpoint_in_both_formats(app: TestApp) {
     let (status, json) = get_json(&app, "/open311/v2/discovery.json").await;
     assert_eq!(status, 200, "{json}");
+    assert_schema("discovery", &json);
     let endpoint = &json["endpoints"][0];
     assert_eq!(json["endpoints"].as_array().unwrap().len(), 1);
     assert_eq!(
@@ -158,6 +106,7 @@ async fn services_are_the_categories_in_both_formats(app: TestApp) {
     let lights = app.category("Veřejné \"osvětlení\"", None).await;
     let (status, json) = get_json(&app, "/open311/v2/services.json").await;
     assert_eq!(status, 200, "{json}");
+    assert_schema("services", &json);
     let services = json.as_array().expect("a bare array");
     let categories = app.stores.categories.categories().await.unwrap();
     assert_eq!(services.len(), categories.len(), "one service per category");
@@ -202,6 +151,7 @@ async fn a_service_definition_has_no_attributes_and_an_unknown_code_is_404(app: 
     let path = format!("/open311/v2/services/{}.json", roads.id);
     let (status, json) = get_json(&app, &path).await;
     assert_eq!(status, 200, "{json}");
+    assert_schema("service_definition", &json);
     assert_eq!(
         json,
         json!({"service_code": roads.id.to_string(), "attributes": []})
