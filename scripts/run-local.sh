@@ -37,6 +37,8 @@ extra_env() { # name -> further NAME=value words, one per line
       # The address notifications link to (the report's page, docs/notifications.md).
       echo CITIZEN_API__HTTP__PUBLIC_URL=http://localhost:8080/api/v1
       echo CITIZEN_API__WEB__MQTT_WEBSOCKET_URL=ws://localhost:1885/mqtt
+      # An Open311 integrator's key, to try filing through the facade (docs/open311.md).
+      echo "CITIZEN_API__OPEN311__API_KEYS__LOCAL=${CITIZEN_API__OPEN311__API_KEYS__LOCAL:-local-open311-key-for-make-run}"
       echo "CITIZEN_API__AUTH__DEV_SECRET=${CITIZEN_API__AUTH__DEV_SECRET:-$DEV_SECRET_DEFAULT}" ;;
   esac
 }
