@@ -31,8 +31,8 @@ skip() {
 command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ] ||
   skip "no mosquitto (the suite runs its own broker): apt-get install mosquitto"
 [ -x "$CHROMIUM" ] || skip "no Chromium at $CHROMIUM: apt-get install chromium"
-"$PYTHON" -c "import playwright, pytest" 2>/dev/null ||
-  skip "no Playwright for Python at $PYTHON: python3 -m venv $VENV && $VENV/bin/pip install -r tests/browser/requirements.txt"
+"$PYTHON" -c "import playwright, pytest, georeport, jsonschema, rfc3339_validator, rfc3986_validator" 2>/dev/null ||
+  skip "no Playwright, pytest, georeport or jsonschema at $PYTHON: python3 -m venv $VENV && $VENV/bin/pip install -r tests/browser/requirements.txt"
 major="$("$CHROMIUM" --version 2>/dev/null | grep -oE '[0-9]+' | head -n1 || true)"
 if [ "$major" != "$WANT_MAJOR" ]; then
   echo "browser suite: $CHROMIUM is Chromium $major, Playwright 1.64.1 is made for $WANT_MAJOR" >&2

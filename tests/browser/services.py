@@ -19,6 +19,10 @@ DEV_SECRET = "browser-suite-dev-secret"
 CLIENT_ID = "citizen-web"
 # A P-256 private key for the suite's VAPID (the same as tests/api's).
 VAPID_PRIVATE = "yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw"
+# The Open311 facade's API key of the suite's integrator `georeport` (test_open311_client.py):
+# filing through POST requests needs one; the reads do not.
+OPEN311_INTEGRATOR = "georeport"
+OPEN311_API_KEY = "browser-suite-open311-key"
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 START_TIMEOUT = float(os.environ.get("BROWSER_START_TIMEOUT", "90"))
 
@@ -180,6 +184,9 @@ def _citizen(work: Path, port: int, st: int, pm: int, mqtt: int, ws: int, db: st
         "CITIZEN_API__NOTIFICATIONS__WEBPUSH__VAPID_PRIVATE_KEY": VAPID_PRIVATE,
         "CITIZEN_API__NOTIFICATIONS__DELIVERY__ENABLED": "false",
         "CITIZEN_API__NOTIFICATIONS__WORKER__POLL_MILLIS": "100",
+        # Open311 (docs/open311.md): one integrator's key; the jurisdiction stays at its
+        # default, city.example.
+        f"CITIZEN_API__OPEN311__API_KEYS__{OPEN311_INTEGRATOR.upper()}": OPEN311_API_KEY,
         **overrides,
     })
 
