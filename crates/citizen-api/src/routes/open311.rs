@@ -199,6 +199,11 @@ impl Refusal {
         }
     }
 
+    /// A parameter refused by the rules (400).
+    fn param(format: Format, err: &domain::open311::ParamError) -> Self {
+        Self::bad(format, err.to_string())
+    }
+
     /// The store did not answer: 503.
     fn store(format: Format, err: &crate::store::StoreError) -> Self {
         tracing::warn!(error = %err, "an Open311 request failed in the store");
@@ -260,6 +265,40 @@ fn ours(open311: &Open311, format: Format, request: &HttpRequest) -> Result<(), 
 /// A parameter's value, trimmed, when it is given and not blank.
 fn given(value: &Option<String>) -> Option<&str> {
     value.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The request's format and its query read as `Q` (a 400 when unreadable), when the request is
+/// the city's to answer ([`admitted`]).
+fn admitted_query<Q: serde::de::DeserializeOwned>(
+    open311: &Open311,
+    extension: &str,
+    request: &HttpRequest,
+) -> Result<(Format, Q), Refusal> {
+    let format = admitted(open311, extension, request)?;
+    let query = web::Query::<Q>::from_query(request.query_string())
+        .map_err(|_| Refusal::bad(format, "unreadable query string"))?;
+    Ok((format, query.into_inner()))
+}
+
+/// A date-time parameter (W3C, with its zone) named `name`, when given.
+fn date_param(
+    format: Format,
+    name: &'static str,
+    raw: &Option<String>,
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, Refusal> {
+    given(raw)
+        .map(|r| domain::open311::parse_datetime(name, r))
+        .transpose()
+        .map_err(|e| Refusal::param(format, &e))
+}
+
+/// `page` and `page_size`: the rows to skip and to take.
+fn paging_params(
+    format: Format,
+    page: &Option<String>,
+    page_size: &Option<String>,
+) -> Result<(u64, u32), Refusal> {
+    domain::open311::paging(given(page), given(page_size)).map_err(|e| Refusal::param(format, &e))
 }
 
 /// The integrator whose `api_key` the request (its query, or a filing's form) carries, else a

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::format::{self, Format};
-use super::{admitted, given, Open311, Refusal};
+use super::{admitted, admitted_query, date_param, given, paging_params, Open311, Refusal};
 use crate::media::MediaStore;
 use crate::routes::AppState;
 use crate::store::open311::{Request, RequestQuery};
@@ -192,7 +192,7 @@ fn query(
     categories: &HashMap<Uuid, Category>,
     now: Instant,
 ) -> Result<RequestQuery, Refusal> {
-    let bad = |e: rules::ParamError| Refusal::bad(format, e.to_string());
+    let bad = |e: rules::ParamError| Refusal::param(format, &e);
     if let Some(raw) = given(&params.service_request_id) {
         let ids = ids(format, "service_request_id", raw)?;
         if !ids.is_empty() {
@@ -224,16 +224,10 @@ fn query(
     if let Some(raw) = given(&params.status) {
         query.statuses = rules::parse_statuses(raw).map_err(bad)?;
     }
-    let date = |name: &'static str, raw: &Option<String>| {
-        given(raw)
-            .map(|r| rules::parse_datetime(name, r))
-            .transpose()
-            .map_err(bad)
-    };
-    let start = date("start_date", &params.start_date)?;
-    let end = date("end_date", &params.end_date)?;
-    query.updated_after = date("updated_after", &params.updated_after)?;
-    query.updated_before = date("updated_before", &params.updated_before)?;
+    let start = date_param(format, "start_date", &params.start_date)?;
+    let end = date_param(format, "end_date", &params.end_date)?;
+    query.updated_after = date_param(format, "updated_after", &params.updated_after)?;
+    query.updated_before = date_param(format, "updated_before", &params.updated_before)?;
     if let (Some(after), Some(before)) = (query.updated_after, query.updated_before) {
         if before < after {
             return Err(bad(rules::ParamError::UpdatedBeforeAfter));
@@ -245,8 +239,7 @@ fn query(
         query.filed_from = Some(window.from);
         query.filed_to = Some(window.to);
     }
-    let (offset, limit) =
-        rules::paging(given(&params.page), given(&params.page_size)).map_err(bad)?;
+    let (offset, limit) = paging_params(format, &params.page, &params.page_size)?;
     query.offset = offset;
     query.limit = limit;
     Ok(query)
@@ -312,9 +305,7 @@ pub async fn list(
     request: HttpRequest,
 ) -> HttpResponse {
     let run = async {
-        let format = admitted(&open311, &path, &request)?;
-        let params = web::Query::<RequestsParams>::from_query(request.query_string())
-            .map_err(|_| Refusal::bad(format, "unreadable query string"))?;
+        let (format, params): (_, RequestsParams) = admitted_query(&open311, &path, &request)?;
         let categories = categories(&state, format).await?;
         let query = query(format, &params, &categories, state.clock.now())?;
         Ok(respond(

@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use super::format;
 use super::requests::w3c;
-use super::{admitted, given, integrator, Open311, Refusal};
+use super::{admitted, admitted_query, date_param, integrator, paging_params, Open311, Refusal};
 use crate::routes::AppState;
 
 /// One update of a request: a change of its status, or an officer's statement.
@@ -71,25 +71,15 @@ pub async fn list(
     request: HttpRequest,
 ) -> HttpResponse {
     let run = async {
-        let format = admitted(&open311, &path, &request)?;
-        let params = web::Query::<UpdatesParams>::from_query(request.query_string())
-            .map_err(|_| Refusal::bad(format, "unreadable query string"))?;
+        let (format, params): (_, UpdatesParams) = admitted_query(&open311, &path, &request)?;
         integrator(&open311, format, params.api_key.as_deref())?;
-        let bad = |e: rules::ParamError| Refusal::bad(format, e.to_string());
-        let date = |name: &'static str, raw: &Option<String>| {
-            given(raw)
-                .map(|r| rules::parse_datetime(name, r))
-                .transpose()
-                .map_err(bad)
-        };
         let window = rules::window(
-            date("start_date", &params.start_date)?,
-            date("end_date", &params.end_date)?,
+            date_param(format, "start_date", &params.start_date)?,
+            date_param(format, "end_date", &params.end_date)?,
             state.clock.now(),
         )
-        .map_err(bad)?;
-        let (offset, limit) =
-            rules::paging(given(&params.page), given(&params.page_size)).map_err(bad)?;
+        .map_err(|e| Refusal::param(format, &e))?;
+        let (offset, limit) = paging_params(format, &params.page, &params.page_size)?;
         let all =
             crate::app::open311::updates(state.stores.requests.as_ref(), window.from, window.to)
                 .await
