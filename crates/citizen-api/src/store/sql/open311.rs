@@ -48,16 +48,18 @@ const CLOSED_AT: &str = "(SELECT max(ch.at) FROM issue_changes ch JOIN issues ci
      AND ch.status IN ('resolved', 'duplicate')) AS closed_at";
 
 /// The reports with a change or a statement after (`>`) the instant bound twice, as the rows a
-/// sync starts from (`… changed JOIN reports r`): an index walk of `issue_changes_at` and
-/// `statements_at` (migration 0033), then one primary-key probe a report. A filter on `r`
-/// instead (`r.id IN …`) walked every report: 85 ms a sync at 100 000 reports against 10 ms
-/// (docs/benchmarks.md, "Open311").
+/// sync starts from (`… changed JOIN reports r`): a walk of `issue_changes_at` and
+/// `statements_at` (migration 0033), then one primary-key probe an issue and a report. Measured
+/// at 100 000 reports (docs/benchmarks.md, "Open311"): a filter on `r` instead (`r.id IN …`)
+/// walked every report (85-120 ms a sync on PostgreSQL, 10-14 ms this way), and joins written
+/// `statements s JOIN issues si` let SQLite scan every issue for the statements (4.5 s, 36 ms
+/// with `IN`).
 const CHANGED_AFTER: [&str; 3] = [
-    "(SELECT ci.report_id FROM issue_changes ch JOIN issues ci ON ci.id = ch.issue_id \
-     WHERE ch.at > ",
-    " UNION SELECT si.report_id FROM statements s JOIN issues si ON si.id = s.issue_id \
-     WHERE s.inserted_at > ",
-    ") changed JOIN reports r ON r.id = changed.report_id",
+    "(SELECT ci.report_id FROM issues ci WHERE ci.id IN \
+     (SELECT ch.issue_id FROM issue_changes ch WHERE ch.at > ",
+    ") UNION SELECT si.report_id FROM issues si WHERE si.id IN \
+     (SELECT s.issue_id FROM statements s WHERE s.inserted_at > ",
+    ")) changed JOIN reports r ON r.id = changed.report_id",
 ];
 
 both_backends! {
@@ -198,10 +200,10 @@ both_backends! {
                 "SELECT ch.id, ch.issue_id, ci.report_id, ch.status, ch.at \
                  FROM issue_changes ch JOIN issues ci ON ci.id = ch.issue_id \
                  WHERE ci.report_id IN (\
-                   SELECT i.report_id FROM issue_changes c2 JOIN issues i ON i.id = c2.issue_id \
-                   WHERE c2.at >= $1 AND c2.at <= $2 \
-                   UNION SELECT i.report_id FROM statements s JOIN issues i ON i.id = s.issue_id \
-                   WHERE s.inserted_at >= $1 AND s.inserted_at <= $2) \
+                   SELECT i.report_id FROM issues i WHERE i.id IN (SELECT c2.issue_id \
+                   FROM issue_changes c2 WHERE c2.at >= $1 AND c2.at <= $2) \
+                   UNION SELECT i.report_id FROM issues i WHERE i.id IN (SELECT s.issue_id \
+                   FROM statements s WHERE s.inserted_at >= $1 AND s.inserted_at <= $2)) \
                  ORDER BY ci.report_id, ch.at, ch.id",
             )
             .bind(DbInstant(from))
