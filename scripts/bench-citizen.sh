@@ -12,7 +12,12 @@
 #   - the public list: default, q (common title words), location order (random points in the
 #     city), one category, one status;
 #   - the admin list GET /api/v1/admin/reports (dev tokens): as access-all by default, with
-#     overdue=true and with one category, and as an officer of one category (a second table).
+#     overdue=true and with one category, and as an officer of one category (a second table);
+#   - Open311's GET /api/v1/open311/v2/requests.json (docs/open311.md): the generated city's
+#     last 90 days (its reports are filed 2023-2025) as the standard's default answers them (up
+#     to 1 000 requests), the same window's first 20, and a sync (updated_after its last two
+#     days) and servicerequestupdates of its last month, each against the public list's default
+#     page of the same run (a third table).
 # Requests per second and p99; the detail and the lists as ratios to the ceiling, and each
 # rate at the largest size to the smallest. On PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of each
 # list query at the largest size. Results: bench-results/citizen.md (and stdout); plans:
@@ -73,6 +78,9 @@ wait_up() { # url [tries, default 300]
 stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
 ADMIN_SECRET="bench-citizen-admin-dev-secret-0123456789"
 ADMIN_QUERIES="admin_default admin_overdue admin_category admin_officer"
+OPEN311_QUERIES="open311_window open311_page open311_sync open311_updates"
+OPEN311_KEY="bench-open311-key-0123456789"
+OPEN311_WINDOW="start_date=2025-10-03T00:00:00Z&end_date=2025-12-31T23:59:59Z"
 token() { # sub scope... (a dev token valid for an hour)
   local sub=$1; shift
   CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" "$BIN" dev-token --sub "$sub" \
@@ -219,7 +227,7 @@ for backend in $BACKENDS; do
     boss=$(token bench-boss cityuser:reports:read cityuser:report-categories:access-all)
     officer=$(token bench-officer cityuser:reports:read)
     CITIZEN_API__DATABASE__URL="$url" CITIZEN_API__DATABASE__MAX_CONNECTIONS=$POOL \
-      CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" \
+      CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" CITIZEN_API__OPEN311__API_KEYS__BENCH="$OPEN311_KEY" \
       CITIZEN_API__HTTP__PORT=$PORT CITIZEN_API__TELEMETRY__FILTER=warn "$BIN" serve >> "$work/server.log" 2>&1 & server=$!
     # Ready: the database reachable and its schema current.
     started=$(date +%s.%N)
@@ -241,6 +249,19 @@ for backend in $BACKENDS; do
       admin_cells="$admin_cells | $r ($p ms; $(ratio "$r" "$ceiling"))"
     done
     echo "| $backend | $size | $detail ($detail_p99)$admin_cells |" >> "$work/admin_rows"
+    echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW" > "$work/open311_window"
+    echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW&page_size=20" > "$work/open311_page"
+    echo "/api/v1/open311/v2/requests.json?updated_after=2025-12-30T00:00:00Z" > "$work/open311_sync"
+    echo "/api/v1/open311/v2/servicerequestupdates.json?api_key=$OPEN311_KEY&start_date=2025-12-01T00:00:00Z&end_date=2025-12-31T23:59:59Z" > "$work/open311_updates"
+    open311_cells=""
+    for query in $OPEN311_QUERIES; do
+      read -r r p < <(measure "$work/$query" "http://127.0.0.1:$PORT")
+      open311_cells="$open311_cells | $r ($p ms; $(ratio "$r" "${RPS[$backend-$size-default]}"))"
+    done
+    rows_window=$(curl -fs "http://127.0.0.1:$PORT$(cat "$work/open311_window")" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+    rows_sync=$(curl -fs "http://127.0.0.1:$PORT$(cat "$work/open311_sync")" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+    rows_updates=$(curl -fs "http://127.0.0.1:$PORT$(cat "$work/open311_updates")" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+    echo "| $backend | $size | ${RPS[$backend-$size-default]} (${P99[$backend-$size-default]})$open311_cells | $rows_window / $rows_sync / $rows_updates |" >> "$work/open311_rows"
     if [ "$size" = "$largest" ] && command -v nginx >/dev/null; then
       # Through the reverse proxy (deploy/proxy/nginx.conf): the default list, micro-cached,
       # against nginx serving the same bytes from a file, same run.
@@ -289,6 +310,13 @@ done
   echo "| backend | reports | detail rps (p99 ms) | access-all default | overdue=true | one category | officer of one category |"
   echo "|---|---|---|---|---|---|---|"
   cat "$work/admin_rows" 2>/dev/null || true
+  echo
+  echo "Open311 (GET /api/v1/open311/v2/requests.json, same runs; cells: rps (p99 ms; ratio to the public"
+  echo "default list of 20 rows)); the window is the city's last 90 days, $OPEN311_WINDOW:"
+  echo
+  echo "| backend | reports | public default list rps (p99 ms) | the window (1 000 requests) | its first 20 | sync (updated_after) | servicerequestupdates (December 2025) | requests in the window / in the sync / updates |"
+  echo "|---|---|---|---|---|---|---|---|"
+  cat "$work/open311_rows" 2>/dev/null || true
   echo
   cat "$work/notes" 2>/dev/null || true
   for backend in $BACKENDS; do
