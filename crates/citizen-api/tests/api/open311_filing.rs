@@ -50,7 +50,7 @@ async fn file_json(app: &TestApp, form: &[(&str, &str)]) -> Uuid {
 async fn an_integrator_files_in_the_services_category(app: TestApp) {
     let roads = app.category("Roads", None).await;
     let code = roads.id.to_string();
-    let mut fields = form(KEY, &code, "Broken bench & <seat>\nThe seat is gone.");
+    let mut fields = form(KEY, &code, "\n  Broken bench & <seat>\nThe seat is gone.");
     fields.extend([
         ("email", EMAIL),
         ("first_name", "Jana"),
@@ -67,8 +67,8 @@ async fn an_integrator_files_in_the_services_category(app: TestApp) {
     let stored = app.stores.reports.report(id).await.unwrap().unwrap();
     assert_eq!(stored.report.title, "Broken bench & <seat>");
     assert_eq!(
-        stored.report.description,
-        "Broken bench & <seat>\nThe seat is gone."
+        stored.report.description, "\n  Broken bench & <seat>\nThe seat is gone.",
+        "kept as sent"
     );
     assert_eq!(stored.report.author, None, "no citizen's report");
     assert_eq!(stored.report.address.as_deref(), Some("Vodičkova 20"));
@@ -88,8 +88,8 @@ async fn an_integrator_files_in_the_services_category(app: TestApp) {
     let request: Value = serde_json::from_str(&json).unwrap();
     assert_eq!(request[0]["service_code"], code);
     assert_eq!(
-        request[0]["description"],
-        "Broken bench & <seat>\nThe seat is gone."
+        request[0]["description"], "\n  Broken bench & <seat>\nThe seat is gone.",
+        "the title is not repeated"
     );
     assert_eq!(
         request[0]["media_url"],

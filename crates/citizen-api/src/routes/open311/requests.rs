@@ -101,6 +101,7 @@ pub(super) fn service_request(
     };
     let description = if report
         .description
+        .trim_start()
         .starts_with(report.title.trim_end_matches('…'))
     {
         report.description
