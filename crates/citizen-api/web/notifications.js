@@ -25,7 +25,12 @@ export function createNotifications(app) {
   // The API counts up to 10 (spec 4.1): 10 reads "10 or more".
   const shown = (count) => (count >= 10 ? "10+" : String(count));
 
+  // Bumped by every count shown: a refresh asked before a newer count arrived (a read mark's
+  // answer, while the navigation it caused refreshes) is stale and dropped.
+  let counted = 0;
+
   function showUnread(count) {
+    counted += 1;
     unread = count;
     badge.hidden = !count;
     // The number for the eye, the sentence for a screen reader (a span takes no aria-label).
@@ -40,9 +45,10 @@ export function createNotifications(app) {
 
   async function refreshUnread() {
     if (!app.auth.signedIn()) return showUnread(0);
+    const asked = counted;
     try {
       const body = await app.api.citizen("/me/notifications/unread-count", { fresh: true });
-      showUnread(body?.unread_count ?? 0);
+      if (counted === asked) showUnread(body?.unread_count ?? 0);
     } catch (error) {
       console.error(error);
     }
