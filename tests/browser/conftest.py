@@ -109,8 +109,28 @@ class Guarded:
         bad = [v for v in violations if v["impact"] in ("serious", "critical")]
         assert not bad, f"{state} at {width}px: {json.dumps(bad, indent=1)}"
 
+    def no_stray_text(self, state):
+        """No text of a value that was never meant to be shown ("null", "undefined", …): a
+        missing part given to `append` or `replaceChildren` is written out as such a word."""
+        stray = self.page.evaluate(
+            """() => {
+              const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+              const found = [];
+              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                if (node.parentElement?.closest("script, style, noscript")) continue;
+                const text = node.textContent.trim();
+                if (/^(null|undefined|NaN)$/.test(text) || /undefined|\\[object Object\\]/.test(text))
+                  found.push(`${node.parentElement?.id || node.parentElement?.tagName}: ${text.slice(0, 80)}`);
+              }
+              return found;
+            }"""
+        )
+        assert not stray, f"{state}: stray text {stray}"
+
     def check(self, state):
-        """axe and a screenshot at each size (1280×800, 360×740), then back to the first size."""
+        """No stray text, then axe and a screenshot at each size (1280×800, 360×740), then back
+        to the first size."""
+        self.no_stray_text(state)
         for width, height in SIZES:
             self.page.set_viewport_size({"width": width, "height": height})
             self.page.evaluate("window.dispatchEvent(new Event('resize'))")

@@ -3,7 +3,7 @@ derived status, the public timeline newest first and the vote count, as the API 
 
 from playwright.sync_api import expect
 
-from helpers import api
+from helpers import api, dev_token, file_report
 
 
 def _with_timeline(platform):
@@ -42,3 +42,18 @@ def test_a_reports_page(web, platform):
 def test_an_unknown_report(web, platform):
     web.goto("/reports/00000000-0000-4000-8000-000000000000")
     expect(web.page.locator("#report-title")).to_have_text("Podnět nenalezen")
+
+
+def test_a_report_without_photos(web, platform):
+    """A report with no photos (as one filed through Open311 or by a citizen without any) shows
+    its description, then the votes: nothing between them (the page once wrote "null" there)."""
+    token = dev_token(platform, "report-page-citizen")
+    report_id = file_report(platform, token, "Bez fotky", 14.4213, 50.0875)
+    web.goto(f"/reports/{report_id}")
+    page = web.page
+    expect(page.locator("#report-title")).to_have_text("Bez fotky")
+    expect(page.locator(".photos")).to_have_count(0)
+    assert page.evaluate(
+        "[...document.getElementById('report-page').childNodes].filter(n => n.nodeType === Node.TEXT_NODE).length"
+    ) == 0, page.inner_html("#report-page")
+    web.check("report-without-photos")

@@ -45,6 +45,7 @@ const app = {
   auth,
   api,
   el: modules.dom.el,
+  present: modules.dom.present,
   routeLink: modules.dom.routeLink,
   reportItem: modules.dom.reportItem,
   sitePath: modules.dom.sitePath,

@@ -12,8 +12,15 @@ export function el(tag, props = {}, ...children) {
     else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") element.setAttribute(key, value);
     else element[key] = value;
   }
-  element.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+  element.append(...present(children));
   return element;
+}
+
+/// The nodes of `children` to insert, nested arrays flattened and absent ones (null, undefined,
+/// false) left out: `append` and `replaceChildren` would insert an absent one as the text
+/// "null" (a report's page showed it where a report has no photos).
+export function present(children) {
+  return children.flat().filter((child) => child !== null && child !== undefined && child !== false);
 }
 
 /// A link the app's router follows without a reload (`data-route`).
@@ -59,7 +66,7 @@ export async function showDetail(app, root, { load, titleId, missing, back, rend
   try {
     const item = await load();
     document.title = `${item.title} – ${app.t("appName")}`;
-    root.replaceChildren(backLink(), el("h1", { id: titleId, tabIndex: -1 }, item.title), ...render(item));
+    root.replaceChildren(backLink(), el("h1", { id: titleId, tabIndex: -1 }, item.title), ...present(render(item)));
   } catch (error) {
     root.replaceChildren(
       el("h1", { id: titleId, tabIndex: -1 }, app.t(missing)),

@@ -181,12 +181,14 @@ export function createNews(app) {
     const more = el("button", { type: "button", id: "news-more", hidden: true }, app.t("more"));
     more.addEventListener("click", () => load({ append: true }));
     listRoot.replaceChildren(
-      el("h1", { id: "news-title", tabIndex: -1 }, app.t("news")),
-      ...filters(),
-      el("p", { id: "news-status", role: "status" }, app.t("loading")),
-      el("ol", { id: "news-list", class: "reports" }),
-      more,
-      subscriptions(),
+      ...app.present([
+        el("h1", { id: "news-title", tabIndex: -1 }, app.t("news")),
+        filters(),
+        el("p", { id: "news-status", role: "status" }, app.t("loading")),
+        el("ol", { id: "news-list", class: "reports" }),
+        more,
+        subscriptions(), // null when signed out
+      ]),
     );
   }
 

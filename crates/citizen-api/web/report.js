@@ -4,7 +4,7 @@
 
 /// `app`: {api, t, auth, el, statusText, formatDate}.
 export function createReportPage(app) {
-  const { el } = app;
+  const { el, present } = app;
   const root = document.getElementById("report-page");
   let current = null; // {id, report, steps, votes}
 
@@ -90,27 +90,29 @@ export function createReportPage(app) {
   function render() {
     const { report, steps } = current;
     root.replaceChildren(
-      el("p", {}, el("a", { href: "/", "data-route": "" }, app.t("backToMap"))),
-      el("h1", { id: "report-title", tabIndex: -1 }, report.title),
-      el(
-        "p",
-        { class: "meta" },
-        el("span", { class: `status status-${report.status ?? "open"}`, id: "report-status" }, app.statusText(report)),
-        " · ",
-        el("time", { dateTime: report.inserted_at }, app.formatDate(report.inserted_at)),
-      ),
-      report.description ? el("p", { class: "description" }, report.description) : null,
-      (report.media ?? []).length
-        ? el(
-            "ul",
-            { class: "photos", "aria-label": app.t("photos") },
-            ...report.media.map((media, index) =>
-              el("li", {}, el("img", { src: media.public_url, alt: app.t("photoAlt", { n: index + 1 }), loading: "lazy" })),
-            ),
-          )
-        : null,
-      votes(),
-      el("section", { class: "history", "aria-labelledby": "timeline-title" }, el("h2", { id: "timeline-title" }, app.t("timeline")), timeline(steps)),
+      ...present([
+        el("p", {}, el("a", { href: "/", "data-route": "" }, app.t("backToMap"))),
+        el("h1", { id: "report-title", tabIndex: -1 }, report.title),
+        el(
+          "p",
+          { class: "meta" },
+          el("span", { class: `status status-${report.status ?? "open"}`, id: "report-status" }, app.statusText(report)),
+          " · ",
+          el("time", { dateTime: report.inserted_at }, app.formatDate(report.inserted_at)),
+        ),
+        report.description ? el("p", { class: "description" }, report.description) : null,
+        (report.media ?? []).length
+          ? el(
+              "ul",
+              { class: "photos", "aria-label": app.t("photos") },
+              ...report.media.map((media, index) =>
+                el("li", {}, el("img", { src: media.public_url, alt: app.t("photoAlt", { n: index + 1 }), loading: "lazy" })),
+              ),
+            )
+          : null,
+        votes(),
+        el("section", { class: "history", "aria-labelledby": "timeline-title" }, el("h2", { id: "timeline-title" }, app.t("timeline")), timeline(steps)),
+      ]),
     );
   }
 
