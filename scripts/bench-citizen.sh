@@ -17,7 +17,10 @@
 #     last 90 days (its reports are filed 2023-2025) as the standard's default answers them (up
 #     to 1 000 requests), the same window's first 20, and a sync (updated_after its last two
 #     days) and servicerequestupdates of its last month, each against the public list's default
-#     page of the same run (a third table).
+#     page of the same run (a third table);
+#   - `orderBy=votes` (issue 55), both directions, with a category or a status filter, on the
+#     public list, the admin list (access-all) and a citizen's own list, each against the same
+#     list's default (date) order of the same run (a fourth table).
 # Requests per second and p99; the detail and the lists as ratios to the ceiling, and each
 # rate at the largest size to the smallest. On PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of each
 # list query at the largest size. Results: bench-results/citizen.md (and stdout); plans:
@@ -79,12 +82,15 @@ stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=""; }
 ADMIN_SECRET="bench-citizen-admin-dev-secret-0123456789"
 ADMIN_QUERIES="admin_default admin_overdue admin_category admin_officer"
 OPEN311_QUERIES="open311_window open311_page open311_sync open311_updates"
+# Each with the date order it is compared with: "query:reference".
+VOTES_QUERIES="votes:default votes_asc:default votes_category:category votes_status:status admin_votes:admin_default admin_votes_asc:admin_default admin_votes_category:admin_category own_votes:own"
 OPEN311_KEY="bench-open311-key-0123456789"
 OPEN311_WINDOW="start_date=2025-10-03T00:00:00Z&end_date=2025-12-31T23:59:59Z"
 token() { # sub scope... (a dev token valid for an hour)
-  local sub=$1; shift
+  local sub=$1 scopes=(); shift
+  for scope in "$@"; do scopes+=(--scope "$scope"); done
   CITIZEN_API__AUTH__DEV_SECRET="$ADMIN_SECRET" "$BIN" dev-token --sub "$sub" \
-    $(printf -- '--scope %s ' "$@") --ttl-minutes 60
+    "${scopes[@]}" --ttl-minutes 60
 }
 measure() { # targets-file base-url [token] -> "rps p99_ms"
   local script=bench/wrk_requests.lua
@@ -109,7 +115,8 @@ generate_sqlite() { # size file
   creates=$(sqlite3 "$file" "SELECT sql || ';' FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND $tables")
   # The triggers that copy report columns onto issues (migration 0014) would probe unindexed
   # tables row by row during the load: off, then the copies are filled in one pass.
-  local copy="name IN ('issues_copy_report', 'reports_copy_to_issues', 'media_insert_copy_to_issues', 'media_delete_copy_to_issues')"
+  local copy="name IN ('issues_copy_report', 'reports_copy_to_issues', 'media_insert_copy_to_issues', 'media_delete_copy_to_issues',
+    'vote_tokens_count_insert', 'vote_tokens_count_update', 'vote_tokens_count_delete', 'reports_votes_to_issues', 'issues_copy_votes')"
   triggers=$(sqlite3 "$file" "SELECT sql || ';' FROM sqlite_master WHERE type = 'trigger' AND $copy")
   # Read before the load starts: a read inside the pipe below raced the load's first writes
   # ("database is locked").
@@ -249,6 +256,30 @@ for backend in $BACKENDS; do
       admin_cells="$admin_cells | $r ($p ms; $(ratio "$r" "$ceiling"))"
     done
     echo "| $backend | $size | $detail ($detail_p99)$admin_cells |" >> "$work/admin_rows"
+    # orderBy=votes: the public, admin and own lists, each against its date order.
+    echo "/api/v1/reports?orderBy=votes" > "$work/votes"
+    echo "/api/v1/reports?orderBy=votes&orderDirection=asc" > "$work/votes_asc"
+    sed 's|$|\&orderBy=votes|' "$work/category" > "$work/votes_category"
+    sed 's|$|\&orderBy=votes|' "$work/status" > "$work/votes_status"
+    echo "/api/v1/admin/reports?orderBy=votes" > "$work/admin_votes"
+    echo "/api/v1/admin/reports?orderBy=votes&orderDirection=asc" > "$work/admin_votes_asc"
+    sed 's|$|\&orderBy=votes|' "$work/admin_category" > "$work/admin_votes_category"
+    author=$(sql "$backend" "$target" "SELECT author FROM reports WHERE author IS NOT NULL GROUP BY author ORDER BY count(*) DESC, author LIMIT 1")
+    own_reports=$(sql "$backend" "$target" "SELECT count(*) FROM reports WHERE author = '$author'")
+    echo "/api/v1/me/reports" > "$work/own"
+    echo "/api/v1/me/reports?orderBy=votes" > "$work/own_votes"
+    citizen=$(token "$author")
+    read -r r p < <(measure "$work/own" "http://127.0.0.1:$PORT" "$citizen")
+    RPS["$backend-$size-own"]=$r; P99["$backend-$size-own"]=$p
+    votes_cells=""
+    for pair in $VOTES_QUERIES; do
+      query=${pair%%:*}; reference=${pair##*:}
+      who=""; case "$query" in admin_*) who="$boss" ;; own_*) who="$citizen" ;; esac
+      read -r r p < <(measure "$work/$query" "http://127.0.0.1:$PORT" "$who")
+      RPS["$backend-$size-$query"]=$r; P99["$backend-$size-$query"]=$p
+      votes_cells="$votes_cells | $r ($p; $(ratio "$r" "${RPS[$backend-$size-$reference]}"))"
+    done
+    echo "| $backend | $size | ${RPS[$backend-$size-default]} | ${RPS[$backend-$size-admin_default]} | ${RPS[$backend-$size-own]} ($own_reports reports)$votes_cells |" >> "$work/votes_rows"
     echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW" > "$work/open311_window"
     echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW&page_size=20" > "$work/open311_page"
     echo "/api/v1/open311/v2/requests.json?updated_after=2025-12-30T00:00:00Z" > "$work/open311_sync"
@@ -317,6 +348,13 @@ done
   echo "| backend | reports | public default list rps (p99 ms) | the window (1 000 requests) | its first 20 | sync (updated_after) | servicerequestupdates (December 2025) | requests in the window / in the sync / updates |"
   echo "|---|---|---|---|---|---|---|---|"
   cat "$work/open311_rows" 2>/dev/null || true
+  echo
+  echo "orderBy=votes (issue 55; same runs; cells: rps (p99 ms; ratio to the same list's date order, same"
+  echo "filter: public default, one category, one status; admin access-all default or one category; own)):"
+  echo
+  echo "| backend | reports | public by date rps | admin by date rps | own by date rps | public by votes | votes asc | votes, one category | votes, one status | admin by votes | admin votes asc | admin votes, one category | own by votes |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+  cat "$work/votes_rows" 2>/dev/null || true
   echo
   cat "$work/notes" 2>/dev/null || true
   for backend in $BACKENDS; do

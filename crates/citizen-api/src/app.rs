@@ -18,4 +18,5 @@ pub mod notifications;
 pub mod open311;
 pub mod pending_uploads;
 pub mod retention;
+pub mod vote_expiry;
 pub mod workflow;

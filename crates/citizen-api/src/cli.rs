@@ -1,6 +1,6 @@
 //! The binary's own commands, beside the `serve` and `migrate` every service has
 //! (`service_kit::startup::main`): `dev-token`, `import-news`, `erase`, `subject-report` and
-//! `sweep-uploads`.
+//! `sweep-uploads` and `expire-votes`.
 
 use std::path::PathBuf;
 
@@ -52,6 +52,9 @@ pub enum Commands {
     /// longer than media.pending_max_age_minutes); every replica also does this every
     /// media.pending_sweep_interval_minutes.
     SweepUploads,
+    /// Take every vote token that has expired out of its report's `votes_count`, once; every
+    /// replica also does this every votes.expiry_sweep_seconds.
+    ExpireVotes,
 }
 
 impl service_kit::startup::Binary for Cli {
@@ -95,6 +98,16 @@ impl service_kit::startup::Binary for Cli {
                 .await;
                 db.close().await;
                 println!("citizen-api: removed {} abandoned uploads", swept?);
+            }
+            Commands::ExpireVotes => {
+                let (db, stores) = open_stores(settings).await?;
+                let expired =
+                    crate::app::vote_expiry::sweep(stores.votes.as_ref(), chrono::Utc::now()).await;
+                db.close().await;
+                println!(
+                    "citizen-api: {} expired vote tokens stopped counting",
+                    expired?
+                );
             }
         }
         Ok(())

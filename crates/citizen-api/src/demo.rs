@@ -69,13 +69,7 @@ pub async fn load_when_empty(stores: &Stores, now: Instant) -> anyhow::Result<Op
         limit: 1,
         offset: 0,
     });
-    if !stores
-        .reports
-        .public_reports(&probe, now)
-        .await?
-        .rows
-        .is_empty()
-    {
+    if !stores.reports.public_reports(&probe).await?.rows.is_empty() {
         return Ok(None);
     }
     let mut categories = Vec::new();

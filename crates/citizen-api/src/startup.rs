@@ -104,6 +104,11 @@ impl ServiceApp for Application {
             settings.privacy.clone(),
             clock.clone(),
         );
+        crate::app::vote_expiry::start(
+            stores.votes.clone(),
+            settings.votes.expiry_sweep_seconds,
+            clock.clone(),
+        );
         crate::notify::status_events::start(
             &settings.status_events,
             &settings.mqtt,

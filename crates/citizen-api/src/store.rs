@@ -70,26 +70,22 @@ pub trait ReportStore: Send + Sync + 'static {
     /// A report with all its issues.
     async fn report(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
 
-    /// A report with all its issues, its media and its `votes_count` at `now`, read in one
-    /// statement (the public detail).
-    async fn report_detail(&self, id: Uuid, now: Instant) -> StoreResult<Option<ReportWithIssues>>;
+    /// A report with all its issues, its media and its `votes_count` (the count kept by the
+    /// vote operations and the expiry sweep, `app::vote_expiry`), read in one statement (the
+    /// public detail).
+    async fn report_detail(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>>;
 
     /// The public list: one row per issue that is not moved, filtered, ordered and paged in
     /// the database (nearest first: the backend's own measure, then the issue id); each row's
-    /// `votes_count` is the report's active vote tokens at `now`.
-    async fn public_reports(
-        &self,
-        filter: &ReportFilter,
-        now: Instant,
-    ) -> StoreResult<ListPage<IssueRow>>;
+    /// `votes_count` is its report's kept count.
+    async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>>;
 
-    /// A citizen's own reports, one row per report with all its issues and its `votes_count` at
-    /// `now`. Only `near`, `order` and `page` of the filter apply.
+    /// A citizen's own reports, one row per report with all its issues and its kept
+    /// `votes_count`. Only `near`, `order` and `page` of the filter apply.
     async fn own_reports(
         &self,
         author: &str,
         filter: &ReportFilter,
-        now: Instant,
     ) -> StoreResult<ListPage<ReportWithIssues>>;
 
     /// What the public timeline of a report is built from; `None` when there is no such report.

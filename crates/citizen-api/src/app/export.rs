@@ -77,10 +77,10 @@ pub async fn account(stores: &Stores, subject: &str) -> StoreResult<Account> {
 }
 
 /// The report `id` with its timeline; `None` when it has been deleted since its id was read.
-pub async fn own_report(stores: &Stores, id: Uuid, now: Instant) -> StoreResult<Option<OwnReport>> {
+pub async fn own_report(stores: &Stores, id: Uuid) -> StoreResult<Option<OwnReport>> {
     Ok(
         match (
-            stores.reports.report_detail(id, now).await?,
+            stores.reports.report_detail(id).await?,
             stores.reports.timeline(id).await?,
         ) {
             (Some(report), Some(timeline)) => Some(OwnReport { report, timeline }),
@@ -259,7 +259,7 @@ pub async fn start(
 pub async fn collect(stores: &Stores, subject: &str, now: Instant) -> StoreResult<SubjectData> {
     let mut reports = Vec::new();
     for id in stores.privacy.reports_of(subject).await? {
-        reports.extend(own_report(stores, id, now).await?);
+        reports.extend(own_report(stores, id).await?);
     }
     let mut votes: Vec<VoteToken> = Vec::new();
     loop {

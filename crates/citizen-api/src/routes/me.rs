@@ -81,7 +81,7 @@ pub async fn reports(
     let page = state
         .stores
         .reports
-        .own_reports(&auth.0.subject, &filter, state.clock.now())
+        .own_reports(&auth.0.subject, &filter)
         .await?;
     let reports = page
         .rows

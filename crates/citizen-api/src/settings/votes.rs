@@ -35,6 +35,15 @@ pub struct VoteSettings {
     /// may be lost whole, never half; the account's lock is not held during the disk flush).
     #[serde(default)]
     pub synchronous_commit: bool,
+    /// Seconds between two expiry sweeps of a replica (`app::vote_expiry`): an expired token
+    /// leaves its report's `votes_count` at the first sweep after it expires; 0 turns the sweep
+    /// off (`citizen-api expire-votes` runs one).
+    #[serde(default = "default_expiry_sweep_seconds")]
+    pub expiry_sweep_seconds: u32,
+}
+
+fn default_expiry_sweep_seconds() -> u32 {
+    60
 }
 
 impl VoteSettings {

@@ -26,12 +26,19 @@ pub(in crate::store) fn direction(d: Direction) -> &'static str {
 }
 
 /// ` ORDER BY` of a report list not ordered by distance: by the votes (equal counts: the filing
-/// time, then the id) or by the filing time (then the id), all in the list's direction; `date`
-/// is the filing-time column, `id` the row's id column, and the query selects `votes_count`.
-pub(in crate::store) fn order_by(by: OrderBy, d: Direction, date: &str, id: &str) -> String {
+/// time, then the id) or by the filing time (then the id), all in the list's direction; `alias`
+/// is the table whose `votes_count` orders (a report or its issue, migration 0034), `date` the
+/// filing-time column, `id` the row's id column. Each order has its index.
+pub(in crate::store) fn order_by(
+    by: OrderBy,
+    d: Direction,
+    alias: &str,
+    date: &str,
+    id: &str,
+) -> String {
     let dir = direction(d);
     match by {
-        OrderBy::Votes => format!(" ORDER BY votes_count {dir}, {date} {dir}, {id} {dir}"),
+        OrderBy::Votes => format!(" ORDER BY {alias}.votes_count {dir}, {date} {dir}, {id} {dir}"),
         _ => format!(" ORDER BY {date} {dir}, {id} {dir}"),
     }
 }

@@ -101,6 +101,11 @@ pub trait VoteStore: VoteReads {
     /// Revokes up to `count` of the account's active tokens on `target`, the most recently
     /// placed first; returns how many were revoked (0 when none was active there).
     async fn revoke_votes(&self, change: VoteChange<'_>) -> StoreResult<u32>;
+
+    /// One batch of the expiry sweep: at most `limit` tokens whose `expires_at` is at or before
+    /// `now` stop counting in their report's `votes_count`. Returns how many, or `None` when
+    /// another replica's sweep is running (PostgreSQL; it will do the work).
+    async fn expire_votes(&self, now: Instant, limit: u32) -> StoreResult<Option<u64>>;
 }
 
 /// The account's tokens and pool figures as they are (written once for both backends).

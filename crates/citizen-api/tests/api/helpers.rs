@@ -52,6 +52,8 @@ pub fn settings(db: &TestDatabase) -> Settings {
     s.i18n.default_locale = "en".into();
     s.media.dir = db.dir.path().join("media");
     s.captcha.enabled = false;
+    // Tests run the vote expiry sweep themselves (`TestApp::expire_votes`).
+    s.votes.expiry_sweep_seconds = 0;
     s.validate().expect("valid test settings");
     s
 }
@@ -298,6 +300,15 @@ impl TestApp {
         let body = serde_json::json!({"target": target, "count": n});
         self.send_json(reqwest::Method::POST, "/me/vote-tokens", token, &body)
             .await
+    }
+
+    /// The vote expiry sweep at the application's instant, as a replica runs it; how many
+    /// tokens stopped counting.
+    pub async fn expire_votes(&self) -> u64 {
+        use service_kit::clock::Clock as _;
+        citizen_api::app::vote_expiry::sweep(self.stores.votes.as_ref(), self.clock.now())
+            .await
+            .expect("the expiry sweep")
     }
 
     /// PATCH /me/vote-token-revoke: revokes `n` tokens of `token`'s holder on `target`.

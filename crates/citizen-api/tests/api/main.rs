@@ -70,6 +70,7 @@ mod tokens;
 mod vote_list;
 mod votes;
 mod votes_count;
+mod votes_count_race;
 mod votes_race;
 mod web_app;
 

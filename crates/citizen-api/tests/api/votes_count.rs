@@ -1,5 +1,6 @@
-//! A report's `votes_count` and `orderBy=votes`: the active tokens on it at the request's
-//! instant, in the public list (by votes and by date), the detail and the caller's own list.
+//! A report's `votes_count` and `orderBy=votes`: the kept count of its tokens (migration 0034),
+//! the same in the public list (by votes and by date), the detail and the author's own list; an
+//! expired token leaves it at the next expiry sweep, driven here with the injected clock.
 
 use chrono::TimeDelta;
 use test_support::on_both_backends;
@@ -54,11 +55,20 @@ async fn votes_count_follows_places_revokes_and_expiry(app: TestApp) {
     let (status, _) = app.revoke_votes(&app.token("citizen-2", &[]), &a, 1).await;
     assert_eq!(status, 200);
     assert_eq!(counts(&app, &a, &author).await, (4, 4, 4));
-    // The first three expire 30 days after placing, at that instant; no job runs in between.
+    // The first three expire 30 days after placing. Until a sweep runs they are still counted
+    // (docs/decisions.md, "Kept vote counts"); a sweep one microsecond early changes nothing.
+    app.clock
+        .set(app.time(0) + TimeDelta::days(30) - TimeDelta::microseconds(1));
+    assert_eq!(app.expire_votes().await, 0);
     app.clock.set(app.time(0) + TimeDelta::days(30));
+    assert_eq!(counts(&app, &a, &author).await, (4, 4, 4));
+    assert_eq!(app.expire_votes().await, 3);
     assert_eq!(counts(&app, &a, &author).await, (1, 1, 1));
+    // The revoked one is not expired again: the second citizen's last token is.
     app.clock.set(app.time(0) + TimeDelta::days(31));
+    assert_eq!(app.expire_votes().await, 1);
     assert_eq!(counts(&app, &a, &author).await, (0, 0, 0));
+    assert_eq!(app.expire_votes().await, 0, "a second sweep finds nothing");
 }
 
 async fn order_by_votes_breaks_ties_by_date_and_pages_cleanly(app: TestApp) {
@@ -98,6 +108,7 @@ async fn order_by_votes_breaks_ties_by_date_and_pages_cleanly(app: TestApp) {
     let only = app.get_ok("/reports?orderBy=votes&q=bravo").await;
     assert_eq!(column(&only, "id"), [b]);
     app.clock.set(app.time(0) + TimeDelta::days(30));
+    assert_eq!(app.expire_votes().await, 7);
     let later = app.get_ok("/reports?orderBy=votes").await;
     assert_eq!(column(&later, "votes_count"), ["0", "0", "0", "0"]);
     assert_eq!(column(&later, "id"), [d, c, b, a]);

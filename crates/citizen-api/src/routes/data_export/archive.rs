@@ -70,7 +70,7 @@ pub async fn write(
     let mut photos: Vec<(Uuid, String)> = Vec::new();
     let mut reports = JsonArray::open(&mut zip, reports_json).await?;
     for id in stores.privacy.reports_of(subject).await? {
-        let Some(own) = export::own_report(stores, id, now).await? else {
+        let Some(own) = export::own_report(stores, id).await? else {
             continue;
         };
         let media_of = own.report.report.media.iter();

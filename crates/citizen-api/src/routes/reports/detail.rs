@@ -42,7 +42,7 @@ pub async fn detail(
     let found = state
         .stores
         .reports
-        .report_detail(id, state.clock.now())
+        .report_detail(id)
         .await?
         .ok_or_else(report_not_found)?;
     let own = match (&auth.0, &found.report.author) {

@@ -35,11 +35,7 @@ pub async fn list(
     Query(params): Query<ListParams>,
 ) -> Result<HttpResponse, ApiError> {
     let filter = params.into_filter()?;
-    let page = state
-        .stores
-        .reports
-        .public_reports(&filter, state.clock.now())
-        .await?;
+    let page = state.stores.reports.public_reports(&filter).await?;
     let reports = page
         .rows
         .into_iter()

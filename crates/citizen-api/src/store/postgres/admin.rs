@@ -6,18 +6,16 @@ mod one_category;
 
 use sqlx::{PgPool, Postgres, QueryBuilder};
 
-use super::list_sql::{direction, push_near, push_order, push_votes};
+use super::list_sql::{direction, push_near, push_order};
 use super::PgStore;
 use crate::store::admin::AdminFilter;
 use crate::store::records::{reports_with_votes, REPORT_COLUMNS};
 use crate::store::sql::list_filter::{self, Rows};
-use crate::store::{Instant, Report, StoreResult};
+use crate::store::{Report, StoreResult};
 
-/// `SELECT` the report's columns and its votes at `now` `FROM ` (the caller names `r`).
-fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
-    q.push(format!("SELECT {REPORT_COLUMNS}, "));
-    push_votes(q, "r.id", now);
-    q.push(" AS votes_count FROM ");
+/// `SELECT` the report's columns and its vote count `FROM ` (the caller names `r`).
+fn push_select(q: &mut QueryBuilder<'_, Postgres>) {
+    q.push(format!("SELECT {REPORT_COLUMNS}, r.votes_count FROM "));
 }
 
 /// The general list's conditions, order and page, on `reports r`.
@@ -50,14 +48,14 @@ pub(super) async fn admin_report_rows(
     let mut q = QueryBuilder::<Postgres>::new("");
     if let Some(category) = filter.confined_to_one_category() {
         one_category::push_page(&mut q, filter, category);
-        push_select(&mut q, filter.now);
+        push_select(&mut q);
         let dir = direction(list.order.direction);
         q.push(format!(
             "page p JOIN reports r ON r.id = p.report_id \
              ORDER BY r.inserted_at {dir}, r.id {dir}"
         ));
     } else {
-        push_select(&mut q, filter.now);
+        push_select(&mut q);
         q.push("reports r WHERE TRUE");
         push_filters(&mut q, filter);
     }

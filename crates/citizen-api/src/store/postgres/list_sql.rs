@@ -8,7 +8,7 @@ use sqlx::{Postgres, QueryBuilder};
 use super::{page_sql, PgStore};
 use crate::store::records::LIST_COLUMNS;
 pub(super) use crate::store::sql::{direction, list_filter, order_by};
-use crate::store::{Instant, ReportFilter};
+use crate::store::ReportFilter;
 
 /// `ST_MakePoint(lon, lat)` in WGS84 (a planar geometry) with bound values.
 pub(super) fn push_planar_point(q: &mut QueryBuilder<'_, Postgres>, lon: f64, lat: f64) {
@@ -36,18 +36,6 @@ pub(super) fn push_near(q: &mut QueryBuilder<'_, Postgres>, filter: &ReportFilte
     }
 }
 
-/// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
-/// is compared with the request's instant, so no batch job is needed). Served by the partial
-/// index `vote_tokens_target`.
-pub(super) fn push_votes(q: &mut QueryBuilder<'_, Postgres>, id: &str, now: Instant) {
-    q.push(format!(
-        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = {id} \
-         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > "
-    ))
-    .push_bind(now)
-    .push("))");
-}
-
 /// ORDER BY, LIMIT and OFFSET; `date` is the filing-time column, `id` the row's id column, and
 /// the query selects `votes_count`.
 pub(super) fn push_order(
@@ -67,7 +55,7 @@ pub(super) fn push_order(
             q.push(format!(" {dir}, {id} {dir}"));
         }
         (by, _) => {
-            q.push(order_by(by, filter.order.direction, date, id));
+            q.push(order_by(by, filter.order.direction, alias, date, id));
         }
     }
     q.push(page_sql(
@@ -77,22 +65,19 @@ pub(super) fn push_order(
 }
 
 /// `SELECT <list row>, votes_count FROM issues i WHERE i.status <> 'moved'`: the issue with the
-/// copies of its report's columns and media (migration 0014) and the report's active vote
-/// tokens at `now`.
-pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>, now: Instant) {
-    push_select_with(q, now, |_| {});
+/// copies of its report's columns, media (migration 0014) and vote count (0034).
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Postgres>) {
+    push_select_with(q, |_| {});
 }
 
 /// [`push_select`] with more columns, pushed by `extra` (`<expression> AS <name>, `).
 pub(super) fn push_select_with<'a>(
     q: &mut QueryBuilder<'a, Postgres>,
-    now: Instant,
     extra: impl FnOnce(&mut QueryBuilder<'a, Postgres>),
 ) {
     q.push(format!("SELECT {LIST_COLUMNS}, "));
     extra(q);
-    push_votes(q, "i.report_id", now);
-    q.push(" AS votes_count FROM issues i WHERE i.status <> 'moved'");
+    q.push("i.votes_count FROM issues i WHERE i.status <> 'moved'");
 }
 
 /// The public list's filters (`store/sql/list_filter.rs`) and its radius, on the issue `i`.

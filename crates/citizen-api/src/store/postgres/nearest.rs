@@ -17,7 +17,7 @@ use sqlx::{PgPool, Postgres, QueryBuilder, Row};
 
 use super::list_sql::{push_list_filters, push_point, push_select, push_select_with};
 use super::page_sql;
-use crate::store::{Instant, ReportFilter, StoreResult};
+use crate::store::{ReportFilter, StoreResult};
 use domain::geo::LocationParam;
 
 /// Rows the KNN read takes beyond the page's `needed`: a tie in distance would have to span
@@ -29,10 +29,9 @@ pub(super) async fn nearest_rows(
     pool: &PgPool,
     filter: &ReportFilter,
     near: &LocationParam,
-    now: Instant,
 ) -> StoreResult<Vec<PgRow>> {
     let needed = i64::from(filter.page.limit) + 1 + i64::from(filter.page.offset);
-    let mut rows = knn_rows(pool, filter, near, needed, now).await?;
+    let mut rows = knn_rows(pool, filter, near, needed).await?;
     let missing = usize::try_from(needed)
         .unwrap_or(usize::MAX)
         .saturating_sub(rows.len());
@@ -40,7 +39,7 @@ pub(super) async fn nearest_rows(
         // The page size stays a literal of the few values the API allows (a generic plan per
         // size); the surplus is cut here.
         let mut q = QueryBuilder::<Postgres>::new("");
-        push_select(&mut q, now);
+        push_select(&mut q);
         q.push(" AND i.location IS NULL");
         push_list_filters(&mut q, filter);
         q.push(" ORDER BY i.id");
@@ -74,12 +73,11 @@ async fn knn_rows(
     filter: &ReportFilter,
     near: &LocationParam,
     needed: i64,
-    now: Instant,
 ) -> StoreResult<Vec<PgRow>> {
     let (lon, lat) = (near.point.lon, near.point.lat);
     let read = needed + KNN_MARGIN;
     let mut q = QueryBuilder::<Postgres>::new("SELECT * FROM (");
-    push_select_with(&mut q, now, |q| {
+    push_select_with(&mut q, |q| {
         q.push("i.location <-> ");
         push_point(q, lon, lat);
         q.push(" AS knn_distance, ");
@@ -109,7 +107,7 @@ async fn knn_rows(
         .copied()
         .unwrap_or(0.0);
     let mut q = QueryBuilder::<Postgres>::new("");
-    push_select(&mut q, now);
+    push_select(&mut q);
     q.push(" AND i.location IS NOT NULL");
     push_list_filters(&mut q, filter);
     q.push(" AND public.ST_DWithin(i.location, ");

@@ -8,7 +8,7 @@ use super::PgStore;
 use crate::store::votes::{
     figure, new_tokens, PlaceError, PlaceOutcome, PlaceRules, PoolFigures, VoteChange, VoteStore,
 };
-use crate::store::{StoreError, StoreResult};
+use crate::store::{Instant, StoreError, StoreResult};
 
 #[async_trait]
 impl VoteStore for PgStore {
@@ -55,5 +55,15 @@ impl VoteStore for PgStore {
             .fetch_one(&self.pool)
             .await?;
         Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
+    }
+
+    async fn expire_votes(&self, now: Instant, limit: u32) -> StoreResult<Option<u64>> {
+        // One statement (migration 0034): the sweepers' lock, then the batch.
+        let expired: i64 = sqlx::query_scalar("SELECT expire_vote_tokens($1, $2)")
+            .bind(now)
+            .bind(i32::try_from(limit).unwrap_or(i32::MAX))
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(u64::try_from(expired).ok())
     }
 }

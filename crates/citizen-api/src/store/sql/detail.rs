@@ -14,7 +14,7 @@ use sqlx::types::Json;
 use sqlx::Row;
 use uuid::Uuid;
 
-use super::{DbInstant, DbUuid};
+use super::DbUuid;
 use crate::store::records::{report, REPORT_COLUMNS};
 use crate::store::{status, Instant, Issue, Media, ReportWithIssues, StoreResult};
 
@@ -106,11 +106,9 @@ both_backends! {
         pub(in crate::store) async fn detail(
             &self,
             id: Uuid,
-            now: Instant,
         ) -> StoreResult<Option<ReportWithIssues>> {
             let Some(row) = sqlx::query(&DETAIL_SQL)
                 .bind(DbUuid(id))
-                .bind(DbInstant(now))
                 .fetch_optional(&self.pool)
                 .await?
             else {

@@ -117,15 +117,13 @@ pub(in crate::store) trait Dialect: Sized + Send + Sync + 'static {
     fn public_list_rows(
         &self,
         filter: &ReportFilter,
-        now: Instant,
     ) -> impl Future<Output = StoreResult<Vec<IssueRow>>> + Send;
 
-    /// A citizen's own reports with their votes at `now`: one page and one more.
+    /// A citizen's own reports with their votes: one page and one more.
     fn own_report_rows(
         &self,
         author: &str,
         filter: &ReportFilter,
-        now: Instant,
     ) -> impl Future<Output = StoreResult<Vec<Report>>> + Send;
 
     /// The admin list's reports with their votes: one page and one more.

@@ -11,7 +11,7 @@ use super::batches::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
 use crate::store::records::{ReportRecord, REPORT_COLUMNS};
 use crate::store::{
-    status, Instant, IssueRow, ListPage, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
+    status, IssueRow, ListPage, ReportFilter, ReportStore, ReportWithIssues, StoreResult,
     TimelineData,
 };
 
@@ -39,20 +39,12 @@ both_backends! {
             Ok(self.with_issues(vec![found.into()]).await?.pop())
         }
 
-        async fn report_detail(
-            &self,
-            id: Uuid,
-            now: Instant,
-        ) -> StoreResult<Option<ReportWithIssues>> {
-            self.detail(id, now).await
+        async fn report_detail(&self, id: Uuid) -> StoreResult<Option<ReportWithIssues>> {
+            self.detail(id).await
         }
 
-        async fn public_reports(
-            &self,
-            filter: &ReportFilter,
-            now: Instant,
-        ) -> StoreResult<ListPage<IssueRow>> {
-            let rows = self.public_list_rows(filter, now).await?;
+        async fn public_reports(&self, filter: &ReportFilter) -> StoreResult<ListPage<IssueRow>> {
+            let rows = self.public_list_rows(filter).await?;
             Ok(ListPage::from_overfetch(rows, filter.page.limit))
         }
 
@@ -60,9 +52,8 @@ both_backends! {
             &self,
             author: &str,
             filter: &ReportFilter,
-            now: Instant,
         ) -> StoreResult<ListPage<ReportWithIssues>> {
-            let reports = self.own_report_rows(author, filter, now).await?;
+            let reports = self.own_report_rows(author, filter).await?;
             let page = ListPage::from_overfetch(reports, filter.page.limit);
             Ok(ListPage {
                 rows: self.with_issues(page.rows).await?,

@@ -7,7 +7,7 @@ mod one_category;
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
 use super::list_sql::{push_near, push_order};
-use super::{micros, SqliteStore};
+use super::SqliteStore;
 use crate::store::admin::AdminFilter;
 use crate::store::records::{reports_with_votes, REPORT_COLUMNS};
 use crate::store::sql::list_filter::{self, Rows};
@@ -28,13 +28,7 @@ pub(super) async fn admin_report_rows(
     if let Some(category) = confined {
         one_category::push_page(&mut q, filter, category);
     }
-    q.push(format!(
-        "SELECT {REPORT_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
-         WHERE v.target_id = r.id AND v.revoked_at IS NULL \
-         AND (v.expires_at IS NULL OR v.expires_at > "
-    ));
-    q.push_bind(micros(filter.now))
-        .push(")) AS votes_count FROM ");
+    q.push(format!("SELECT {REPORT_COLUMNS}, r.votes_count FROM "));
     if confined.is_some() {
         let dir = super::list_sql::direction(list.order.direction);
         q.push(format!(

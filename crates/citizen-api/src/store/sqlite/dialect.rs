@@ -38,8 +38,7 @@ impl Dialect for SqliteStore {
 
     /// `json_group_array`, instants as microseconds (`store/sql/detail.rs` reads the row).
     const DETAIL: &'static str = "SELECT {REPORT_COLUMNS}, \
-     (SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id AND v.revoked_at IS NULL \
-        AND (v.expires_at IS NULL OR v.expires_at > $2)) AS votes_count, \
+     r.votes_count, \
      (SELECT json_group_array(json_object('id', m.id, 'filename', m.filename, \
         'media_type', m.media_type, 'size_bytes', m.size_bytes) ORDER BY m.position) \
         FROM media m WHERE m.report_id = r.id) AS media, \
@@ -171,18 +170,16 @@ impl Dialect for SqliteStore {
     fn public_list_rows(
         &self,
         filter: &ReportFilter,
-        now: Instant,
     ) -> impl Future<Output = StoreResult<Vec<IssueRow>>> + Send {
-        reports::public_list_rows(&self.pool, filter, now)
+        reports::public_list_rows(&self.pool, filter)
     }
 
     fn own_report_rows(
         &self,
         author: &str,
         filter: &ReportFilter,
-        now: Instant,
     ) -> impl Future<Output = StoreResult<Vec<Report>>> + Send {
-        reports::own_report_rows(&self.pool, author, filter, now)
+        reports::own_report_rows(&self.pool, author, filter)
     }
 
     fn admin_report_rows(

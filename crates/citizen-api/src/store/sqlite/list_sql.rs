@@ -6,24 +6,16 @@ use domain::geo::{bbox_around, metres_per_degree, LonLat};
 use domain::reports::OrderBy;
 use sqlx::{QueryBuilder, Sqlite};
 
-use super::micros;
 use crate::store::records::LIST_COLUMNS;
 pub(super) use crate::store::sql::{direction, order_by};
-use crate::store::{Instant, ReportFilter};
+use crate::store::ReportFilter;
 use uuid::Uuid;
 
 /// `SELECT <list row>, votes_count <from> WHERE i.status <> 'moved'`: the issue with the copies
-/// of its report's columns and media (migration 0014) and the report's active vote tokens at
-/// `now`.
-pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, now: Instant, from: &str) {
+/// of its report's columns, media (migration 0014) and vote count (0034).
+pub(super) fn push_select(q: &mut QueryBuilder<'_, Sqlite>, from: &str) {
     q.push(format!(
-        "SELECT {LIST_COLUMNS}, (SELECT count(*) FROM vote_tokens v \
-         WHERE v.target_id = i.report_id AND v.revoked_at IS NULL \
-         AND (v.expires_at IS NULL OR v.expires_at > "
-    ))
-    .push_bind(micros(now))
-    .push(format!(
-        ")) AS votes_count {from} WHERE i.status <> 'moved'"
+        "SELECT {LIST_COLUMNS}, i.votes_count {from} WHERE i.status <> 'moved'"
     ));
 }
 
@@ -78,17 +70,6 @@ pub(super) fn push_near(q: &mut QueryBuilder<'_, Sqlite>, filter: &ReportFilter,
     }
 }
 
-/// The active vote tokens on report `r.id` at `now` (rule 5: neither revoked nor expired; expiry
-/// is compared with the request's instant, so no batch job is needed).
-pub(super) fn push_votes(q: &mut QueryBuilder<'_, Sqlite>, now: Instant) {
-    q.push(
-        "(SELECT count(*) FROM vote_tokens v WHERE v.target_id = r.id \
-         AND v.revoked_at IS NULL AND (v.expires_at IS NULL OR v.expires_at > ",
-    )
-    .push_bind(micros(now))
-    .push("))");
-}
-
 /// ORDER BY, LIMIT and OFFSET; the query selects `votes_count`.
 pub(super) fn push_order(
     q: &mut QueryBuilder<'_, Sqlite>,
@@ -105,7 +86,7 @@ pub(super) fn push_order(
             q.push(format!(") {dir}, {id} {dir}"));
         }
         (by, _) => {
-            q.push(order_by(by, filter.order.direction, date, id));
+            q.push(order_by(by, filter.order.direction, alias, date, id));
         }
     }
     q.push(" LIMIT ")

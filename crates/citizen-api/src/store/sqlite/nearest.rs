@@ -19,7 +19,7 @@ use super::list_sql::{push_box, push_distance2, push_in, push_select};
 use super::SqliteStore;
 use crate::store::records::list_row;
 use crate::store::sql::list_filter::push_list_filters;
-use crate::store::{Instant, IssueRow, ReportFilter, StoreResult};
+use crate::store::{IssueRow, ReportFilter, StoreResult};
 
 /// The first reach, in metres. Every issue in a reach's box is read (to test the filters and
 /// order by distance), so the reach starts small and doubles: at 1 000 000 reports in a city
@@ -38,7 +38,6 @@ pub(super) async fn nearest_rows(
     pool: &SqlitePool,
     filter: &ReportFilter,
     point: LonLat,
-    now: Instant,
 ) -> StoreResult<Vec<IssueRow>> {
     let needed = usize::try_from(u64::from(filter.page.limit) + 1 + u64::from(filter.page.offset))
         .unwrap_or(usize::MAX);
@@ -91,12 +90,12 @@ pub(super) async fn nearest_rows(
         reach *= GROWTH;
     };
     let offset = usize::try_from(filter.page.offset).unwrap_or(usize::MAX);
-    let mut rows = by_id(pool, now, located.get(offset..).unwrap_or_default()).await?;
+    let mut rows = by_id(pool, located.get(offset..).unwrap_or_default()).await?;
     let missing = needed.saturating_sub(located.len().max(offset));
     let skip = offset.saturating_sub(located.len());
     if radius.is_none() && missing > 0 {
         let mut q = QueryBuilder::<Sqlite>::new("");
-        push_select(&mut q, now, "FROM issues i");
+        push_select(&mut q, "FROM issues i");
         q.push(" AND i.longitude IS NULL");
         push_list_filters::<SqliteStore>(&mut q, filter);
         q.push(" ORDER BY i.id LIMIT ")
@@ -111,12 +110,12 @@ pub(super) async fn nearest_rows(
 }
 
 /// The list rows of `ids`, in that order.
-async fn by_id(pool: &SqlitePool, now: Instant, ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
+async fn by_id(pool: &SqlitePool, ids: &[Uuid]) -> StoreResult<Vec<IssueRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }
     let mut q = QueryBuilder::<Sqlite>::new("");
-    push_select(&mut q, now, "FROM issues i");
+    push_select(&mut q, "FROM issues i");
     q.push(" AND i.id");
     push_in(&mut q, ids);
     let mut read: HashMap<Uuid, IssueRow> = HashMap::with_capacity(ids.len());

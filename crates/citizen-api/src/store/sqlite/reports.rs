@@ -9,26 +9,25 @@
 use domain::reports::{Direction, OrderBy};
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 
-use super::list_sql::{push_near, push_order, push_select, push_votes};
+use super::list_sql::{push_near, push_order, push_select};
 use super::nearest::nearest_rows;
 use super::SqliteStore;
 use crate::store::records::{list_row, reports_with_votes, REPORT_COLUMNS};
 use crate::store::sql::list_filter::push_list_filters;
-use crate::store::{Instant, IssueRow, Report, ReportFilter, StoreResult};
+use crate::store::{IssueRow, Report, ReportFilter, StoreResult};
 
 /// The public list's rows: one page and one more.
 pub(super) async fn public_list_rows(
     pool: &SqlitePool,
     filter: &ReportFilter,
-    now: Instant,
 ) -> StoreResult<Vec<IssueRow>> {
     match (filter.order.by, &filter.near, filter.order.direction) {
         (OrderBy::Location, Some(near), Direction::Asc) => {
-            nearest_rows(pool, filter, near.point, now).await
+            nearest_rows(pool, filter, near.point).await
         }
         _ => {
             let mut q = QueryBuilder::<Sqlite>::new("");
-            push_select(&mut q, now, "FROM issues i");
+            push_select(&mut q, "FROM issues i");
             push_list_filters::<SqliteStore>(&mut q, filter);
             push_near(&mut q, filter, "i");
             push_order(&mut q, filter, "i", "i.report_inserted_at", "i.id");
@@ -38,17 +37,16 @@ pub(super) async fn public_list_rows(
     }
 }
 
-/// A citizen's own reports with their votes at `now`: one page and one more.
+/// A citizen's own reports with their votes: one page and one more.
 pub(super) async fn own_report_rows(
     pool: &SqlitePool,
     author: &str,
     filter: &ReportFilter,
-    now: Instant,
 ) -> StoreResult<Vec<Report>> {
-    let mut q = QueryBuilder::<Sqlite>::new(format!("SELECT {REPORT_COLUMNS}, "));
-    push_votes(&mut q, now);
-    q.push(" AS votes_count FROM reports r WHERE r.author = ")
-        .push_bind(author.to_owned());
+    let mut q = QueryBuilder::<Sqlite>::new(format!(
+        "SELECT {REPORT_COLUMNS}, r.votes_count FROM reports r WHERE r.author = "
+    ));
+    q.push_bind(author.to_owned());
     push_near(&mut q, filter, "r");
     push_order(&mut q, filter, "r", "r.inserted_at", "r.id");
     reports_with_votes(&q.build().fetch_all(pool).await?)

@@ -9,7 +9,7 @@ use crate::store::sql::{DbInstant, DbUuid};
 use crate::store::votes::{
     figure, new_tokens, PlaceError, PlaceOutcome, PlaceRules, PoolFigures, VoteChange, VoteStore,
 };
-use crate::store::StoreResult;
+use crate::store::{Instant, StoreResult};
 
 #[async_trait]
 impl VoteStore for SqliteStore {
@@ -74,5 +74,24 @@ impl VoteStore for SqliteStore {
         .rows_affected();
         tx.commit().await?;
         Ok(u32::try_from(revoked).unwrap_or(u32::MAX))
+    }
+
+    async fn expire_votes(&self, now: Instant, limit: u32) -> StoreResult<Option<u64>> {
+        // The write lock of `BEGIN IMMEDIATE` makes the sweepers take turns.
+        let mut tx = self.begin_write().await?;
+        let expired = sqlx::query(
+            "UPDATE vote_tokens SET counted = 0 WHERE id IN ( \
+               SELECT id FROM vote_tokens \
+               WHERE counted AND revoked_at IS NULL AND expires_at IS NOT NULL \
+               AND expires_at <= $1 \
+               ORDER BY expires_at LIMIT $2)",
+        )
+        .bind(DbInstant(now))
+        .bind(i64::from(limit))
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+        Ok(Some(expired))
     }
 }
