@@ -20,7 +20,9 @@
 #     page of the same run (a third table);
 #   - `orderBy=votes` (issue 55), both directions, with a category or a status filter, on the
 #     public list, the admin list (access-all) and a citizen's own list, each against the same
-#     list's default (date) order of the same run (a fourth table).
+#     list's default (date) order of the same run (a fourth table);
+#   - the officers' figures GET /api/v1/admin/stats (issue 56) over the city's last month and its
+#     last year, as access-all (a note, against the admin list's default of the same run).
 # Requests per second and p99; the detail and the lists as ratios to the ceiling, and each
 # rate at the largest size to the smallest. On PostgreSQL, EXPLAIN (ANALYZE, BUFFERS) of each
 # list query at the largest size. Results: bench-results/citizen.md (and stdout); plans:
@@ -280,6 +282,16 @@ for backend in $BACKENDS; do
       votes_cells="$votes_cells | $r ($p; $(ratio "$r" "${RPS[$backend-$size-$reference]}"))"
     done
     echo "| $backend | $size | ${RPS[$backend-$size-default]} | ${RPS[$backend-$size-admin_default]} | ${RPS[$backend-$size-own]} ($own_reports reports)$votes_cells |" >> "$work/votes_rows"
+    # The officers' figures: the generated city's last month and last year (filed 2023-2025).
+    echo "/api/v1/admin/stats?dateFrom=2025-12-01T00:00:00Z&dateTo=2026-01-01T00:00:00Z" > "$work/stats_month"
+    echo "/api/v1/admin/stats?dateFrom=2025-01-01T00:00:00Z&dateTo=2026-01-01T00:00:00Z" > "$work/stats_year"
+    stats_note="  - $backend $size, GET /admin/stats as access-all (rps, p99 ms; against the admin list's default):"
+    for query in stats_month stats_year; do
+      read -r r p < <(measure "$work/$query" "http://127.0.0.1:$PORT" "$boss")
+      stats_note="$stats_note $query $r ($p ms; $(ratio "$r" "${RPS[$backend-$size-admin_default]}"))"
+    done
+    received=$(curl -fs -H "Authorization: Bearer $boss" "http://127.0.0.1:$PORT$(cat "$work/stats_year")" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"]["received"])')
+    echo "$stats_note; the year received $received issues" >> "$work/notes"
     echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW" > "$work/open311_window"
     echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW&page_size=20" > "$work/open311_page"
     echo "/api/v1/open311/v2/requests.json?updated_after=2025-12-30T00:00:00Z" > "$work/open311_sync"

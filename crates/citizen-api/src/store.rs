@@ -18,6 +18,7 @@ pub mod projects;
 mod records;
 mod sql;
 pub(crate) mod sqlite;
+pub mod stats;
 pub mod status_events;
 mod types;
 pub mod uploads;

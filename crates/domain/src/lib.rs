@@ -17,6 +17,7 @@ pub mod news;
 pub mod notifications;
 pub mod open311;
 pub mod reports;
+pub mod stats;
 pub mod territory;
 pub mod text;
 pub mod votes;

@@ -17,6 +17,7 @@ pub mod list;
 pub mod media;
 pub mod officers;
 pub mod statement;
+pub mod stats;
 pub mod workflow;
 
 use actix_web::web;
@@ -36,6 +37,7 @@ pub use super::scopes::{AnyOfficer, ReportCategoryManager, ReportManager, Report
 /// Registers the `/admin/…` routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/admin/reports").route(web::get().to(list::list)))
+        .service(web::resource("/admin/stats").route(web::get().to(stats::stats)))
         .service(
             web::resource("/admin/reports/{report_id}/issues")
                 .route(web::get().to(issues::issues))
@@ -167,17 +169,18 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
         list::list, issues::issues, issues::open, workflow::accept, workflow::resolve, workflow::move_issue,
         duplicates::mark_duplicate, duplicates::suggestions, duplicates::dismiss, statement::add,
         media::delete, explicit::set, audit::audit, categories::list, categories::create, categories::update,
-        categories::delete, officers::list, officers::add, officers::remove
+        categories::delete, officers::list, officers::add, officers::remove, stats::stats
     ),
     components(schemas(
         dto::AdminIssueItem, dto::AdminReport, dto::AdminReportList, dto::IssueDetail,
         dto::IssueDetails, dto::AdminStatement, dto::SuggestionItem, dto::Suggestions,
         dto::AuditItem, dto::AuditTrail, dto::AdminCategory, dto::AdminCategories,
         dto::Officers, explicit::Explicit, issues::OpenIssueRequest, workflow::MoveRequest, duplicates::DuplicateRequest,
-        statement::StatementForm, categories::NewCategoryRequest, categories::CategoryPatch
+        statement::StatementForm, categories::NewCategoryRequest, categories::CategoryPatch,
+        stats::Stats, stats::CategoryStats, stats::StatsFigures, stats::StatsDurations
     )),
     tags((name = "admin", description = "The officers' side: the admin report list, the \
         workflow on issues, duplicate suggestions, statements, media, audit trail, report \
-        categories and their officers (sign-in with an officer's scope required)"))
+        categories and their officers, the officers' figures (sign-in with an officer's scope required)"))
 )]
 pub struct AdminDoc;

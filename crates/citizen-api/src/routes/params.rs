@@ -269,7 +269,11 @@ pub fn location(raw: &str) -> Result<LocationParam, LimitError> {
 }
 
 /// An RFC 3339 date-time (`2026-01-31T12:00:00Z`, an offset instead of `Z` is fine).
-fn date(parameter: &'static str, raw: Option<&str>) -> Result<Option<DateTime<Utc>>, LimitError> {
+/// An RFC 3339 instant parameter, when given.
+pub fn date(
+    parameter: &'static str,
+    raw: Option<&str>,
+) -> Result<Option<DateTime<Utc>>, LimitError> {
     let Some(raw) = raw else { return Ok(None) };
     let parsed = instant(raw.trim()).ok_or_else(|| {
         LimitError::new(

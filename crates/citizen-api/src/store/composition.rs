@@ -26,6 +26,7 @@ pub struct Stores {
     pub uploads: Arc<dyn store::uploads::UploadStore>,
     pub idempotency: Arc<dyn store::idempotency::IdempotencyStore>,
     pub requests: Arc<dyn store::open311::RequestStore>,
+    pub stats: Arc<dyn store::stats::StatsStore>,
 }
 
 /// The stores for an opened database, with the default [`StoreOptions`].
@@ -64,7 +65,8 @@ where
         + store::privacy::PrivacyStore
         + store::uploads::UploadStore
         + store::idempotency::IdempotencyStore
-        + store::open311::RequestStore,
+        + store::open311::RequestStore
+        + store::stats::StatsStore,
 {
     Stores {
         categories: backend.clone(),
@@ -82,6 +84,7 @@ where
         uploads: backend.clone(),
         idempotency: backend.clone(),
         requests: backend.clone(),
+        stats: backend.clone(),
         status_events: backend,
     }
 }

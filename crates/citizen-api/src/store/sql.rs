@@ -87,6 +87,7 @@ pub(in crate::store) mod outbox;
 mod privacy;
 mod projects;
 mod reports;
+mod stats;
 mod status_events;
 mod uploads;
 pub(in crate::store) mod votes;

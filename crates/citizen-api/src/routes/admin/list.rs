@@ -49,7 +49,7 @@ impl AdminListParams {
 /// derived from them. `category`, `status` and `overdue` select reports having at least one
 /// accessible issue that matches all three; the `issues` array still holds every accessible
 /// issue. Reports without an accessible issue are never listed. `votes_count` counts the
-/// tokens active at the time of the request.
+/// active tokens (an expired one until the next expiry sweep, `votes.expiry_sweep_seconds`).
 #[utoipa::path(
     get,
     path = "/admin/reports",
