@@ -43,6 +43,29 @@ export function createApi(config, auth, language) {
     }
     return data;
   }
+  /// A file the API answers (signed in), saved by the browser as `filename`.
+  async function download(url, filename) {
+    const headers = { "Accept-Language": language() };
+    const token = auth.token();
+    if (token) headers.Authorization = `Bearer ${token}`;
+    let response;
+    try {
+      response = await fetch(url, { headers, cache: "no-cache" });
+    } catch (error) {
+      throw new ApiError(0, "NETWORK", "");
+    }
+    if (!response.ok) {
+      const data = await response.json().catch(() => null);
+      throw new ApiError(response.status, data?.name, data?.userinfo);
+    }
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = filename;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  }
   const query = (params) => {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(params)) {
@@ -57,6 +80,7 @@ export function createApi(config, auth, language) {
     request,
     query,
     citizen: (path, options) => request(`${config.api}${path}`, options),
+    download: (path, filename) => download(`${config.api}${path}`, filename),
     streets: (path, options) => request(`${config.streetsApi}${path}`, { ...options, signedIn: false }),
     messages: (path, options) => request(`${config.platformMessages}${path}`, options),
   };

@@ -77,6 +77,7 @@ app.notifications = modules.notifications.createNotifications(app);
 app.news = modules.news.createNews(app);
 app.projects = modules.projects.createProjects(app);
 app.account = modules.account.createAccount(app);
+app.figures = modules.figures.createFigures(app);
 
 // The router: each path of the app is one page (a section of <main>), shown alone; links marked
 // data-route change the page without a reload. citizen-api answers the page at each of these
@@ -93,6 +94,7 @@ const ROUTES = [
   { pattern: /^\/projects\/([^/]+)$/, page: "project-page", nav: "/projects", show: (id) => app.projects.showItem(id) },
   { pattern: /^\/notifications$/, page: "notifications-page", nav: "/notifications", show: () => app.notifications.show() },
   { pattern: /^\/account$/, page: "account-page", nav: "/account", show: () => app.account.show() },
+  { pattern: /^\/figures$/, page: "figures-page", nav: "/figures", show: () => app.figures.show() },
 ];
 const pages = [...new Set(ROUTES.map((r) => r.page))].map((id) => document.getElementById(id));
 
@@ -173,6 +175,7 @@ function showAccount() {
   signIn.hidden = on || !(auth.devAvailable() || auth.oidcAvailable());
   mineOpen.hidden = !on;
   for (const item of document.querySelectorAll("#main-nav .signed-in")) item.hidden = !on;
+  for (const item of document.querySelectorAll("#main-nav .officer")) item.hidden = !(on && auth.officer());
   if (!on) mine.hidden = true;
 }
 
@@ -214,6 +217,7 @@ auth.onChange(() => {
   app.notifications.rerender();
   app.account.rerender();
   app.news.rerender();
+  app.figures.rerender();
 });
 
 i18n.onChange(() => {
@@ -226,6 +230,7 @@ i18n.onChange(() => {
   app.account.rerender();
   app.news.rerender();
   app.projects.rerender();
+  app.figures.rerender();
   if (!mine.hidden) loadMine();
 });
 

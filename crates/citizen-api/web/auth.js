@@ -33,6 +33,19 @@ function randomString() {
   return base64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
+/// The scopes of a JWT (`scope`, space separated, and/or `scp`), read (not verified: the API
+/// verifies) for showing an officer the officers' pages.
+function scopesOf(token) {
+  try {
+    const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const claims = JSON.parse(atob(part));
+    const scp = Array.isArray(claims.scp) ? claims.scp : String(claims.scp ?? "").split(" ");
+    return [...String(claims.scope ?? "").split(" "), ...scp].filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 /// The subject of a JWT, read (not verified: the API verifies) for showing who is signed in.
 function subjectOf(token) {
   try {
@@ -69,6 +82,9 @@ export function createAuth(config) {
     token: () => session?.token ?? null,
     who: () => session?.who ?? "",
     signedIn: () => Boolean(session?.token),
+    /// Whether the token carries an officer's scope (the officers' pages, docs/web-app.md).
+    officer: () =>
+      scopesOf(session?.token ?? "").some((s) => s === "cityuser:reports:read" || s === "cityuser:reports:manage"),
     onChange: (listener) => listeners.push(listener),
     expired: () => set(null),
     signOut: () => set(null),

@@ -38,7 +38,7 @@ const SERVICE_WORKER: &str = "sw.js";
 
 /// The client-side routes answered with the page (the app's router, `ROUTES` in app.js, draws
 /// them): each page of the app can be shared and reloaded.
-const PAGES: [&str; 8] = [
+const PAGES: [&str; 9] = [
     "/",
     "/reports/{report_id}",
     "/news",
@@ -47,6 +47,7 @@ const PAGES: [&str; 8] = [
     "/projects/{project_id}",
     "/notifications",
     "/account",
+    "/figures",
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
