@@ -30,10 +30,16 @@ UPDATE issues i SET votes_count = r.votes_count
 FROM reports r WHERE r.id = i.report_id AND r.votes_count <> 0;
 
 -- The counts follow the tokens: one UPDATE of `reports` per statement on `vote_tokens`, with
--- each touched report's difference (projects are targets too and have no row here).
+-- each touched report's difference (projects are targets too and have no row here). A vote
+-- touches one report; a place and an officer's step on the same report both lock the report's
+-- row before its issues', so they wait for each other and never deadlock.
 CREATE FUNCTION vote_tokens_count_insert() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
+    -- The reports' rows first, in id order: statements that touch several reports (an
+    -- erasure, a sweep) take them in one order and never deadlock.
+    PERFORM 1 FROM reports WHERE id IN (SELECT target_id FROM new_tokens) ORDER BY id
+        FOR NO KEY UPDATE;
     UPDATE reports r SET votes_count = r.votes_count + d.n
     FROM (SELECT target_id, count(*) AS n FROM new_tokens
           WHERE counted AND revoked_at IS NULL GROUP BY target_id) d
@@ -48,6 +54,10 @@ FOR EACH STATEMENT EXECUTE FUNCTION vote_tokens_count_insert();
 CREATE FUNCTION vote_tokens_count_update() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
+    -- The reports' rows first, in id order: statements that touch several reports (an
+    -- erasure, a sweep) take them in one order and never deadlock.
+    PERFORM 1 FROM reports WHERE id IN (SELECT target_id FROM new_tokens) ORDER BY id
+        FOR NO KEY UPDATE;
     UPDATE reports r SET votes_count = r.votes_count + d.n
     FROM (SELECT n.target_id,
                  sum((n.counted AND n.revoked_at IS NULL)::int
@@ -65,6 +75,10 @@ FOR EACH STATEMENT EXECUTE FUNCTION vote_tokens_count_update();
 CREATE FUNCTION vote_tokens_count_delete() RETURNS trigger
 LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
+    -- The reports' rows first, in id order: statements that touch several reports (an
+    -- erasure, a sweep) take them in one order and never deadlock.
+    PERFORM 1 FROM reports WHERE id IN (SELECT target_id FROM old_tokens) ORDER BY id
+        FOR NO KEY UPDATE;
     UPDATE reports r SET votes_count = r.votes_count - d.n
     FROM (SELECT target_id, count(*) AS n FROM old_tokens
           WHERE counted AND revoked_at IS NULL GROUP BY target_id) d
@@ -104,9 +118,9 @@ $$;
 
 -- The expiry sweep: one batch of at most p_limit tokens whose `expires_at` is at or before
 -- p_now stop counting; returns how many, or -1 when another replica's sweep holds the lock.
--- One sweeper at a time: two would update the same reports in different orders (a deadlock);
--- SKIP LOCKED: a token a revoke is changing is left to the next batch, so the sweep never
--- waits on a vote while it holds reports' rows.
+-- One sweeper at a time (the others' rounds end at once instead of queueing behind it for the
+-- same reports' rows); SKIP LOCKED: a token a revoke is changing is left to the next batch, so
+-- the sweep never waits on a vote's token while it holds reports' rows.
 CREATE FUNCTION expire_vote_tokens(p_now TIMESTAMPTZ, p_limit INTEGER) RETURNS BIGINT
 LANGUAGE plpgsql VOLATILE SET search_path FROM CURRENT AS $$
 DECLARE
