@@ -39,7 +39,11 @@ fn micros(at: DbInstant) -> i64 {
 both_backends! {
     impl Backend {
         /// ` AND {column} IN (…)` when the query names its categories.
-        fn push_categories(q: &mut QueryBuilder<'_, Db>, column: &str, categories: Option<&[Uuid]>) {
+        fn push_categories(
+            q: &mut QueryBuilder<'_, Db>,
+            column: &str,
+            categories: Option<&[Uuid]>,
+        ) {
             if let Some(ids) = categories {
                 q.push(format!(" AND {column}"));
                 Backend::push_ids(q, ids);
