@@ -248,7 +248,7 @@ fn spreadsheet_safe(name: &str) -> Cow<'_, str> {
     params(StatsParams),
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
-        (status = 200, description = "The figures (JSON, or `text/csv` with `format=csv`)", body = Stats),
+        (status = 200, description = "The figures: JSON, or with `format=csv` a CSV download", content((Stats = "application/json"), (String = "text/csv"))),
         (status = 400, description = "`VALIDATION_ERROR`: a date is malformed, the period is empty or longer than 366 days, a category id or the format is malformed", body = service_kit::ErrorBody),
         ReaderErrors,
     )
