@@ -1,6 +1,7 @@
-//! The officers' side (`/admin/…`), a file per action: the admin report list, the issues of a
-//! report, the workflow steps on an issue, duplicate suggestions, statements, media deletion, the
-//! audit trail, and the management of report categories and their officers.
+//! The officers' side (`/admin/…`), a file per action: the admin report list and its counts per
+//! status, the issues of a report, the workflow steps on an issue, duplicate suggestions,
+//! statements, media deletion, the audit trail, and the management of report categories and
+//! their officers.
 //!
 //! Access: an officer works the issues of the categories they are assigned to; the scope
 //! `cityuser:report-categories:access-all` works every category. An issue, report or file the
@@ -9,6 +10,7 @@
 
 pub mod audit;
 pub mod categories;
+pub mod conditional;
 pub mod dto;
 pub mod duplicates;
 pub mod explicit;
@@ -18,6 +20,7 @@ pub mod media;
 pub mod officers;
 pub mod statement;
 pub mod stats;
+pub mod status_counts;
 pub mod workflow;
 
 use actix_web::web;
@@ -37,6 +40,10 @@ pub use super::scopes::{AnyOfficer, ReportCategoryManager, ReportManager, Report
 /// Registers the `/admin/…` routes.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/admin/reports").route(web::get().to(list::list)))
+        .service(
+            web::resource("/admin/reports/status-counts")
+                .route(web::get().to(status_counts::status_counts)),
+        )
         .service(web::resource("/admin/stats").route(web::get().to(stats::stats)))
         .service(
             web::resource("/admin/reports/{report_id}/issues")
@@ -169,7 +176,8 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
         list::list, issues::issues, issues::open, workflow::accept, workflow::resolve, workflow::move_issue,
         duplicates::mark_duplicate, duplicates::suggestions, duplicates::dismiss, statement::add,
         media::delete, explicit::set, audit::audit, categories::list, categories::create, categories::update,
-        categories::delete, officers::list, officers::add, officers::remove, stats::stats
+        categories::delete, officers::list, officers::add, officers::remove, stats::stats,
+        status_counts::status_counts
     ),
     components(schemas(
         dto::AdminIssueItem, dto::AdminReport, dto::AdminReportList, dto::IssueDetail,
@@ -177,10 +185,12 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
         dto::AuditItem, dto::AuditTrail, dto::AdminCategory, dto::AdminCategories,
         dto::Officers, explicit::Explicit, issues::OpenIssueRequest, workflow::MoveRequest, duplicates::DuplicateRequest,
         statement::StatementForm, categories::NewCategoryRequest, categories::CategoryPatch,
-        stats::Stats, stats::CategoryStats, stats::StatsFigures, stats::StatsDurations
+        stats::Stats, stats::CategoryStats, stats::StatsFigures, stats::StatsDurations,
+        status_counts::ReportStatusCounts, status_counts::CountsByStatus
     )),
-    tags((name = "admin", description = "The officers' side: the admin report list, the \
-        workflow on issues, duplicate suggestions, statements, media, audit trail, report \
-        categories and their officers, the officers' figures (sign-in with an officer's scope required)"))
+    tags((name = "admin", description = "The officers' side: the admin report list and its \
+        counts per status, the workflow on issues, duplicate suggestions, statements, media, \
+        audit trail, report categories and their officers, the officers' figures (sign-in with \
+        an officer's scope required)"))
 )]
 pub struct AdminDoc;

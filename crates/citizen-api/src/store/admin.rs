@@ -82,6 +82,18 @@ impl AdminFilter {
     }
 }
 
+/// How many reports the admin list would list under a filter with each `status` (a report with
+/// an accessible issue in that state matching the rest of the filter), and without one
+/// (`GET /admin/reports/status-counts`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StatusCounts {
+    pub open: u64,
+    pub accepted: u64,
+    pub resolved: u64,
+    pub duplicate: u64,
+    pub total: u64,
+}
+
 /// An issue with its category's name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AdminIssue {
@@ -255,6 +267,10 @@ pub trait AdminStore: Send + Sync + 'static {
     /// The admin list: one row per report having an accessible, not moved issue that matches
     /// the filter; each row with all its accessible, not moved issues.
     async fn admin_reports(&self, filter: &AdminFilter) -> StoreResult<ListPage<AdminReport>>;
+
+    /// How many reports [`AdminStore::admin_reports`] lists under `filter` with each status
+    /// filter and without one, whatever `filter`'s own statuses, order and page.
+    async fn status_counts(&self, filter: &AdminFilter) -> StoreResult<StatusCounts>;
 
     /// The not moved issues of a report within `access`, oldest first; `None` when there is no
     /// such report.

@@ -88,6 +88,7 @@ mod privacy;
 mod projects;
 mod reports;
 mod stats;
+mod status_counts;
 mod status_events;
 mod uploads;
 pub(in crate::store) mod votes;

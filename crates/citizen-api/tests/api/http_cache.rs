@@ -1,7 +1,8 @@
 //! HTTP caching instead of a copy (service_kit::http::cache): public reads carry a strong
 //! `ETag`, `Cache-Control: public, max-age=<http_cache.max_age_seconds>` and `Vary`, and answer
 //! `304` to an `If-None-Match` naming the current tag; a change gives a new tag; answers under
-//! `/me` and `/admin` and to any request with `Authorization` are `private, no-store`; writes
+//! `/me` and `/admin` and to any request with `Authorization` are `private, no-store` (but the
+//! officers' polled reads, `private, no-cache` with their own tag: `admin_status_counts`); writes
 //! and errors are not marked public.
 
 use reqwest::header::{CACHE_CONTROL, ETAG, VARY};
@@ -117,7 +118,7 @@ async fn answers_that_depend_on_who_asks_are_private(app: TestApp) {
         ("/me/reports".to_owned(), Some(&citizen), 200),
         ("/me/vote-tokens-summary".to_owned(), Some(&citizen), 200),
         ("/me/notifications".to_owned(), Some(&citizen), 200),
-        ("/admin/reports".to_owned(), Some(&boss), 200),
+        ("/admin/report-categories".to_owned(), Some(&boss), 200),
         // Without a token: refused, and still never kept.
         ("/me/reports".to_owned(), None, 401),
         ("/admin/reports".to_owned(), None, 401),
@@ -131,6 +132,17 @@ async fn answers_that_depend_on_who_asks_are_private(app: TestApp) {
             "{path}"
         );
         assert_eq!(header(&response, ETAG), None, "{path}");
+    }
+    // The officers' polled reads keep their own: private, asked again each time with their tag.
+    for path in ["/admin/reports", "/admin/reports/status-counts"] {
+        let response = get(&app, path, Some(&boss), None).await;
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(
+            header(&response, CACHE_CONTROL).as_deref(),
+            Some("private, no-cache"),
+            "{path}"
+        );
+        assert!(header(&response, ETAG).is_some(), "{path}");
     }
 }
 

@@ -10,6 +10,7 @@ mod admin_list_one_category;
 mod admin_lock_order;
 mod admin_media_audit;
 mod admin_stats;
+mod admin_status_counts;
 mod admin_workflow;
 mod data_export;
 mod delivery_helpers;

@@ -1,6 +1,7 @@
-//! `GET /admin/reports`: the officers' report list (spec 4.5).
+//! `GET /admin/reports`: the officers' report list (spec 4.5), a conditional answer
+//! ([`conditional`]) the console polls.
 
-use actix_web::{web, HttpResponse};
+use actix_web::{web, HttpRequest, HttpResponse};
 use domain::i18n::Message;
 use domain::limits::LimitError;
 use serde::Deserialize;
@@ -11,8 +12,8 @@ use utoipa::IntoParams;
 use super::super::dto::{Report, View};
 use super::super::params::ListParams;
 use super::super::AppState;
-use super::access;
 use super::dto::{AdminIssueItem, AdminReport, AdminReportList};
+use super::{access, conditional};
 use crate::routes::responses::ReaderErrors;
 use crate::routes::scopes::ReportReader;
 use crate::store::admin::AdminFilter;
@@ -42,6 +43,21 @@ impl AdminListParams {
     }
 }
 
+/// The filter of the list's parameters for the caller (the list and its status counts).
+pub(super) async fn admin_filter(
+    state: &AppState,
+    auth: &ReportReader,
+    list: ListParams,
+    admin: AdminListParams,
+) -> Result<AdminFilter, ApiError> {
+    Ok(AdminFilter {
+        list: list.into_filter()?,
+        overdue: admin.overdue()?,
+        access: access(state, &auth.0).await?,
+        now: state.clock.now(),
+    })
+}
+
 /// The admin report list.
 ///
 /// One row per report with the `issues` the caller may see (never moved ones; every category
@@ -50,32 +66,38 @@ impl AdminListParams {
 /// accessible issue that matches all three; the `issues` array still holds every accessible
 /// issue. Reports without an accessible issue are never listed. `votes_count` counts the
 /// active tokens (an expired one until the next expiry sweep, `votes.expiry_sweep_seconds`).
+///
+/// A conditional read for polling: the answer carries a strong `ETag` of its body and
+/// `Cache-Control: private, no-cache`; a request whose `If-None-Match` names the current tag
+/// gets 304 without a body.
 #[utoipa::path(
     get,
     path = "/admin/reports",
     tag = "admin",
     operation_id = "listAdminReports",
-    params(ListParams, AdminListParams),
+    params(
+        ListParams, AdminListParams,
+        ("If-None-Match" = Option<String>, Header, description = "The `ETag` of an earlier answer: 304 while the answer is still the same"),
+    ),
     security(("bearer" = ["cityuser:reports:read"]), ("bearer" = ["cityuser:reports:manage"])),
     responses(
-        (status = 200, description = "A page of reports", body = AdminReportList),
+        (status = 200, description = "A page of reports", body = AdminReportList,
+            headers(("ETag" = String, description = "A strong tag of the body"), ("Cache-Control" = String, description = "`private, no-cache`"))),
+        (status = 304, description = "Not modified: `If-None-Match` names the answer's current tag (no body)",
+            headers(("ETag" = String, description = "The current tag"), ("Cache-Control" = String, description = "`private, no-cache`"))),
         (status = 400, description = "`VALIDATION_ERROR`: a parameter is malformed, out of range or repeated", body = service_kit::ErrorBody),
         ReaderErrors,
     )
 )]
 #[tracing::instrument(name = "list_admin_reports", skip_all)]
 pub async fn list(
+    request: HttpRequest,
     state: web::Data<AppState>,
     auth: ReportReader,
     Query(list): Query<ListParams>,
     Query(admin): Query<AdminListParams>,
 ) -> Result<HttpResponse, ApiError> {
-    let filter = AdminFilter {
-        list: list.into_filter()?,
-        overdue: admin.overdue()?,
-        access: access(&state, &auth.0).await?,
-        now: state.clock.now(),
-    };
+    let filter = admin_filter(&state, &auth, list, admin).await?;
     let page = state.stores.admin.admin_reports(&filter).await?;
     let reports = page
         .rows
@@ -95,10 +117,11 @@ pub async fn list(
             }
         })
         .collect();
-    Ok(HttpResponse::Ok().json(AdminReportList {
+    let answer = AdminReportList {
         reports,
         has_next_offset: page.has_next,
         offset: filter.list.page.offset,
         limit: filter.list.page.limit,
-    }))
+    };
+    conditional::json(&request, &answer)
 }

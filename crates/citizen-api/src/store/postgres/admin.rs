@@ -18,8 +18,9 @@ fn push_select(q: &mut QueryBuilder<'_, Postgres>) {
     q.push(format!("SELECT {REPORT_COLUMNS}, r.votes_count FROM "));
 }
 
-/// The general list's conditions, order and page, on `reports r`.
-fn push_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
+/// The general list's conditions on `reports r`, after its `WHERE TRUE` (no order, no page):
+/// the list's walk, and the status counts (`Dialect::push_admin_conditions`).
+pub(super) fn push_conditions(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
     let list = &filter.list;
     if filter.matches_issues() {
         list_filter::push_issue_match::<PgStore>(q, filter);
@@ -35,7 +36,6 @@ fn push_filters(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
     }
     list_filter::push_report_filters::<PgStore>(q, list, Rows::Reports);
     push_near(q, list, "r");
-    push_order(q, list, "r", "r.inserted_at", "r.id");
 }
 
 /// The admin list's reports with their votes: one page and one more (their issues are
@@ -57,7 +57,8 @@ pub(super) async fn admin_report_rows(
     } else {
         push_select(&mut q);
         q.push("reports r WHERE TRUE");
-        push_filters(&mut q, filter);
+        push_conditions(&mut q, filter);
+        push_order(&mut q, list, "r", "r.inserted_at", "r.id");
     }
     reports_with_votes(&q.build().fetch_all(pool).await?)
 }

@@ -172,6 +172,10 @@ impl Dialect for PgStore {
         .push(")");
     }
 
+    fn push_admin_conditions(q: &mut QueryBuilder<'_, Postgres>, filter: &AdminFilter) {
+        admin::push_conditions(q, filter);
+    }
+
     async fn lock_issue_row(
         tx: &mut Transaction<'_, Postgres>,
         issue_id: Uuid,

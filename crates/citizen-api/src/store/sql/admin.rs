@@ -15,7 +15,7 @@ use super::batches::STATEMENT_COLUMNS;
 use super::{DbInstant, DbUuid};
 use crate::store::admin::{
     sort_audit, Access, AdminEvent, AdminFilter, AdminIssue, AdminReport, AdminStore, AuditEntry,
-    CategoryTx, MediaPlace,
+    CategoryTx, MediaPlace, StatusCounts,
 };
 use crate::store::records::{
     admin_issue, AdminIssueRecord, CategoryRecord, ADMIN_ISSUE_COLUMNS, CATEGORY_COLUMNS,
@@ -203,6 +203,10 @@ both_backends! {
                 rows,
                 has_next: page.has_next,
             })
+        }
+
+        async fn status_counts(&self, filter: &AdminFilter) -> StoreResult<StatusCounts> {
+            self.status_counts_of(filter).await
         }
 
         async fn report_issues(

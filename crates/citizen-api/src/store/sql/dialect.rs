@@ -97,6 +97,12 @@ pub(in crate::store) trait Dialect: Sized + Send + Sync + 'static {
     /// `domain::issues::is_overdue`).
     fn push_overdue(q: &mut QueryBuilder<'_, Self::Db>, now: Instant);
 
+    /// The admin list's conditions on `reports r` after a `WHERE TRUE`: an accessible issue
+    /// matching the filter (when it can leave a report out), the report's own columns and the
+    /// radius; no order, no page. The list's general walk and the status counts
+    /// (`sql/status_counts.rs`) both read them.
+    fn push_admin_conditions(q: &mut QueryBuilder<'_, Self::Db>, filter: &AdminFilter);
+
     // Locks of an officer's step.
 
     /// The issue, locked until the transaction ends, after its report's row.

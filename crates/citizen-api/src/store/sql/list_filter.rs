@@ -1,6 +1,7 @@
 //! The filters of the report lists, written once for both backends and every walk: the public
 //! list (by date or votes, and nearest first), a citizen's own reports, and the officers' list
-//! (its general walk over reports and its walk of one category's issues).
+//! (its general walk over reports and its walk of one category's issues), whose conditions the
+//! officers' status counts reuse.
 //!
 //! A filter reads either an issue's copies of its report's columns (`issues i`, migration 0014)
 //! or the report itself (`reports r`): [`Rows`]. What differs between the dialects (binding a
@@ -138,8 +139,18 @@ pub(in crate::store) fn push_issue_match<D: Dialect>(
     q: &mut QueryBuilder<'_, D::Db>,
     filter: &AdminFilter,
 ) {
+    q.push(" AND ");
+    push_issue_exists::<D>(q, filter);
+}
+
+/// `EXISTS` an issue of report `r` as [`push_issue_match`] asks for it (the condition alone: the
+/// status counts count the reports it holds for, `sql/status_counts.rs`).
+pub(in crate::store) fn push_issue_exists<D: Dialect>(
+    q: &mut QueryBuilder<'_, D::Db>,
+    filter: &AdminFilter,
+) {
     q.push(
-        " AND EXISTS (SELECT 1 FROM issues i JOIN report_categories c ON c.id = i.category_id \
+        "EXISTS (SELECT 1 FROM issues i JOIN report_categories c ON c.id = i.category_id \
          WHERE i.report_id = r.id AND i.status <> 'moved'",
     );
     if let Some(ids) = filter.access.categories() {

@@ -36,15 +36,21 @@ pub(super) async fn admin_report_rows(
              ORDER BY r.inserted_at {dir}, r.id {dir}"
         ));
     } else {
-        q.push("reports r WHERE 1");
-        // The general walk: every report in the list's order, probing its issues when the
-        // filter can leave a report out.
-        if filter.matches_issues() {
-            list_filter::push_issue_match::<SqliteStore>(&mut q, filter);
-        }
-        list_filter::push_report_filters::<SqliteStore>(&mut q, list, Rows::Reports);
-        push_near(&mut q, list, "r");
+        // The general walk: every report in the list's order.
+        q.push("reports r WHERE TRUE");
+        push_conditions(&mut q, filter);
         push_order(&mut q, list, "r", "r.inserted_at", "r.id");
     }
     reports_with_votes(&q.build().fetch_all(pool).await?)
+}
+
+/// The general list's conditions on `reports r`, after its `WHERE TRUE` (no order, no page),
+/// probing a report's issues when the filter can leave it out: the list's walk, and the status
+/// counts (`Dialect::push_admin_conditions`).
+pub(super) fn push_conditions(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
+    if filter.matches_issues() {
+        list_filter::push_issue_match::<SqliteStore>(q, filter);
+    }
+    list_filter::push_report_filters::<SqliteStore>(q, &filter.list, Rows::Reports);
+    push_near(q, &filter.list, "r");
 }

@@ -141,6 +141,10 @@ impl Dialect for SqliteStore {
         .push(")");
     }
 
+    fn push_admin_conditions(q: &mut QueryBuilder<'_, Sqlite>, filter: &AdminFilter) {
+        admin::push_conditions(q, filter);
+    }
+
     /// The transaction's write lock already excludes every other step.
     async fn lock_issue_row(
         tx: &mut Transaction<'_, Sqlite>,
