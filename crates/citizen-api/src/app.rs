@@ -17,6 +17,7 @@ pub mod news_categories;
 pub mod notifications;
 pub mod open311;
 pub mod pending_uploads;
+pub mod reply_templates;
 pub mod retention;
 pub mod vote_expiry;
 pub mod workflow;

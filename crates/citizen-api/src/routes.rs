@@ -235,6 +235,8 @@ pub const ERROR_CODES: &[ErrorCode] = &[
     ErrorCode::IssueNotFound,
     ErrorCode::MediaNotFound,
     ErrorCode::CategoryInUse,
+    ErrorCode::ReplyTemplateNotFound,
+    ErrorCode::TooManyReplyTemplates,
 ];
 
 /// The OpenAPI description of this service.

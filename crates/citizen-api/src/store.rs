@@ -16,6 +16,7 @@ pub(crate) mod postgres;
 pub mod privacy;
 pub mod projects;
 mod records;
+pub mod reply_templates;
 mod sql;
 pub(crate) mod sqlite;
 pub mod stats;

@@ -121,6 +121,11 @@ error_codes! {
     MediaNotFound = (404, "MEDIA_NOT_FOUND"),
     /// A report category still used by issues cannot be deleted.
     CategoryInUse = (409, "CATEGORY_IN_USE"),
+    /// A reply template that does not exist, or that the officer may not see (another
+    /// category).
+    ReplyTemplateNotFound = (404, "REPLY_TEMPLATE_NOT_FOUND"),
+    /// POST /admin/reply-templates in a category that holds the most templates already.
+    TooManyReplyTemplates = (409, "TOO_MANY_REPLY_TEMPLATES"),
     // ---- notifications (citizen-api) ----
     /// POST /me/notifications/webpush with an endpoint that is not https on an allowed push
     /// service host.

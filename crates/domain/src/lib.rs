@@ -16,6 +16,7 @@ pub mod messages;
 pub mod news;
 pub mod notifications;
 pub mod open311;
+pub mod reply_templates;
 pub mod reports;
 pub mod stats;
 pub mod territory;

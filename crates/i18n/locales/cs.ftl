@@ -303,6 +303,21 @@ category-default-required = výchozí kategorie musí existovat: místo toho nas
 category-name-invalid = název kategorie musí mít 1 až { $max } znaků
 category-deadline-invalid = statement_deadline_days musí být mezi 1 a { $max }, nebo null
 officer-subject-invalid = identifikátor účtu úředníka musí mít 1 až { $max } znaků
+error-REPLY_TEMPLATE_NOT_FOUND = Šablona odpovědi neexistuje.
+error-TOO_MANY_REPLY_TEMPLATES = Kategorie už má tolik šablon odpovědí, kolik smí mít.
+reply-template-not-found = Ve vašich kategoriích není šablona odpovědi s tímto identifikátorem.
+reply-template-title-invalid = název musí mít 1 až { $max } znaků (bez mezer na okrajích), má { $chars }
+reply-template-texts-empty = texts musí obsahovat text alespoň v jednom z jazyků cs, en, uk
+reply-template-language-unknown = texts smí obsahovat jen jazyky cs, en a uk, zadáno { $value }
+reply-template-text-empty = text v jazyce { $language } nesmí být prázdný
+reply-template-text-too-long = text v jazyce { $language } má { $chars } { $chars ->
+        [one] znak
+        [few] znaky
+        [many] znaku
+       *[other] znaků
+    }; povoleno je nejvýše { $max }
+reply-template-applies-on-invalid = applies_on musí být accepted, resolved nebo null, zadáno { $value }
+reply-templates-too-many = kategorie smí mít nejvýše { $max } šablon odpovědí; nejprve některou smažte
 # notifications
 ## Seznam oznámení, označení přečtení a nastavení (/me/notifications…).
 notification-tags-empty = notificationTags musí obsahovat alespoň jeden štítek

@@ -259,6 +259,16 @@ category-default-required = there must be a default category: make another one t
 category-name-invalid = the category name must have 1 to { $max } characters
 category-deadline-invalid = statement_deadline_days must be between 1 and { $max }, or null
 officer-subject-invalid = the officer's account id must have 1 to { $max } characters
+error-REPLY_TEMPLATE_NOT_FOUND = The reply template does not exist.
+error-TOO_MANY_REPLY_TEMPLATES = The category has as many reply templates as it may have.
+reply-template-not-found = There is no reply template with this id in your categories.
+reply-template-title-invalid = the title must have 1 to { $max } characters (surrounding spaces left out), it has { $chars }
+reply-template-texts-empty = texts must hold a text in at least one of the languages cs, en, uk
+reply-template-language-unknown = texts may hold only the languages cs, en and uk, got { $value }
+reply-template-text-empty = the { $language } text must not be empty
+reply-template-text-too-long = the { $language } text has { $chars } characters; at most { $max } are allowed
+reply-template-applies-on-invalid = applies_on must be accepted, resolved or null, got { $value }
+reply-templates-too-many = a category may have at most { $max } reply templates; delete one first
 # notifications
 ## The feed, read marks and settings (/me/notifications…).
 notification-tags-empty = notificationTags must hold at least one tag

@@ -305,6 +305,21 @@ category-default-required = Категорія за замовчуванням �
 category-name-invalid = Назва категорії має містити від 1 до { $max } символів.
 category-deadline-invalid = statement_deadline_days має бути від 1 до { $max } або null.
 officer-subject-invalid = Ідентифікатор облікового запису службовця має містити від 1 до { $max } символів.
+error-REPLY_TEMPLATE_NOT_FOUND = Такого шаблону відповіді не існує.
+error-TOO_MANY_REPLY_TEMPLATES = Категорія вже має найбільшу дозволену кількість шаблонів відповідей.
+reply-template-not-found = У ваших категоріях немає шаблону відповіді з таким ідентифікатором.
+reply-template-title-invalid = Назва має містити від 1 до { $max } символів (без пробілів на початку й у кінці), а містить { $chars }.
+reply-template-texts-empty = texts має містити текст щонайменше однією з мов cs, en, uk.
+reply-template-language-unknown = texts може містити лише мови cs, en та uk, отримано { $value }.
+reply-template-text-empty = Текст мовою { $language } не може бути порожнім.
+reply-template-text-too-long = Текст мовою { $language } містить { $chars } { $chars ->
+        [one] символ
+        [few] символи
+        [many] символів
+       *[other] символу
+    }; дозволено щонайбільше { $max }.
+reply-template-applies-on-invalid = applies_on має бути accepted, resolved або null, отримано { $value }.
+reply-templates-too-many = Категорія може мати щонайбільше { $max } шаблонів відповідей; спершу видаліть якийсь.
 # сповіщення
 ## Стрічка, позначки прочитання та налаштування (/me/notifications…).
 notification-tags-empty = notificationTags має містити щонайменше один тег.

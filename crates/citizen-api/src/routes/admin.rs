@@ -1,7 +1,7 @@
 //! The officers' side (`/admin/…`), a file per action: the admin report list and its counts per
 //! status, the issues of a report, the workflow steps on an issue, duplicate suggestions,
-//! statements, media deletion, the audit trail, and the management of report categories and
-//! their officers.
+//! statements, reply templates, media deletion, the audit trail, and the management of report
+//! categories and their officers.
 //!
 //! Access: an officer works the issues of the categories they are assigned to; the scope
 //! `cityuser:report-categories:access-all` works every category. An issue, report or file the
@@ -18,6 +18,7 @@ pub mod issues;
 pub mod list;
 pub mod media;
 pub mod officers;
+pub mod reply_templates;
 pub mod statement;
 pub mod stats;
 pub mod status_counts;
@@ -85,6 +86,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .service(
             web::resource("/admin/issues/{issue_id}/statements")
                 .route(web::post().to(statement::add)),
+        )
+        .service(
+            web::resource("/admin/reply-templates")
+                .route(web::get().to(reply_templates::list::list))
+                .route(web::post().to(reply_templates::create::create)),
+        )
+        .service(
+            web::resource("/admin/reply-templates/{template_id}")
+                .route(web::patch().to(reply_templates::update::update))
+                .route(web::delete().to(reply_templates::delete::delete)),
         )
         .service(
             web::resource("/admin/report-categories")
@@ -177,7 +188,8 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
         duplicates::mark_duplicate, duplicates::suggestions, duplicates::dismiss, statement::add,
         media::delete, explicit::set, audit::audit, categories::list, categories::create, categories::update,
         categories::delete, officers::list, officers::add, officers::remove, stats::stats,
-        status_counts::status_counts
+        status_counts::status_counts, reply_templates::list::list, reply_templates::create::create,
+        reply_templates::update::update, reply_templates::delete::delete
     ),
     components(schemas(
         dto::AdminIssueItem, dto::AdminReport, dto::AdminReportList, dto::IssueDetail,
@@ -186,11 +198,14 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
         dto::Officers, explicit::Explicit, issues::OpenIssueRequest, workflow::MoveRequest, duplicates::DuplicateRequest,
         statement::StatementForm, categories::NewCategoryRequest, categories::CategoryPatch,
         stats::Stats, stats::CategoryStats, stats::StatsFigures, stats::StatsDurations,
-        status_counts::ReportStatusCounts, status_counts::CountsByStatus
+        status_counts::ReportStatusCounts, status_counts::CountsByStatus,
+        reply_templates::ReplyTemplateItem, reply_templates::ReplyTemplates,
+        reply_templates::TemplateTexts, reply_templates::AppliesOnSchema,
+        reply_templates::create::NewReplyTemplate, reply_templates::update::ReplyTemplatePatch
     )),
     tags((name = "admin", description = "The officers' side: the admin report list and its \
-        counts per status, the workflow on issues, duplicate suggestions, statements, media, \
-        audit trail, report categories and their officers, the officers' figures (sign-in with \
-        an officer's scope required)"))
+        counts per status, the workflow on issues, duplicate suggestions, statements, reply \
+        templates, media, audit trail, report categories and their officers, the officers' \
+        figures (sign-in with an officer's scope required)"))
 )]
 pub struct AdminDoc;

@@ -46,3 +46,11 @@ pub fn news_category_not_found() -> ApiError {
 pub fn report_not_found() -> ApiError {
     ApiError::new(ErrorCode::ReportNotFound, Message::new("report-not-found"))
 }
+
+/// 404 `REPLY_TEMPLATE_NOT_FOUND` (also a template of another category than the caller's).
+pub fn reply_template_not_found() -> ApiError {
+    ApiError::new(
+        ErrorCode::ReplyTemplateNotFound,
+        Message::new("reply-template-not-found"),
+    )
+}

@@ -25,7 +25,7 @@ use uuid::Uuid;
 
 use super::not_found::{
     category_not_found, issue_not_found, news_category_not_found, news_item_not_found,
-    project_not_found, report_not_found,
+    project_not_found, reply_template_not_found, report_not_found,
 };
 use super::paging::instant;
 use crate::store::ReportFilter;
@@ -104,6 +104,13 @@ impl OfficerPath {
         parse_id(&self.category_id, category_not_found)
     }
 }
+path_params!(
+    /// `/admin/reply-templates/{templateId}`.
+    ReplyTemplatePath {
+        /// The template id (a UUID)
+        template_id
+    } => reply_template_not_found
+);
 path_params!(
     /// `/news-categories/{categoryId}`.
     NewsCategoryPath {

@@ -25,6 +25,8 @@ service_kit::error_responses! {
     IssueNotFound: 404, "`ISSUE_NOT_FOUND`: no such issue, or not in the caller's categories";
     /// 404 `CATEGORY_NOT_FOUND` of a report category in the path.
     CategoryNotFound: 404, "`CATEGORY_NOT_FOUND`";
+    /// 404 `REPLY_TEMPLATE_NOT_FOUND` of a reply template in the path.
+    ReplyTemplateNotFound: 404, "`REPLY_TEMPLATE_NOT_FOUND`: no such reply template, or not in the caller's categories";
     /// 404 `REPORT_NOT_FOUND`.
     ReportNotFound: 404, "`REPORT_NOT_FOUND`";
     /// 404 `NEWS_ITEM_NOT_FOUND`.
@@ -47,6 +49,8 @@ service_kit::response_group! {
     pub struct ManagerErrors(Unauthorized, ManageForbidden, ServiceUnavailable);
     /// [`ManagerErrors`] and the 404 of a workflow route on an issue in the path.
     pub struct IssueManagerErrors(ManagerErrors, IssueNotFound);
+    /// [`ManagerErrors`] and the 404 of a reply template in the path.
+    pub struct TemplateManagerErrors(ManagerErrors, ReplyTemplateNotFound);
     /// 401, 403, 404 and 503 of the management of a report category in the path.
     pub struct CategoryManagerErrors(Unauthorized, CategoriesForbidden, CategoryNotFound, ServiceUnavailable);
     /// 401 and the bare 403 of an editor's change (the route's description names the scope).

@@ -27,6 +27,7 @@ pub struct Stores {
     pub idempotency: Arc<dyn store::idempotency::IdempotencyStore>,
     pub requests: Arc<dyn store::open311::RequestStore>,
     pub stats: Arc<dyn store::stats::StatsStore>,
+    pub reply_templates: Arc<dyn store::reply_templates::ReplyTemplateStore>,
 }
 
 /// The stores for an opened database, with the default [`StoreOptions`].
@@ -66,7 +67,8 @@ where
         + store::uploads::UploadStore
         + store::idempotency::IdempotencyStore
         + store::open311::RequestStore
-        + store::stats::StatsStore,
+        + store::stats::StatsStore
+        + store::reply_templates::ReplyTemplateStore,
 {
     Stores {
         categories: backend.clone(),
@@ -85,6 +87,7 @@ where
         idempotency: backend.clone(),
         requests: backend.clone(),
         stats: backend.clone(),
+        reply_templates: backend.clone(),
         status_events: backend,
     }
 }

@@ -86,6 +86,7 @@ mod open311;
 pub(in crate::store) mod outbox;
 mod privacy;
 mod projects;
+mod reply_templates;
 mod reports;
 mod stats;
 mod status_counts;

@@ -64,6 +64,7 @@ mod pending_uploads;
 mod privacy_helpers;
 mod projects;
 mod query_params;
+mod reply_templates;
 mod retention;
 mod status_events;
 mod stored_filenames;
