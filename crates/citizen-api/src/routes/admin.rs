@@ -19,6 +19,7 @@ pub mod list;
 pub mod media;
 pub mod officers;
 pub mod reply_templates;
+pub mod report;
 pub mod statement;
 pub mod stats;
 pub mod status_counts;
@@ -46,6 +47,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                 .route(web::get().to(status_counts::status_counts)),
         )
         .service(web::resource("/admin/stats").route(web::get().to(stats::stats)))
+        .service(web::resource("/admin/reports/{report_id}").route(web::get().to(report::report)))
         .service(
             web::resource("/admin/reports/{report_id}/issues")
                 .route(web::get().to(issues::issues))
@@ -184,7 +186,7 @@ pub fn workflow_error(err: WorkflowError) -> ApiError {
 #[derive(OpenApi)]
 #[openapi(
     paths(
-        list::list, issues::issues, issues::open, workflow::accept, workflow::resolve, workflow::move_issue,
+        list::list, report::report, issues::issues, issues::open, workflow::accept, workflow::resolve, workflow::move_issue,
         duplicates::mark_duplicate, duplicates::suggestions, duplicates::dismiss, statement::add,
         media::delete, explicit::set, audit::audit, categories::list, categories::create, categories::update,
         categories::delete, officers::list, officers::add, officers::remove, stats::stats,

@@ -17,6 +17,7 @@ on_both_backends!(crate::helpers::spawn_app;
     report_and_statement_files_are_deleted_with_their_bytes,
     the_audit_trail_names_every_change_with_actor_and_time,
     explicit_hides_the_media_from_the_public_only,
+    one_report_as_officers_see_it,
 );
 
 /// A report filed with one photo through the API, moved into Roads (worked by `o-roads`):
@@ -302,4 +303,38 @@ async fn explicit_hides_the_media_from_the_public_only(app: TestApp) {
         .map(|e| &e["detail"]["explicit"])
         .collect();
     assert_eq!(explicit, [&Value::Bool(true), &Value::Bool(false)]);
+}
+
+/// `GET /admin/reports/{reportId}` (the console's report page): the list's row for one report,
+/// with its photos while explicit, to an officer of its category only.
+async fn one_report_as_officers_see_it(app: TestApp) {
+    let (report, photo, issue, roads) = with_photo(&app).await;
+    let o = app.officer("o-roads");
+    let (status, _) = app.set_explicit(report, true, &o).await;
+    assert_eq!(status, 200);
+    let path = format!("/admin/reports/{report}");
+    let (status, body) = app.get_as(&path, Some(&o)).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["id"], report.to_string());
+    assert_eq!(body["status"], "open");
+    assert_eq!(body["media"][0]["media_id"], photo.to_string());
+    assert_eq!(body["issues"].as_array().map(Vec::len), Some(1), "{body}");
+    assert_eq!(body["issues"][0]["issue_id"], issue.to_string());
+    assert_eq!(body["issues"][0]["category_id"], roads.to_string());
+    // The same row as the admin list's.
+    let list = app.admin_list("", &o).await;
+    assert_eq!(list["reports"][0], body);
+    // Another category's officer, an unknown report, a citizen, nobody.
+    let light = app.admin_category("Lighting", None).await;
+    app.assign("o-light", light).await;
+    let (status, body) = app.get_as(&path, Some(&app.officer("o-light"))).await;
+    assert_error(status, &body, 404, "REPORT_NOT_FOUND");
+    let (status, body) = app
+        .get_as(&format!("/admin/reports/{}", Uuid::new_v4()), Some(&o))
+        .await;
+    assert_error(status, &body, 404, "REPORT_NOT_FOUND");
+    let (status, body) = app.get_as(&path, Some(&app.token("citizen-1", &[]))).await;
+    assert_error(status, &body, 403, "FORBIDDEN");
+    let (status, body) = app.get_as(&path, None).await;
+    assert_error(status, &body, 401, "UNAUTHORIZED");
 }
