@@ -214,5 +214,14 @@ pub fn is_overdue(
         })
 }
 
+/// The latest placing instant (microseconds) at which an issue is overdue at `now` under a
+/// deadline of `deadline_days`: `is_overdue` of an open or accepted issue is
+/// `placed_at <= overdue_cutoff(..)`, so a store can compare the placing instant alone (an
+/// index on it answers) instead of computing each issue's deadline.
+pub fn overdue_cutoff(deadline_days: u32, now: i64) -> i64 {
+    let cutoff = i128::from(now) - i128::from(deadline_days) * i128::from(DEADLINE_DAY_MICROS);
+    i64::try_from(cutoff).unwrap_or(i64::MIN)
+}
+
 #[cfg(test)]
 mod tests;

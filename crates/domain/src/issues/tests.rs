@@ -219,3 +219,30 @@ fn overdue_is_open_or_accepted_past_the_deadline_counted_in_24_hours() {
         );
     }
 }
+
+#[test]
+fn the_overdue_cutoff_compares_the_placing_instant_alone() {
+    const DAY: i64 = DEADLINE_DAY_MICROS;
+    let now = 1_700_000_000_000_000;
+    // (deadline days, placed before now): an open issue is overdue exactly when
+    // placed_at <= overdue_cutoff, at the edge, either side of it, and at the extremes.
+    let cases = [
+        (3, 3 * DAY),
+        (3, 3 * DAY - 1),
+        (3, 3 * DAY + 1),
+        (1, 0),
+        (30, 400 * DAY),
+        (u32::MAX, i64::MAX / 4),
+        (u32::MAX, 0),
+    ];
+    for (days, before) in cases {
+        let placed = now - before;
+        assert_eq!(
+            placed <= overdue_cutoff(days, now),
+            is_overdue(IssueStatus::Open, placed, Some(days), now),
+            "{days} days, placed {before} µs before now"
+        );
+    }
+    assert_eq!(overdue_cutoff(3, now), now - 3 * DAY);
+    assert_eq!(overdue_cutoff(u32::MAX, i64::MIN + 1), i64::MIN);
+}

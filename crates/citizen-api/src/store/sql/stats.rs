@@ -1,9 +1,10 @@
 //! The officers' figures' facts (`store::stats`), the same statements on both backends: the
 //! issues placed in a period through `issues_placed` (migration 0035) with a probe of their
 //! statements and changes each, the period's changes through `issue_changes_at` (0033), and the
-//! overdue issues by the dialect's deadline arithmetic.
+//! overdue issues per category through `issues_open_by_category` (0037).
 
 use async_trait::async_trait;
+use domain::issues::overdue_cutoff;
 use domain::stats::{Received, Step};
 use sqlx::QueryBuilder;
 use uuid::Uuid;
@@ -27,8 +28,13 @@ struct StepRecord {
 }
 
 #[derive(sqlx::FromRow)]
+struct DeadlineRecord {
+    id: DbUuid,
+    statement_deadline_days: i32,
+}
+
+#[derive(sqlx::FromRow)]
 struct OverdueRecord {
-    category_id: DbUuid,
     overdue: i64,
 }
 
@@ -109,18 +115,37 @@ both_backends! {
             categories: Option<&[Uuid]>,
             now: Instant,
         ) -> StoreResult<Vec<(Uuid, u64)>> {
+            // Each category's cutoff is computed here (`overdue_cutoff`), so its count compares
+            // the placing instant alone and walks `issues_open_by_category` (migration 0037)
+            // over that category's overdue issues, instead of every open issue with its deadline.
             let mut q = QueryBuilder::<Db>::new(
-                "SELECT i.category_id, count(*) AS overdue FROM issues i \
-                 JOIN report_categories c ON c.id = i.category_id \
-                 WHERE i.status IN ('open', 'accepted') AND ",
+                "SELECT id, statement_deadline_days FROM report_categories \
+                 WHERE statement_deadline_days IS NOT NULL",
             );
-            Backend::push_overdue(&mut q, now);
-            Backend::push_categories(&mut q, "i.category_id", categories);
-            q.push(" GROUP BY i.category_id");
-            let rows: Vec<OverdueRecord> = q.build_query_as().fetch_all(&self.pool).await?;
-            Ok(rows
-                .into_iter()
-                .map(|row| (row.category_id.0, u64::try_from(row.overdue).unwrap_or(0)))
+            Backend::push_categories(&mut q, "id", categories);
+            let deadlines: Vec<DeadlineRecord> = q.build_query_as().fetch_all(&self.pool).await?;
+            if deadlines.is_empty() {
+                return Ok(Vec::new());
+            }
+            let now = now.timestamp_micros();
+            let mut q = QueryBuilder::<Db>::new("");
+            for (n, category) in deadlines.iter().enumerate() {
+                let days = u32::try_from(category.statement_deadline_days).unwrap_or(0);
+                let cutoff = Instant::from_timestamp_micros(overdue_cutoff(days, now))
+                    .unwrap_or(Instant::MIN_UTC);
+                if n > 0 {
+                    q.push(" UNION ALL ");
+                }
+                q.push("SELECT count(*) AS overdue FROM issues i WHERE i.category_id = ");
+                Backend::push_uuid(&mut q, category.id.0);
+                q.push(" AND i.status IN ('open', 'accepted') AND i.inserted_at <= ");
+                Backend::push_instant(&mut q, cutoff);
+            }
+            let counts: Vec<OverdueRecord> = q.build_query_as().fetch_all(&self.pool).await?;
+            Ok(deadlines
+                .iter()
+                .zip(counts)
+                .map(|(category, row)| (category.id.0, u64::try_from(row.overdue).unwrap_or(0)))
                 .collect())
         }
     }
