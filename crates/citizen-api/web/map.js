@@ -72,6 +72,10 @@ export function createMap(app, element, onSelect) {
         .on("click", () => onSelect(report.id))
         .addTo(markers);
       marker.getElement()?.setAttribute("data-report", report.id);
+      // Not a tab stop each: the map is one (its arrows pan it), and the list beside it is the
+      // keyboard's way to every report ("skip the map"); 100 markers stood between the map
+      // and the filing button.
+      marker.getElement()?.setAttribute("tabindex", "-1");
       byId.set(report.id, marker);
     }
     element.dataset.markers = String(byId.size);
