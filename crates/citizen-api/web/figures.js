@@ -116,7 +116,9 @@ export function createFigures(app) {
     ];
     return el(
       "figure",
-      { class: "figures-chart" },
+      // On a narrow screen the chart keeps its size (its labels stay readable) and scrolls
+      // sideways in a region the keyboard reaches, as the table does.
+      { class: "figures-chart", role: "region", "aria-labelledby": "figures-chart-caption", tabIndex: 0 },
       svg(
         "svg",
         { id: "figures-chart", viewBox: `0 0 ${label + width + 60} ${height}`, role: "img", "aria-labelledby": "figures-chart-title" },
@@ -124,7 +126,7 @@ export function createFigures(app) {
         ...legend,
         ...bars,
       ),
-      el("figcaption", {}, app.t("figuresChart")),
+      el("figcaption", { id: "figures-chart-caption" }, app.t("figuresChart")),
     );
   }
 
