@@ -139,13 +139,35 @@ class Guarded:
         self.page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
 
 
-@pytest.fixture
-def web(browser, platform):
+def _open(browser, platform):
     context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="cs-CZ")
     page = context.new_page()
     page.set_default_timeout(15000)
-    guarded = Guarded(page, platform)
-    yield guarded
+    return context, Guarded(page, platform)
+
+
+def _closed(context, guarded):
     context.close()
     assert not guarded.foreign, f"requests left loopback: {guarded.foreign}"
     assert not guarded.csp, f"Content-Security-Policy violations: {guarded.csp}"
+
+
+@pytest.fixture
+def web(browser, platform):
+    context, guarded = _open(browser, platform)
+    yield guarded
+    _closed(context, guarded)
+
+
+@pytest.fixture
+def another_web(browser, platform):
+    """Opens one more browser context (another person) each call: two officers, a citizen."""
+    opened = []
+
+    def open_one():
+        opened.append(_open(browser, platform))
+        return opened[-1][1]
+
+    yield open_one
+    for context, guarded in opened:
+        _closed(context, guarded)

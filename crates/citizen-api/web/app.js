@@ -68,6 +68,8 @@ const languageSelect = document.getElementById("language");
 languageSelect.value = i18n.language;
 languageSelect.addEventListener("change", () => i18n.set(languageSelect.value));
 
+/// Another map (the queue's, a report's suggestions): `onSelect(id)` when a marker is clicked.
+app.createMap = (element, onSelect) => modules.map.createMap(app, element, onSelect);
 app.map = modules.map.createMap(app, document.getElementById("map"), (id) => app.list.select(id));
 app.list = modules.list.createList(app);
 app.report = modules.report.createReportPage(app);
@@ -78,6 +80,12 @@ app.news = modules.news.createNews(app);
 app.projects = modules.projects.createProjects(app);
 app.account = modules.account.createAccount(app);
 app.figures = modules.figures.createFigures(app);
+app.templates = modules.templates.createTemplates(app);
+app.queue = modules.queue.createQueue(app);
+app.bulk = modules.bulk.createBulk(app);
+app.casework = modules.casework.createCasework(app);
+app.whatHappened = app.casework.whatHappened;
+app.postStatement = app.casework.postStatement;
 
 // The router: each path of the app is one page (a section of <main>), shown alone; links marked
 // data-route change the page without a reload. citizen-api answers the page at each of these
@@ -95,6 +103,9 @@ const ROUTES = [
   { pattern: /^\/notifications$/, page: "notifications-page", nav: "/notifications", show: () => app.notifications.show() },
   { pattern: /^\/account$/, page: "account-page", nav: "/account", show: () => app.account.show() },
   { pattern: /^\/figures$/, page: "figures-page", nav: "/figures", show: () => app.figures.show() },
+  { pattern: /^\/queue$/, page: "queue-page", nav: "/queue", show: () => app.queue.show() },
+  { pattern: /^\/queue\/templates$/, page: "templates-page", nav: "/queue", show: () => app.templates.show() },
+  { pattern: /^\/queue\/reports\/([^/]+)$/, page: "casework-page", nav: "/queue", show: (id) => app.casework.show(id) },
 ];
 const pages = [...new Set(ROUTES.map((r) => r.page))].map((id) => document.getElementById(id));
 
@@ -126,7 +137,7 @@ document.addEventListener("click", (event) => {
   const url = new URL(link.href, window.location.href);
   if (url.origin !== window.location.origin) return;
   event.preventDefault();
-  app.navigate(url.pathname);
+  app.navigate(`${url.pathname}${url.search}`);
 });
 window.addEventListener("popstate", route);
 
@@ -218,6 +229,9 @@ auth.onChange(() => {
   app.account.rerender();
   app.news.rerender();
   app.figures.rerender();
+  app.queue.rerender();
+  app.templates.rerender();
+  if (!document.getElementById("casework-page").hidden && app.casework.current()) app.casework.show(app.casework.current(), { keepFocus: true });
 });
 
 i18n.onChange(() => {
@@ -231,6 +245,10 @@ i18n.onChange(() => {
   app.news.rerender();
   app.projects.rerender();
   app.figures.rerender();
+  app.bulk.rerender();
+  app.queue.rerender();
+  app.templates.rerender();
+  app.casework.rerender();
   if (!mine.hidden) loadMine();
 });
 

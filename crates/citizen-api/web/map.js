@@ -156,5 +156,10 @@ export function createMap(app, element, onSelect) {
       return at;
     },
     invalidate: () => map.invalidateSize(),
+    /// Shows every marker drawn (a small map of a few reports).
+    fit() {
+      const bounds = L.featureGroup([...byId.values()]).getBounds();
+      if (bounds.isValid()) map.fitBounds(bounds.pad(0.5), { maxZoom: 17 });
+    },
   };
 }

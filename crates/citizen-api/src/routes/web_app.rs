@@ -38,7 +38,7 @@ const SERVICE_WORKER: &str = "sw.js";
 
 /// The client-side routes answered with the page (the app's router, `ROUTES` in app.js, draws
 /// them): each page of the app can be shared and reloaded.
-const PAGES: [&str; 9] = [
+const PAGES: [&str; 12] = [
     "/",
     "/reports/{report_id}",
     "/news",
@@ -48,6 +48,9 @@ const PAGES: [&str; 9] = [
     "/notifications",
     "/account",
     "/figures",
+    "/queue",
+    "/queue/reports/{report_id}",
+    "/queue/templates",
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
