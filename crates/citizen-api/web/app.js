@@ -86,6 +86,7 @@ app.bulk = modules.bulk.createBulk(app);
 app.casework = modules.casework.createCasework(app);
 app.whatHappened = app.casework.whatHappened;
 app.postStatement = app.casework.postStatement;
+app.editors = modules.editors.createEditors(app);
 
 // The router: each path of the app is one page (a section of <main>), shown alone; links marked
 // data-route change the page without a reload. citizen-api answers the page at each of these
@@ -103,6 +104,7 @@ const ROUTES = [
   { pattern: /^\/notifications$/, page: "notifications-page", nav: "/notifications", show: () => app.notifications.show() },
   { pattern: /^\/account$/, page: "account-page", nav: "/account", show: () => app.account.show() },
   { pattern: /^\/figures$/, page: "figures-page", nav: "/figures", show: () => app.figures.show() },
+  { pattern: /^\/editor$/, page: "editor-page", nav: "/editor", show: () => app.editors.show() },
   { pattern: /^\/queue$/, page: "queue-page", nav: "/queue", show: () => app.queue.show() },
   { pattern: /^\/queue\/templates$/, page: "templates-page", nav: "/queue", show: () => app.templates.show() },
   { pattern: /^\/queue\/reports\/([^/]+)$/, page: "casework-page", nav: "/queue", show: (id) => app.casework.show(id) },
@@ -187,6 +189,7 @@ function showAccount() {
   mineOpen.hidden = !on;
   for (const item of document.querySelectorAll("#main-nav .signed-in")) item.hidden = !on;
   for (const item of document.querySelectorAll("#main-nav .officer")) item.hidden = !(on && auth.officer());
+  for (const item of document.querySelectorAll("#main-nav .editor")) item.hidden = !app.editors.editor();
   if (!on) mine.hidden = true;
 }
 
@@ -231,6 +234,7 @@ auth.onChange(() => {
   app.figures.rerender();
   app.queue.rerender();
   app.templates.rerender();
+  app.editors.rerender();
   if (!document.getElementById("casework-page").hidden && app.casework.current()) app.casework.show(app.casework.current(), { keepFocus: true });
 });
 
@@ -249,6 +253,7 @@ i18n.onChange(() => {
   app.queue.rerender();
   app.templates.rerender();
   app.casework.rerender();
+  app.editors.rerender();
   if (!mine.hidden) loadMine();
 });
 

@@ -85,6 +85,8 @@ export function createAuth(config) {
     /// Whether the token carries an officer's scope (the officers' pages, docs/web-app.md).
     officer: () =>
       scopesOf(session?.token ?? "").some((s) => s === "cityuser:reports:read" || s === "cityuser:reports:manage"),
+    /// Whether the token carries `scope` (read, not verified: the API decides).
+    has: (scope) => scopesOf(session?.token ?? "").includes(scope),
     onChange: (listener) => listeners.push(listener),
     expired: () => set(null),
     signOut: () => set(null),

@@ -38,7 +38,7 @@ const SERVICE_WORKER: &str = "sw.js";
 
 /// The client-side routes answered with the page (the app's router, `ROUTES` in app.js, draws
 /// them): each page of the app can be shared and reloaded.
-const PAGES: [&str; 12] = [
+const PAGES: [&str; 13] = [
     "/",
     "/reports/{report_id}",
     "/news",
@@ -51,6 +51,7 @@ const PAGES: [&str; 12] = [
     "/queue",
     "/queue/reports/{report_id}",
     "/queue/templates",
+    "/editor",
 ];
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
