@@ -297,6 +297,16 @@ for backend in $BACKENDS; do
     done
     received=$(curl -fs --retry 5 --retry-all-errors --retry-delay 2 -H "Authorization: Bearer $boss" "http://127.0.0.1:$PORT$(cat "$work/stats_year")" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"]["received"])' || echo "?")
     echo "$stats_note; the year received $received issues" >> "$work/notes"
+    # The console's live queue (issue 56): each open queue asks for its page of 50 and the
+    # counts per status every second; unchanged, the page is a 304 (If-None-Match).
+    queue_page="/api/v1/admin/reports?limit=50"
+    echo "$queue_page" > "$work/queue_page"
+    echo "/api/v1/admin/reports/status-counts" > "$work/queue_counts"
+    queue_etag=$(curl -fsS --retry 5 --retry-all-errors --retry-delay 2 -o /dev/null -D - -H "Authorization: Bearer $boss" "http://127.0.0.1:$PORT$queue_page" | tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }' || true)
+    read -r r_page p_page < <(measure "$work/queue_page" "http://127.0.0.1:$PORT" "$boss")
+    read -r r_304 p_304 < <(WRK_ETAG="$queue_etag" measure "$work/queue_page" "http://127.0.0.1:$PORT" "$boss")
+    read -r r_counts p_counts < <(measure "$work/queue_counts" "http://127.0.0.1:$PORT" "$boss")
+    echo "  - $backend $size, the console's poll as access-all ($CONNECTIONS connections; rps, p99 ms): the queue's page of 50 $r_page ($p_page ms), the same unchanged (304) $r_304 ($p_304 ms), the counts per status $r_counts ($p_counts ms)" >> "$work/notes"
     echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW" > "$work/open311_window"
     echo "/api/v1/open311/v2/requests.json?$OPEN311_WINDOW&page_size=20" > "$work/open311_page"
     echo "/api/v1/open311/v2/requests.json?updated_after=2025-12-30T00:00:00Z" > "$work/open311_sync"
