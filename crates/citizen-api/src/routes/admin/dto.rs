@@ -7,10 +7,11 @@ use service_kit::instant;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use super::super::dto::StatementMedia;
+use super::super::dto::{Report, StatementMedia, View};
 use crate::media::MediaStore;
 use crate::store::admin::{AdminIssue, AuditEntry, Suggestion};
 use crate::store::{self, Category};
+use domain::geo::LocationParam;
 
 /// An issue as officers see it (spec 2.1, admin issue item).
 #[derive(Debug, Serialize, ToSchema)]
@@ -60,6 +61,24 @@ pub struct AdminReport {
     pub report: super::super::dto::Report,
     /// The issues the officer may see, none moved, oldest first.
     pub issues: Vec<AdminIssueItem>,
+}
+
+impl AdminReport {
+    /// A stored report with the issues the officer may see: every attachment, and the status
+    /// derived from those issues (`near`: the list's location, for `distance`).
+    pub fn new(
+        report: store::Report,
+        issues: &[AdminIssue],
+        media: &MediaStore,
+        near: Option<&LocationParam>,
+    ) -> Self {
+        let mut report = Report::from_store(report, media, View::Trusted, near);
+        report.status = domain::issues::report_status(issues.iter().map(|i| i.issue.status));
+        Self {
+            report,
+            issues: issues.iter().map(AdminIssueItem::from).collect(),
+        }
+    }
 }
 
 /// `GET /admin/reports`.

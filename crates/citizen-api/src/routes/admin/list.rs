@@ -9,10 +9,9 @@ use service_kit::extract::{parse_bool, Query};
 use service_kit::ApiError;
 use utoipa::IntoParams;
 
-use super::super::dto::{Report, View};
 use super::super::params::ListParams;
 use super::super::AppState;
-use super::dto::{AdminIssueItem, AdminReport, AdminReportList};
+use super::dto::{AdminReport, AdminReportList};
 use super::{access, conditional};
 use crate::routes::responses::ReaderErrors;
 use crate::routes::scopes::ReportReader;
@@ -103,18 +102,12 @@ pub async fn list(
         .rows
         .into_iter()
         .map(|row| {
-            let status = domain::issues::report_status(row.issues.iter().map(|i| i.issue.status));
-            let mut report = Report::from_store(
+            AdminReport::new(
                 row.report,
+                &row.issues,
                 &state.media,
-                View::Trusted,
                 filter.list.near.as_ref(),
-            );
-            report.status = status;
-            AdminReport {
-                report,
-                issues: row.issues.iter().map(AdminIssueItem::from).collect(),
-            }
+            )
         })
         .collect();
     let answer = AdminReportList {

@@ -4,11 +4,10 @@ use actix_web::{web, HttpResponse};
 use service_kit::extract::Path;
 use service_kit::ApiError;
 
-use super::super::dto::{Report, View};
 use super::super::params::ReportPath;
 use super::super::reports::report_not_found;
 use super::super::AppState;
-use super::dto::{AdminIssueItem, AdminReport};
+use super::dto::AdminReport;
 use super::{accessible_report, ReportReader};
 use crate::routes::responses::ReaderErrors;
 
@@ -43,10 +42,5 @@ pub async fn report(
         .report_detail(id)
         .await?
         .ok_or_else(report_not_found)?;
-    let mut report = Report::from_store(found.report, &state.media, View::Trusted, None);
-    report.status = domain::issues::report_status(issues.iter().map(|i| i.issue.status));
-    Ok(HttpResponse::Ok().json(AdminReport {
-        report,
-        issues: issues.iter().map(AdminIssueItem::from).collect(),
-    }))
+    Ok(HttpResponse::Ok().json(AdminReport::new(found.report, &issues, &state.media, None)))
 }
