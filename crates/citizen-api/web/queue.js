@@ -349,6 +349,8 @@ export function createQueue(app) {
     const title = el("h1", { id: "queue-title", tabIndex: -1 }, app.t("queue"));
     if (!app.auth.signedIn() || !app.auth.officer()) {
       current = null;
+      clearInterval(timer);
+      timer = null;
       root.replaceChildren(title, el("p", {}, app.t(app.auth.signedIn() ? "officersOnly" : "signInFirst")));
       title.focus();
       return;
